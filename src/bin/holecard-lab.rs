@@ -1,0 +1,344 @@
+//! `holecard-lab`: the engine's command-line tools. `simulate` plays basic strategy for many rounds and reports the
+//! house edge.
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use holecard::engine::sim::{SimConfig, SimReport, simulate};
+use holecard::engine::{DoubleOn, EnhcLoss, HoleCard, Payout, Rules, Soft17, Surrender};
+use holecard::level::Level;
+use indicatif::{ProgressBar, ProgressStyle};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(
+    name = "holecard-lab",
+    version,
+    about = "Holecard's blackjack engine tools"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Tool,
+}
+
+#[derive(Subcommand)]
+enum Tool {
+    /// Play one seat of basic strategy with a flat bet for many rounds and report the house edge.
+    Simulate(SimulateArgs),
+}
+
+#[derive(Args)]
+struct SimulateArgs {
+    /// Take the rules from a level file; rule flags below override single rules.
+    #[arg(long, value_name = "FILE")]
+    level: Option<PathBuf>,
+    /// Decks in the shoe (1–8).
+    #[arg(long, value_name = "N")]
+    decks: Option<u8>,
+    /// Dealer stands on soft 17.
+    #[arg(long, conflicts_with = "h17")]
+    s17: bool,
+    /// Dealer hits soft 17.
+    #[arg(long)]
+    h17: bool,
+    /// Double after split allowed.
+    #[arg(long, conflicts_with = "no_das")]
+    das: bool,
+    /// No double after split.
+    #[arg(long)]
+    no_das: bool,
+    /// Which two-card totals may double.
+    #[arg(long, value_enum, value_name = "WHICH")]
+    double: Option<DoubleFlag>,
+    /// Most hands one seat may hold by splitting (1–4).
+    #[arg(long, value_name = "N")]
+    split_hands: Option<u8>,
+    /// Resplit aces.
+    #[arg(long)]
+    rsa: bool,
+    /// Hit split aces.
+    #[arg(long)]
+    hsa: bool,
+    /// Surrender rule.
+    #[arg(long, value_enum, value_name = "WHEN")]
+    surrender: Option<SurrenderFlag>,
+    /// Blackjack payout.
+    #[arg(long, value_enum, value_name = "ODDS")]
+    bj: Option<PayoutFlag>,
+    /// Fraction of the shoe dealt before the cut card.
+    #[arg(long, value_name = "FRACTION")]
+    penetration: Option<f64>,
+    /// European no hole card: a dealer blackjack takes doubles and splits too.
+    #[arg(long, conflicts_with = "enhc_obo")]
+    enhc: bool,
+    /// European no hole card, original bets only lost to a dealer blackjack.
+    #[arg(long)]
+    enhc_obo: bool,
+    /// Burn a card after each shuffle.
+    #[arg(long)]
+    burn: bool,
+    /// Rounds to play (accepts 1e8, 100M, 10k).
+    #[arg(long, default_value = "10M", value_parser = parse_count)]
+    rounds: u64,
+    /// Seed; the same seed and thread count give the same result.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Worker threads (default: every core).
+    #[arg(long)]
+    threads: Option<u32>,
+    /// Print one JSON object instead of the summary.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum DoubleFlag {
+    Any,
+    #[value(name = "9-11")]
+    NineToEleven,
+    #[value(name = "10-11")]
+    TenToEleven,
+    None,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum SurrenderFlag {
+    None,
+    Late,
+    Early,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum PayoutFlag {
+    #[value(name = "3:2")]
+    ThreeToTwo,
+    #[value(name = "6:5")]
+    SixToFive,
+    #[value(name = "2:1")]
+    TwoToOne,
+    #[value(name = "1:1")]
+    OneToOne,
+}
+
+/// "100M", "1e8", "10k", "250000" → a count.
+fn parse_count(text: &str) -> Result<u64, String> {
+    let text = text.trim().replace('_', "");
+    let (digits, scale) = match text.chars().last() {
+        Some('k' | 'K') => (&text[..text.len() - 1], 1_000),
+        Some('M') => (&text[..text.len() - 1], 1_000_000),
+        Some('G') => (&text[..text.len() - 1], 1_000_000_000),
+        _ => (text.as_str(), 1),
+    };
+    let value: f64 = digits
+        .parse()
+        .map_err(|_| format!("`{text}` is not a count (try 1e8, 100M or 250000)"))?;
+    let count = value * scale as f64;
+    if !(1.0..=1e15).contains(&count) || count.fract() != 0.0 {
+        return Err(format!(
+            "`{text}` must be a whole number of rounds from 1 to 10^15"
+        ));
+    }
+    Ok(count as u64)
+}
+
+/// The rules a flag-only run starts from: 6 decks S17 DAS, double any two, split to 4, no surrender, 3:2, peek,
+/// 75% penetration, no burn card.
+fn plain_rules() -> Rules {
+    Rules {
+        surrender: Surrender::None,
+        burn_card: false,
+        min_bet: holecard::engine::Cents::units(1),
+        ..Rules::default()
+    }
+}
+
+impl SimulateArgs {
+    fn rules(&self) -> Result<Rules, String> {
+        let mut rules = match &self.level {
+            Some(path) => Level::load(path).map_err(|e| e.to_string())?.rules.rules(),
+            None => plain_rules(),
+        };
+        if let Some(decks) = self.decks {
+            rules.decks = decks;
+        }
+        if self.s17 {
+            rules.soft_17 = Soft17::Stand;
+        }
+        if self.h17 {
+            rules.soft_17 = Soft17::Hit;
+        }
+        if self.das {
+            rules.double_after_split = true;
+        }
+        if self.no_das {
+            rules.double_after_split = false;
+        }
+        if let Some(double) = self.double {
+            rules.double_on = match double {
+                DoubleFlag::Any => DoubleOn::AnyTwo,
+                DoubleFlag::NineToEleven => DoubleOn::NineToEleven,
+                DoubleFlag::TenToEleven => DoubleOn::TenToEleven,
+                DoubleFlag::None => DoubleOn::Never,
+            };
+            if rules.double_on == DoubleOn::Never {
+                rules.double_after_split = false;
+            }
+        }
+        if let Some(hands) = self.split_hands {
+            rules.max_split_hands = hands;
+            if hands == 1 {
+                rules.double_after_split = false;
+                rules.resplit_aces = false;
+            }
+        }
+        rules.resplit_aces |= self.rsa;
+        rules.hit_split_aces |= self.hsa;
+        if let Some(surrender) = self.surrender {
+            rules.surrender = match surrender {
+                SurrenderFlag::None => Surrender::None,
+                SurrenderFlag::Late => Surrender::Late,
+                SurrenderFlag::Early => Surrender::Early,
+            };
+        }
+        if let Some(bj) = self.bj {
+            rules.blackjack_pays = match bj {
+                PayoutFlag::ThreeToTwo => Payout::ThreeToTwo,
+                PayoutFlag::SixToFive => Payout::SixToFive,
+                PayoutFlag::TwoToOne => Payout::TwoToOne,
+                PayoutFlag::OneToOne => Payout::OneToOne,
+            };
+        }
+        if let Some(penetration) = self.penetration {
+            rules.penetration = penetration;
+        }
+        if self.enhc {
+            rules.hole_card = HoleCard::NoHoleCard {
+                blackjack_takes: EnhcLoss::AllBets,
+            };
+        }
+        if self.enhc_obo {
+            rules.hole_card = HoleCard::NoHoleCard {
+                blackjack_takes: EnhcLoss::OriginalBetOnly,
+            };
+        }
+        rules.burn_card |= self.burn;
+        rules
+            .validate()
+            .map_err(|e| format!("these rules don't work together: {e}"))?;
+        Ok(rules)
+    }
+}
+
+/// 1234567 → "1,234,567".
+fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, ch) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(ch);
+    }
+    out
+}
+
+fn print_summary(report: &SimReport) {
+    println!(
+        "Holecard simulation: {} ({:.0}% penetration)",
+        report.rules_summary,
+        report.rules.penetration * 100.0
+    );
+    println!(
+        "  rounds       {} on {} thread(s), seed {}",
+        thousands(report.rounds),
+        report.threads,
+        report.seed
+    );
+    println!("  hands        {}", thousands(report.hands));
+    println!(
+        "  house edge   {:.4}% ± {:.4}% (one standard error; positive favours the house)",
+        report.house_edge_pct, report.std_error_pct
+    );
+    println!(
+        "  std dev      {:.4} bets per round",
+        report.std_dev_per_round
+    );
+    let t = &report.tally;
+    let per_hand = |n: u64| 100.0 * n as f64 / report.hands.max(1) as f64;
+    println!(
+        "  hands won {:.2}%  lost {:.2}%  pushed {:.2}%  blackjack {:.2}%  bust {:.2}%",
+        per_hand(t.wins),
+        per_hand(t.losses),
+        per_hand(t.pushes),
+        per_hand(t.blackjacks),
+        per_hand(t.busts)
+    );
+    println!(
+        "  doubled {:.2}%  split {:.2}%  surrendered {:.2}%",
+        per_hand(t.doubles),
+        per_hand(t.splits),
+        per_hand(t.surrenders)
+    );
+    println!(
+        "  speed        {:.2} M rounds/s in {:.2} s",
+        report.rounds_per_sec / 1e6,
+        report.seconds
+    );
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        Tool::Simulate(args) => {
+            let rules = match args.rules() {
+                Ok(rules) => rules,
+                Err(message) => {
+                    eprintln!("holecard-lab: {message}");
+                    return ExitCode::from(2);
+                }
+            };
+            let threads = args.threads.unwrap_or_else(|| {
+                std::thread::available_parallelism()
+                    .map_or(1, |n| u32::try_from(n.get()).unwrap_or(1))
+            });
+            let config = SimConfig {
+                rules,
+                rounds: args.rounds,
+                seed: args.seed,
+                threads,
+            };
+            let bar = if args.json || args.rounds < 1_000_000 {
+                ProgressBar::hidden()
+            } else {
+                ProgressBar::new(args.rounds)
+            };
+            bar.set_style(
+                ProgressStyle::with_template(
+                    "{bar:40} {percent:>3}% {human_pos}/{human_len} rounds, eta {eta}",
+                )
+                .unwrap_or_else(|_| ProgressStyle::default_bar()),
+            );
+            let result = simulate(&config, |done| bar.set_position(done));
+            bar.finish_and_clear();
+            match result {
+                Ok(report) => {
+                    if args.json {
+                        match serde_json::to_string(&report) {
+                            Ok(json) => println!("{json}"),
+                            Err(e) => {
+                                eprintln!("holecard-lab: could not write JSON: {e}");
+                                return ExitCode::FAILURE;
+                            }
+                        }
+                    } else {
+                        print_summary(&report);
+                    }
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!("holecard-lab: {e}");
+                    ExitCode::FAILURE
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,28 @@
+//! The blackjack engine: cards, shoe, rules, the round state machine, basic strategy and the simulator.
+//!
+//! Plain Rust with no Bevy: it builds and tests with `--no-default-features`.
+
+pub mod card;
+pub mod command;
+pub mod event;
+pub mod hand;
+pub mod money;
+pub mod rng;
+pub mod rules;
+pub mod shoe;
+pub mod sim;
+pub mod strategy;
+pub mod table;
+
+pub use card::{Card, Rank, Suit};
+pub use command::{Action, Actions, Command, CommandError, Phase, SeatId};
+pub use event::{Event, EventSink, Ignore, Outcome, Spot};
+pub use hand::{Cards, Total};
+pub use money::Cents;
+pub use rng::{Seed, TableRng, os_seed, seed_from_number};
+pub use rules::{
+    DoubleOn, EnhcLoss, HoleCard, Payout, Preset, RuleError, Rules, Soft17, Surrender,
+};
+pub use shoe::Shoe;
+pub use strategy::BasicStrategy;
+pub use table::{Hand, HandState, MAX_SEATS, Seat, Table};

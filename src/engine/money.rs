@@ -1,0 +1,127 @@
+//! Money: integer cents, and the one place where a fractional payout is rounded.
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::iter::Sum;
+use std::ops::{Add, AddAssign, Neg, Sub, SubAssign};
+
+/// An amount of money in cents. Signed so that a hand's net result can be negative; chip stacks never are.
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
+)]
+#[serde(transparent)]
+pub struct Cents(pub i64);
+
+impl Cents {
+    /// No money.
+    pub const ZERO: Cents = Cents(0);
+
+    /// `units` whole units of the table's currency (dollars, euros…).
+    pub const fn units(units: i64) -> Cents {
+        Cents(units * 100)
+    }
+
+    /// This amount times `num / den`, rounded down to the cent.
+    ///
+    /// This is the only place a payout is divided. Payouts round toward zero, in the house's favour, as casinos
+    /// do; with whole-unit bets 3:2, 6:5 and half-bet amounts are always exact, so rounding only matters for
+    /// bets of odd cents.
+    pub const fn ratio(self, num: i64, den: i64) -> Cents {
+        Cents(self.0 * num / den)
+    }
+
+    /// Half this amount, rounded down to the cent (surrender refunds, the insurance limit).
+    pub const fn half(self) -> Cents {
+        self.ratio(1, 2)
+    }
+
+    /// True when the amount is above zero.
+    pub const fn is_positive(self) -> bool {
+        self.0 > 0
+    }
+}
+
+impl Add for Cents {
+    type Output = Cents;
+    fn add(self, rhs: Cents) -> Cents {
+        Cents(self.0 + rhs.0)
+    }
+}
+
+impl Sub for Cents {
+    type Output = Cents;
+    fn sub(self, rhs: Cents) -> Cents {
+        Cents(self.0 - rhs.0)
+    }
+}
+
+impl Neg for Cents {
+    type Output = Cents;
+    fn neg(self) -> Cents {
+        Cents(-self.0)
+    }
+}
+
+impl AddAssign for Cents {
+    fn add_assign(&mut self, rhs: Cents) {
+        self.0 += rhs.0;
+    }
+}
+
+impl SubAssign for Cents {
+    fn sub_assign(&mut self, rhs: Cents) {
+        self.0 -= rhs.0;
+    }
+}
+
+impl Sum for Cents {
+    fn sum<I: Iterator<Item = Cents>>(iter: I) -> Cents {
+        Cents(iter.map(|c| c.0).sum())
+    }
+}
+
+impl fmt::Display for Cents {
+    /// `$12.50`, `-$3`, `$1,250`: whole amounts without cents, thousands grouped.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let sign = if self.0 < 0 { "-" } else { "" };
+        let abs = self.0.unsigned_abs();
+        let (units, cents) = (abs / 100, abs % 100);
+        let digits = units.to_string();
+        let mut grouped = String::with_capacity(digits.len() + digits.len() / 3);
+        for (i, ch) in digits.chars().enumerate() {
+            if i > 0 && (digits.len() - i) % 3 == 0 {
+                grouped.push(',');
+            }
+            grouped.push(ch);
+        }
+        if cents == 0 {
+            write!(f, "{sign}${grouped}")
+        } else {
+            write!(f, "{sign}${grouped}.{cents:02}")
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ratio_rounds_down_to_the_cent() {
+        assert_eq!(Cents(500).ratio(3, 2), Cents(750));
+        assert_eq!(Cents(500).ratio(6, 5), Cents(600));
+        assert_eq!(Cents(100).ratio(6, 5), Cents(120));
+        assert_eq!(Cents(1).ratio(3, 2), Cents(1));
+        assert_eq!(Cents(3).ratio(6, 5), Cents(3));
+        assert_eq!(Cents(7).half(), Cents(3));
+    }
+
+    #[test]
+    fn display_groups_thousands_and_shows_cents_only_when_present() {
+        assert_eq!(Cents(125_000).to_string(), "$1,250");
+        assert_eq!(Cents(1_250).to_string(), "$12.50");
+        assert_eq!(Cents(-300).to_string(), "-$3");
+        assert_eq!(Cents(100_000_000).to_string(), "$1,000,000");
+        assert_eq!(Cents(5).to_string(), "$0.05");
+    }
+}

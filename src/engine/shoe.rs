@@ -1,0 +1,210 @@
+//! The shoe: undealt cards, the cut card and the discard tray.
+
+use super::card::{Card, Rank, Suit};
+use super::rng::TableRng;
+use serde::{Deserialize, Serialize};
+
+/// The dealing shoe and the discard tray beside it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Shoe {
+    /// Undealt cards, in no meaningful order: each draw takes a uniformly random one (a Fisher–Yates shuffle
+    /// carried out one card at a time, see [`take_random`](super::rng::take_random)).
+    cards: Vec<Card>,
+    /// Cards set aside to come out next, in order (the last one first), for practice hands and replays of
+    /// known deals. Still part of the shoe.
+    #[serde(default)]
+    queued: Vec<Card>,
+    /// Cards played in earlier rounds (and burned cards), face down in the tray.
+    discards: Vec<Card>,
+    decks: u8,
+    /// The cut card sits in front of this many undealt cards.
+    cut_remaining: u32,
+    /// The cut card has come out (or the shoe was never shuffled): shuffle before the next round.
+    cut_card_out: bool,
+}
+
+impl Shoe {
+    /// A shoe of `decks` fresh decks in pack order, with the cut card to go in after `penetration` of the cards.
+    /// It is shuffled before the first round.
+    pub fn new(decks: u8, penetration: f64) -> Shoe {
+        let mut cards = Vec::with_capacity(usize::from(decks) * 52);
+        for deck in 0..decks {
+            for suit in Suit::ALL {
+                for rank in Rank::ALL {
+                    cards.push(Card::new(deck, suit, rank));
+                }
+            }
+        }
+        let total = cards.len() as u32;
+        let dealt_before_cut = ((f64::from(total) * penetration).round() as u32).min(total);
+        Shoe {
+            queued: Vec::new(),
+            discards: Vec::with_capacity(cards.len()),
+            cards,
+            decks,
+            cut_remaining: total - dealt_before_cut,
+            cut_card_out: true,
+        }
+    }
+
+    /// Every card goes back in and the cut card is reinserted. Returns the card count.
+    ///
+    /// The order is randomised as cards are drawn, so nothing here consumes randomness.
+    pub fn shuffle(&mut self) -> u32 {
+        self.cards.append(&mut self.discards);
+        self.cut_card_out = false;
+        self.remaining() as u32
+    }
+
+    /// The shoe ran dry mid-round: shuffle the discards and deal on from them, as a dealer would.
+    /// Returns how many cards went back in. The cut card stays out, so the next round starts with a full shuffle.
+    pub fn refill_from_discards(&mut self) -> u32 {
+        let count = self.discards.len() as u32;
+        self.cards.append(&mut self.discards);
+        self.cut_card_out = true;
+        count
+    }
+
+    /// Takes the next card. `None` only when the shoe is empty (call [`Shoe::refill_from_discards`] first).
+    /// The second value is true when this card brought out the cut card.
+    #[inline(always)]
+    pub fn draw(&mut self, rng: &mut TableRng) -> Option<(Card, bool)> {
+        let card = match self.queued.pop() {
+            Some(card) => card,
+            None => rng.take(&mut self.cards)?,
+        };
+        let cut_now = !self.cut_card_out && self.remaining() as u32 == self.cut_remaining;
+        if cut_now {
+            self.cut_card_out = true;
+        }
+        Some((card, cut_now))
+    }
+
+    /// Sets cards of these ranks aside to be dealt next, in this order, taking them from the undealt cards or, if
+    /// none is left there, the discard tray. Returns false, changing nothing, if a rank has run out.
+    pub fn queue_next(&mut self, ranks: &[Rank]) -> bool {
+        let (mut cards, mut discards, mut queued) =
+            (self.cards.clone(), self.discards.clone(), Vec::new());
+        for &rank in ranks {
+            let source = if cards.iter().any(|c| c.rank() == rank) {
+                &mut cards
+            } else {
+                &mut discards
+            };
+            let Some(at) = source.iter().position(|c| c.rank() == rank) else {
+                return false;
+            };
+            queued.push(source.swap_remove(at));
+        }
+        // `queued` pops from the end: the new cards go in front of (under) the ones already waiting.
+        queued.reverse();
+        queued.extend_from_slice(&self.queued);
+        (self.cards, self.discards, self.queued) = (cards, discards, queued);
+        true
+    }
+
+    /// Puts played cards into the discard tray.
+    pub fn discard(&mut self, cards: impl IntoIterator<Item = Card>) {
+        self.discards.extend(cards);
+    }
+
+    /// Undealt cards.
+    #[inline(always)]
+    pub fn remaining(&self) -> usize {
+        self.cards.len() + self.queued.len()
+    }
+
+    /// Cards in the discard tray.
+    pub fn discarded(&self) -> usize {
+        self.discards.len()
+    }
+
+    /// Cards that could still be dealt this round: the shoe, plus the discards it would be refilled from.
+    pub fn available(&self) -> usize {
+        self.remaining() + self.discards.len()
+    }
+
+    /// Undealt cards (in no meaningful order), queued cards included.
+    pub fn undealt(&self) -> impl Iterator<Item = Card> + '_ {
+        self.cards.iter().chain(&self.queued).copied()
+    }
+
+    /// The discard tray's cards.
+    pub fn discards(&self) -> &[Card] {
+        &self.discards
+    }
+
+    /// Number of decks.
+    pub fn decks(&self) -> u8 {
+        self.decks
+    }
+
+    /// Every card in the shoe and tray together.
+    pub fn total_cards(&self) -> usize {
+        usize::from(self.decks) * 52
+    }
+
+    /// Undealt cards still in front of the cut card (0 once it is out).
+    pub fn cards_before_cut(&self) -> usize {
+        if self.cut_card_out {
+            0
+        } else {
+            self.remaining().saturating_sub(self.cut_remaining as usize)
+        }
+    }
+
+    /// True when the next round must start with a shuffle.
+    pub fn needs_shuffle(&self) -> bool {
+        self.cut_card_out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::rng::seed_from_number;
+
+    #[test]
+    fn a_fresh_shoe_holds_every_card_once_and_wants_a_shuffle() {
+        let shoe = Shoe::new(6, 0.75);
+        assert_eq!(shoe.remaining(), 312);
+        let mut ids: Vec<usize> = shoe.undealt().map(|c| c.index()).collect();
+        ids.sort_unstable();
+        ids.dedup();
+        assert_eq!(ids.len(), 312);
+        assert!(shoe.needs_shuffle());
+    }
+
+    #[test]
+    fn the_cut_card_comes_out_at_the_penetration() {
+        let mut rng = TableRng::from_seed(seed_from_number(3));
+        let mut shoe = Shoe::new(1, 0.75);
+        shoe.shuffle();
+        let mut cut_at = None;
+        for dealt in 1..=52 {
+            let (_, cut) = shoe.draw(&mut rng).expect("52 cards");
+            if cut {
+                assert!(cut_at.is_none(), "the cut card comes out once");
+                cut_at = Some(dealt);
+            }
+        }
+        assert_eq!(cut_at, Some(39));
+        assert!(shoe.needs_shuffle());
+        assert!(shoe.draw(&mut rng).is_none());
+    }
+
+    #[test]
+    fn discards_refill_a_dry_shoe() {
+        let mut rng = TableRng::from_seed(seed_from_number(4));
+        let mut shoe = Shoe::new(1, 0.75);
+        shoe.shuffle();
+        let mut dealt = Vec::new();
+        while let Some((card, _)) = shoe.draw(&mut rng) {
+            dealt.push(card);
+        }
+        shoe.discard(dealt.drain(..30));
+        assert_eq!(shoe.refill_from_discards(), 30);
+        assert_eq!(shoe.remaining(), 30);
+        assert_eq!(shoe.discarded(), 0);
+    }
+}

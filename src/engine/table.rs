@@ -1,0 +1,1200 @@
+//! The round engine: one table's seats, hands, dealer and shoe, driven by commands that emit events.
+//!
+//! Every command is checked in full before anything changes, so a refused command leaves the table exactly as it
+//! was. Chips only move: bankrolls + the house's tray + what is on the felt stays constant, except for chips that
+//! players bring in ([`Command::Join`], [`Command::Rebuy`]) or take away ([`Command::Leave`]).
+
+use super::card::{Card, Rank};
+use super::command::{Action, Actions, Command, CommandError, Phase, SeatId};
+use super::event::{Event, EventSink, Outcome, Spot};
+use super::hand::{Cards, Total};
+use super::money::Cents;
+use super::rng::{Seed, TableRng};
+use super::rules::{EnhcLoss, HoleCard, RuleError, Rules, Soft17, Surrender};
+use super::shoe::Shoe;
+use arrayvec::ArrayVec;
+use serde::{Deserialize, Serialize};
+
+/// Seats at a table.
+pub const MAX_SEATS: usize = 7;
+/// Hands a table can hold at once: every seat split to four.
+pub const MAX_HANDS: usize = MAX_SEATS * 4;
+
+/// A seat on the table's arc.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Seat {
+    /// Someone is sitting here.
+    pub occupied: bool,
+    /// Chips in front of the player.
+    pub bankroll: Cents,
+    /// Chips in the bet circle for the next round.
+    pub bet: Cents,
+    /// This round's insurance bet, on the felt until the dealer's blackjack is known.
+    pub insurance: Cents,
+    /// The seat still owes a decision on the current offer (insurance, even money or early surrender).
+    pub deciding: bool,
+}
+
+/// Where a hand is in its life.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum HandState {
+    /// Still to act (or acting).
+    Playing,
+    /// Stood (or doubled) and waits for the dealer.
+    Stood,
+    /// A natural, waiting to be paid once the dealer's blackjack is ruled out.
+    Natural,
+    /// Surrendered on a no-hole-card table: half comes back unless the dealer has blackjack.
+    Surrendered,
+    /// Done and paid or taken.
+    Settled(Outcome),
+}
+
+/// One hand of a seat. A seat holds one hand, or up to four after splits.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Hand {
+    /// The seat that owns the hand.
+    pub seat: SeatId,
+    /// The cards.
+    pub cards: Cards,
+    /// Chips bet on the hand, doubles included.
+    pub wager: Cents,
+    /// Doubled down.
+    pub doubled: bool,
+    /// Came from a split (so 21 is not blackjack and surrender is gone).
+    pub from_split: bool,
+    /// Came from splitting aces.
+    pub split_aces: bool,
+    /// Where the hand is.
+    pub state: HandState,
+}
+
+impl Hand {
+    /// The running total.
+    pub fn total(&self) -> Total {
+        self.cards.total()
+    }
+
+    /// Chips of this hand still on the felt.
+    pub fn on_felt(&self) -> Cents {
+        match self.state {
+            HandState::Settled(_) => Cents::ZERO,
+            _ => self.wager,
+        }
+    }
+
+    /// Settled, with this outcome.
+    pub fn outcome(&self) -> Option<Outcome> {
+        match self.state {
+            HandState::Settled(outcome) => Some(outcome),
+            _ => None,
+        }
+    }
+
+    /// A two-card 21 on an unsplit hand.
+    pub fn is_blackjack(&self) -> bool {
+        !self.from_split && self.cards.is_two_card_21()
+    }
+}
+
+/// A blackjack table: rules, shoe, seats, hands, the dealer and the house's chips.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Table {
+    rules: Rules,
+    rng: TableRng,
+    shoe: Shoe,
+    seats: [Seat; MAX_SEATS],
+    hands: ArrayVec<Hand, MAX_HANDS>,
+    dealer: Cards,
+    /// The dealer's second card has been turned (peek tables) or dealt (no-hole-card tables).
+    hole_revealed: bool,
+    house: Cents,
+    phase: Phase,
+    round: u64,
+}
+
+impl Table {
+    /// A table with `rules`, whose every card follows from `seed`, and the house's tray holding `house`.
+    pub fn new(rules: Rules, seed: Seed, house: Cents) -> Result<Table, RuleError> {
+        rules.validate()?;
+        Ok(Table {
+            shoe: Shoe::new(rules.decks, rules.penetration),
+            rng: TableRng::from_seed(seed),
+            rules,
+            seats: Default::default(),
+            hands: ArrayVec::new(),
+            dealer: Cards::default(),
+            hole_revealed: false,
+            house,
+            phase: Phase::Betting,
+            round: 0,
+        })
+    }
+
+    /// The table's rules.
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    /// Where the round is.
+    pub fn phase(&self) -> Phase {
+        self.phase
+    }
+
+    /// The seats, first base first.
+    pub fn seats(&self) -> &[Seat; MAX_SEATS] {
+        &self.seats
+    }
+
+    /// This round's hands in playing order (seat by seat from first base, left to right within a seat).
+    pub fn hands(&self) -> &[Hand] {
+        &self.hands
+    }
+
+    /// The dealer's cards. The second is the hole card, face down until [`Table::hole_revealed`].
+    pub fn dealer(&self) -> &Cards {
+        &self.dealer
+    }
+
+    /// The dealer's upcard, once dealt.
+    pub fn upcard(&self) -> Option<Card> {
+        self.dealer.as_slice().first().copied()
+    }
+
+    /// True once the dealer's second card is face up (or dealt, on a no-hole-card table).
+    pub fn hole_revealed(&self) -> bool {
+        self.hole_revealed
+    }
+
+    /// The shoe and discard tray.
+    pub fn shoe(&self) -> &Shoe {
+        &self.shoe
+    }
+
+    /// Chips in the house's tray.
+    pub fn house(&self) -> Cents {
+        self.house
+    }
+
+    /// Rounds dealt so far.
+    pub fn round(&self) -> u64 {
+        self.round
+    }
+
+    /// Chips on the felt: bet circles, hands and insurance.
+    pub fn on_felt(&self) -> Cents {
+        let bets: Cents = self.seats.iter().map(|s| s.bet + s.insurance).sum();
+        bets + self.hands.iter().map(Hand::on_felt).sum()
+    }
+
+    /// Every chip at the table: bankrolls, the house's tray and the felt.
+    pub fn chips_total(&self) -> Cents {
+        self.seats.iter().map(|s| s.bankroll).sum::<Cents>() + self.house + self.on_felt()
+    }
+
+    /// Every physical card: shoe, discard tray, dealer and hands. Each card of the shoe appears exactly once.
+    pub fn all_cards(&self) -> impl Iterator<Item = Card> + '_ {
+        self.shoe
+            .undealt()
+            .chain(self.shoe.discards().iter().copied())
+            .chain(self.dealer.as_slice().iter().copied())
+            .chain(
+                self.hands
+                    .iter()
+                    .flat_map(|h| h.cards.as_slice().iter().copied()),
+            )
+    }
+
+    /// The seat and hand whose turn it is, if a hand is to act.
+    pub fn hand_in_turn(&self) -> Option<(SeatId, u8)> {
+        match self.phase {
+            Phase::PlayerTurn { hand } => Some(self.spot_of(usize::from(hand))),
+            _ => None,
+        }
+    }
+
+    /// Index into [`Table::hands`] of a seat's hand number `hand`.
+    pub fn hand_index(&self, seat: SeatId, hand: u8) -> Option<usize> {
+        self.hands
+            .iter()
+            .position(|h| h.seat == seat)
+            .map(|first| first + usize::from(hand))
+    }
+
+    /// The seat's hands this round.
+    pub fn seat_hands(&self, seat: SeatId) -> impl Iterator<Item = &Hand> {
+        self.hands.iter().filter(move |h| h.seat == seat)
+    }
+
+    /// The most insurance a seat may take now: half its bet, rounded down to the cent.
+    pub fn max_insurance(&self, seat: SeatId) -> Cents {
+        self.seat_hands(seat)
+            .next()
+            .map_or(Cents::ZERO, |h| h.wager.half())
+    }
+
+    /// What `seat` may do now. Empty when it has nothing to decide.
+    pub fn legal_actions(&self, seat: SeatId) -> Actions {
+        const HAND: [Action; 5] = [
+            Action::Hit,
+            Action::Stand,
+            Action::Double,
+            Action::Split,
+            Action::Surrender,
+        ];
+        const SURRENDER: [Action; 2] = [Action::Surrender, Action::DeclineSurrender];
+        const INSURANCE: [Action; 4] = [
+            Action::TakeInsurance,
+            Action::DeclineInsurance,
+            Action::TakeEvenMoney,
+            Action::DeclineEvenMoney,
+        ];
+        let offer = |candidates: &[Action]| {
+            let insurance = self.max_insurance(seat);
+            candidates
+                .iter()
+                .copied()
+                .filter(|a| self.check(a.command(seat, insurance)).is_ok())
+                .collect()
+        };
+        match self.phase {
+            Phase::Betting => Actions::NONE,
+            Phase::EarlySurrender => offer(&SURRENDER),
+            Phase::Insurance => offer(&INSURANCE),
+            Phase::PlayerTurn { .. } => match self.in_turn(seat) {
+                Ok(hand) => HAND
+                    .into_iter()
+                    .filter(|&a| self.check_hand_action(hand, a).is_ok())
+                    .collect(),
+                Err(_) => Actions::NONE,
+            },
+        }
+    }
+
+    /// True when the hand in turn belongs to `seat` and may take `action` now (cheaper than [`Table::legal_actions`]
+    /// when only one action matters).
+    #[inline]
+    pub fn allows(&self, seat: SeatId, action: Action) -> bool {
+        self.in_turn(seat)
+            .is_ok_and(|hand| self.check_hand_action(hand, action).is_ok())
+    }
+
+    /// Sets the next cards out of the shoe, in order, by rank: a practice hand, a tutorial, or a test of a known
+    /// deal. Only between rounds; with a burn card on, the first queued card is the one burned.
+    pub fn queue_next_cards(&mut self, ranks: &[Rank]) -> Result<(), CommandError> {
+        self.between_rounds()?;
+        if self.shoe.queue_next(ranks) {
+            Ok(())
+        } else {
+            Err(CommandError::NoCardsLeft)
+        }
+    }
+
+    /// Applies a command and returns the events it caused, or refuses it and changes nothing.
+    pub fn apply(&mut self, command: Command) -> Result<Vec<Event>, CommandError> {
+        let mut events = Vec::new();
+        self.apply_to(command, &mut events)?;
+        Ok(events)
+    }
+
+    /// Applies a command, writing its events to `sink`; refused commands write nothing and change nothing.
+    pub fn apply_to(
+        &mut self,
+        command: Command,
+        sink: &mut impl EventSink,
+    ) -> Result<(), CommandError> {
+        self.check(command)?;
+        self.execute(command, sink);
+        Ok(())
+    }
+
+    /// Checks a command against the whole state without changing anything.
+    pub fn check(&self, command: Command) -> Result<(), CommandError> {
+        if let Some(seat) = command.seat()
+            && usize::from(seat) >= MAX_SEATS
+        {
+            return Err(CommandError::NoSuchSeat(seat));
+        }
+        match command {
+            Command::Join { seat, buy_in } => {
+                self.between_rounds()?;
+                if self.seats[usize::from(seat)].occupied {
+                    return Err(CommandError::SeatTaken(seat));
+                }
+                positive(buy_in)
+            }
+            Command::Rebuy { seat, amount } => {
+                self.between_rounds()?;
+                self.occupied(seat)?;
+                positive(amount)
+            }
+            Command::Leave { seat } => {
+                self.between_rounds()?;
+                self.occupied(seat)
+            }
+            Command::Bet { seat, amount } => self.check_bet(seat, amount),
+            Command::Deal => self.check_deal(),
+            Command::TakeInsurance { seat, amount } => {
+                let hand = self.offer(seat, Phase::Insurance)?;
+                if self.even_money_offered(hand) {
+                    return Err(not_allowed(
+                        seat,
+                        "take insurance",
+                        "a blackjack is offered even money instead",
+                    ));
+                }
+                positive(amount)?;
+                let max = hand.wager.half();
+                if amount > max {
+                    return Err(CommandError::InsuranceOverHalf { amount, max });
+                }
+                self.afford(seat, amount)
+            }
+            Command::DeclineInsurance { seat } => {
+                let hand = self.offer(seat, Phase::Insurance)?;
+                if self.even_money_offered(hand) {
+                    return Err(not_allowed(
+                        seat,
+                        "decline insurance",
+                        "the offer is even money",
+                    ));
+                }
+                Ok(())
+            }
+            Command::TakeEvenMoney { seat } | Command::DeclineEvenMoney { seat } => {
+                let hand = self.offer(seat, Phase::Insurance)?;
+                if !self.even_money_offered(hand) {
+                    return Err(not_allowed(
+                        seat,
+                        "answer even money",
+                        "even money is only for a blackjack",
+                    ));
+                }
+                Ok(())
+            }
+            Command::DeclineSurrender { seat } => {
+                self.offer(seat, Phase::EarlySurrender).map(|_| ())
+            }
+            Command::Surrender { seat } if self.phase == Phase::EarlySurrender => {
+                self.offer(seat, Phase::EarlySurrender).map(|_| ())
+            }
+            Command::Hit { seat }
+            | Command::Stand { seat }
+            | Command::Double { seat }
+            | Command::Split { seat }
+            | Command::Surrender { seat } => {
+                let hand = self.in_turn(seat)?;
+                let action = command.action().unwrap_or(Action::Stand);
+                self.check_hand_action(hand, action)
+            }
+        }
+    }
+
+    /// Whether the hand in turn may take `action` (hit, stand, double, split or surrender), and why not.
+    fn check_hand_action(&self, hand: &Hand, action: Action) -> Result<(), CommandError> {
+        let seat = hand.seat;
+        match action {
+            Action::Hit => {
+                if hand.split_aces && !self.rules.hit_split_aces {
+                    return Err(not_allowed(seat, "hit", "split aces take one card each"));
+                }
+                if hand.total().value() >= 21 {
+                    return Err(not_allowed(seat, "hit", "the hand already has 21"));
+                }
+                self.cards_for(1)
+            }
+            Action::Double => {
+                let reason = if hand.cards.len() != 2 {
+                    Some("doubling needs exactly two cards")
+                } else if !self.rules.double_on.allows(hand.total().value()) {
+                    Some("the table does not allow doubling on this total")
+                } else if hand.from_split && !self.rules.double_after_split {
+                    Some("the table does not allow doubling after a split")
+                } else if hand.split_aces && !self.rules.hit_split_aces {
+                    Some("split aces take one card each")
+                } else {
+                    None
+                };
+                if let Some(reason) = reason {
+                    return Err(not_allowed(seat, "double", reason));
+                }
+                self.afford(seat, hand.wager)?;
+                self.cards_for(1)
+            }
+            Action::Split => {
+                let reason = match hand.cards.as_slice() {
+                    [a, b] if a.rank() == b.rank() => None,
+                    [a, b]
+                        if self.rules.split_unequal_tens
+                            && a.points() == 10
+                            && b.points() == 10 =>
+                    {
+                        None
+                    }
+                    [_, _] => Some("only a pair can be split"),
+                    _ => Some("splitting needs exactly two cards"),
+                };
+                let reason = reason.or_else(|| {
+                    if self.seat_hands(seat).count() >= usize::from(self.rules.max_split_hands) {
+                        Some("the seat already holds the most hands the table allows")
+                    } else if hand.split_aces && !self.rules.resplit_aces {
+                        Some("the table does not allow resplitting aces")
+                    } else {
+                        None
+                    }
+                });
+                if let Some(reason) = reason {
+                    return Err(not_allowed(seat, "split", reason));
+                }
+                self.afford(seat, hand.wager)?;
+                self.cards_for(1)
+            }
+            Action::Surrender => {
+                let reason = if self.rules.surrender == Surrender::None {
+                    Some("the table does not offer surrender")
+                } else if hand.from_split || hand.cards.len() != 2 {
+                    Some("only the first two cards of an unsplit hand can surrender")
+                } else {
+                    None
+                };
+                match reason {
+                    Some(reason) => Err(not_allowed(seat, "surrender", reason)),
+                    None => Ok(()),
+                }
+            }
+            Action::Stand => Ok(()),
+            _ => Err(CommandError::WrongPhase { phase: self.phase }),
+        }
+    }
+
+    fn execute(&mut self, command: Command, sink: &mut impl EventSink) {
+        match command {
+            Command::Join { seat, buy_in } => {
+                self.seats[usize::from(seat)] = Seat {
+                    occupied: true,
+                    bankroll: buy_in,
+                    ..Seat::default()
+                };
+                sink.emit(Event::Joined { seat, buy_in });
+            }
+            Command::Rebuy { seat, amount } => {
+                let s = &mut self.seats[usize::from(seat)];
+                s.bankroll += amount;
+                sink.emit(Event::Rebought {
+                    seat,
+                    amount,
+                    bankroll: s.bankroll,
+                });
+            }
+            Command::Leave { seat } => {
+                let s = std::mem::take(&mut self.seats[usize::from(seat)]);
+                sink.emit(Event::Left {
+                    seat,
+                    cash_out: s.bankroll + s.bet,
+                });
+            }
+            Command::Bet { seat, amount } => {
+                let s = &mut self.seats[usize::from(seat)];
+                s.bankroll += s.bet - amount;
+                s.bet = amount;
+                sink.emit(Event::BetSet {
+                    seat,
+                    amount,
+                    bankroll: s.bankroll,
+                });
+            }
+            Command::Deal => self.deal(sink),
+            Command::TakeInsurance { seat, amount } => {
+                let s = &mut self.seats[usize::from(seat)];
+                s.bankroll -= amount;
+                s.insurance = amount;
+                self.decided(seat, Action::TakeInsurance, sink);
+                sink.emit(Event::InsuranceTaken { seat, amount });
+                self.after_offer(sink);
+            }
+            Command::TakeEvenMoney { seat } => {
+                self.decided(seat, Action::TakeEvenMoney, sink);
+                let index = self.first_hand(seat);
+                let wager = self.hands[index].wager;
+                self.settle(index, Outcome::EvenMoney, wager, sink);
+                self.after_offer(sink);
+            }
+            Command::DeclineInsurance { seat } | Command::DeclineEvenMoney { seat } => {
+                self.decided(
+                    seat,
+                    command.action().unwrap_or(Action::DeclineInsurance),
+                    sink,
+                );
+                self.after_offer(sink);
+            }
+            Command::DeclineSurrender { seat } => {
+                self.decided(seat, Action::DeclineSurrender, sink);
+                self.after_offer(sink);
+            }
+            Command::Surrender { seat } if self.phase == Phase::EarlySurrender => {
+                self.decided(seat, Action::Surrender, sink);
+                let index = self.first_hand(seat);
+                self.surrender(index, sink);
+                self.after_offer(sink);
+            }
+            Command::Hit { .. } => {
+                let index = self.turn_index();
+                self.acted(index, Action::Hit, sink);
+                self.deal_to_hand(index, sink);
+                if !self.finish_if_done(index, sink) {
+                    self.next_turn(index + 1, sink);
+                }
+            }
+            Command::Stand { .. } => {
+                let index = self.turn_index();
+                self.acted(index, Action::Stand, sink);
+                self.stand(index, sink);
+                self.next_turn(index + 1, sink);
+            }
+            Command::Double { seat } => {
+                let index = self.turn_index();
+                let extra = self.hands[index].wager;
+                self.seats[usize::from(seat)].bankroll -= extra;
+                let hand = &mut self.hands[index];
+                hand.wager += extra;
+                hand.doubled = true;
+                let wager = hand.wager;
+                self.acted(index, Action::Double, sink);
+                let (seat, number) = self.spot_of(index);
+                sink.emit(Event::Doubled {
+                    seat,
+                    hand: number,
+                    wager,
+                });
+                self.deal_to_hand(index, sink);
+                if self.finish_if_done(index, sink) {
+                    self.stand(index, sink);
+                }
+                self.next_turn(index + 1, sink);
+            }
+            Command::Split { .. } => {
+                let index = self.turn_index();
+                self.acted(index, Action::Split, sink);
+                self.split(index, sink);
+                if self.hand_needs_no_decision(index, sink) {
+                    self.next_turn(index + 1, sink);
+                }
+            }
+            Command::Surrender { .. } => {
+                let index = self.turn_index();
+                self.acted(index, Action::Surrender, sink);
+                self.surrender(index, sink);
+                self.next_turn(index + 1, sink);
+            }
+        }
+    }
+
+    // ----- checks -----
+
+    fn between_rounds(&self) -> Result<(), CommandError> {
+        match self.phase {
+            Phase::Betting => Ok(()),
+            phase => Err(CommandError::WrongPhase { phase }),
+        }
+    }
+
+    fn occupied(&self, seat: SeatId) -> Result<(), CommandError> {
+        if self.seats[usize::from(seat)].occupied {
+            Ok(())
+        } else {
+            Err(CommandError::SeatEmpty(seat))
+        }
+    }
+
+    fn afford(&self, seat: SeatId, needed: Cents) -> Result<(), CommandError> {
+        let bankroll = self.seats[usize::from(seat)].bankroll;
+        if needed > bankroll {
+            Err(CommandError::NotEnoughChips {
+                seat,
+                needed,
+                bankroll,
+            })
+        } else {
+            Ok(())
+        }
+    }
+
+    fn cards_for(&self, count: usize) -> Result<(), CommandError> {
+        if self.shoe.available() >= count {
+            Ok(())
+        } else {
+            Err(CommandError::NoCardsLeft)
+        }
+    }
+
+    fn check_bet(&self, seat: SeatId, amount: Cents) -> Result<(), CommandError> {
+        self.between_rounds()?;
+        self.occupied(seat)?;
+        if amount < Cents::ZERO {
+            return Err(CommandError::NotPositive(amount));
+        }
+        let unit = self.rules.bet_unit;
+        if amount.0 % unit.0 != 0 {
+            return Err(CommandError::NotWholeChips { amount, unit });
+        }
+        if amount > self.rules.max_bet {
+            return Err(CommandError::BetOverMaximum {
+                amount,
+                max: self.rules.max_bet,
+            });
+        }
+        let s = &self.seats[usize::from(seat)];
+        let needed = amount - s.bet;
+        if needed > s.bankroll {
+            return Err(CommandError::NotEnoughChips {
+                seat,
+                needed,
+                bankroll: s.bankroll,
+            });
+        }
+        Ok(())
+    }
+
+    fn check_deal(&self) -> Result<(), CommandError> {
+        self.between_rounds()?;
+        let mut total = Cents::ZERO;
+        for (seat, s) in self.seats.iter().enumerate() {
+            if s.bet.is_positive() && s.bet < self.rules.min_bet {
+                return Err(CommandError::BetUnderMinimum {
+                    seat: seat as SeatId,
+                    amount: s.bet,
+                    min: self.rules.min_bet,
+                });
+            }
+            total += s.bet;
+        }
+        if total == Cents::ZERO {
+            return Err(CommandError::NoBets);
+        }
+        // The most a round can cost the house: every bet split four ways, each doubled and won.
+        let needed = Cents(total.0 * 8);
+        if needed > self.house {
+            return Err(CommandError::HouseCannotCover {
+                needed,
+                house: self.house,
+            });
+        }
+        Ok(())
+    }
+
+    /// The seat's hand in an offer phase, if the seat still owes a decision on it.
+    fn offer(&self, seat: SeatId, phase: Phase) -> Result<&Hand, CommandError> {
+        if self.phase != phase {
+            return Err(CommandError::WrongPhase { phase: self.phase });
+        }
+        if !self.seats[usize::from(seat)].deciding {
+            return Err(CommandError::NothingToDecide { seat });
+        }
+        Ok(&self.hands[self.first_hand(seat)])
+    }
+
+    fn even_money_offered(&self, hand: &Hand) -> bool {
+        self.rules.even_money && hand.state == HandState::Natural
+    }
+
+    fn in_turn(&self, seat: SeatId) -> Result<&Hand, CommandError> {
+        match self.phase {
+            Phase::PlayerTurn { hand } => {
+                let hand = &self.hands[usize::from(hand)];
+                if hand.seat == seat {
+                    Ok(hand)
+                } else {
+                    Err(CommandError::NotYourTurn { seat })
+                }
+            }
+            phase => Err(CommandError::WrongPhase { phase }),
+        }
+    }
+
+    // ----- the round -----
+
+    fn deal(&mut self, sink: &mut impl EventSink) {
+        self.clear_table(sink);
+        if self.shoe.needs_shuffle() {
+            let cards = self.shoe.shuffle();
+            sink.emit(Event::Shuffled { cards });
+            if self.rules.burn_card
+                && let Some(card) = self.draw(sink)
+            {
+                self.shoe.discard([card]);
+                sink.emit(Event::Burned { card });
+            }
+        }
+        self.round += 1;
+        sink.emit(Event::RoundStarted { round: self.round });
+        for (seat, s) in self.seats.iter_mut().enumerate() {
+            if s.bet.is_positive() {
+                self.hands.push(Hand {
+                    seat: seat as SeatId,
+                    cards: Cards::default(),
+                    wager: std::mem::take(&mut s.bet),
+                    doubled: false,
+                    from_split: false,
+                    split_aces: false,
+                    state: HandState::Playing,
+                });
+            }
+        }
+        for pass in 0..2 {
+            for index in 0..self.hands.len() {
+                self.deal_to_hand(index, sink);
+            }
+            if pass == 0 || !self.rules.no_hole_card() {
+                self.deal_to_dealer(pass == 0, sink);
+            }
+        }
+        for index in 0..self.hands.len() {
+            if self.hands[index].is_blackjack() {
+                self.hands[index].state = HandState::Natural;
+                let (seat, hand) = self.spot_of(index);
+                sink.emit(Event::Blackjack { seat, hand });
+            }
+        }
+        let upcard_could_be_blackjack = self
+            .upcard()
+            .is_some_and(|c| c.is_ace() || c.points() == 10);
+        if self.rules.surrender == Surrender::Early
+            && !self.rules.no_hole_card()
+            && upcard_could_be_blackjack
+            && self.open_offer(|h| h.state == HandState::Playing)
+        {
+            self.phase = Phase::EarlySurrender;
+            sink.emit(Event::EarlySurrenderOffered);
+            return;
+        }
+        self.offer_insurance(sink);
+    }
+
+    /// Marks every seat whose first hand passes `wanted` as owing a decision. True if any does.
+    fn open_offer(&mut self, wanted: impl Fn(&Hand) -> bool) -> bool {
+        let mut any = false;
+        for hand in &self.hands {
+            if !hand.from_split && wanted(hand) {
+                self.seats[usize::from(hand.seat)].deciding = true;
+                any = true;
+            }
+        }
+        any
+    }
+
+    fn offer_insurance(&mut self, sink: &mut impl EventSink) {
+        if self.rules.insurance
+            && self.upcard().is_some_and(Card::is_ace)
+            && self.open_offer(|h| matches!(h.state, HandState::Playing | HandState::Natural))
+        {
+            self.phase = Phase::Insurance;
+            sink.emit(Event::InsuranceOffered);
+            return;
+        }
+        self.peek_and_play(sink);
+    }
+
+    fn after_offer(&mut self, sink: &mut impl EventSink) {
+        if self.seats.iter().any(|s| s.deciding) {
+            return;
+        }
+        match self.phase {
+            Phase::EarlySurrender => self.offer_insurance(sink),
+            _ => self.peek_and_play(sink),
+        }
+    }
+
+    /// The dealer checks for blackjack (peek tables), naturals are paid, and the first hand's turn begins.
+    fn peek_and_play(&mut self, sink: &mut impl EventSink) {
+        if !self.rules.no_hole_card() {
+            let upcard_could_be_blackjack = self
+                .upcard()
+                .is_some_and(|c| c.is_ace() || c.points() == 10);
+            if upcard_could_be_blackjack {
+                let blackjack = self.dealer.is_two_card_21();
+                sink.emit(Event::DealerChecked { blackjack });
+                if blackjack {
+                    self.reveal_hole_card(sink);
+                    self.dealer_blackjack(sink);
+                    return;
+                }
+            }
+            self.settle_insurance(false, sink);
+            self.pay_naturals(sink);
+        }
+        self.next_turn(0, sink);
+    }
+
+    /// Gives the turn to the first hand from `from` that still has a decision, dealing split hands their
+    /// second card on the way; with none left, the dealer plays.
+    fn next_turn(&mut self, from: usize, sink: &mut impl EventSink) {
+        for index in from..self.hands.len() {
+            if self.hands[index].state != HandState::Playing {
+                continue;
+            }
+            if self.hands[index].cards.len() == 1 {
+                self.deal_to_hand(index, sink);
+                if self.hand_needs_no_decision(index, sink) {
+                    continue;
+                }
+            }
+            self.phase = Phase::PlayerTurn { hand: index as u8 };
+            let (seat, hand) = self.spot_of(index);
+            sink.emit(Event::Turn { seat, hand });
+            return;
+        }
+        self.dealer_turn(sink);
+    }
+
+    /// After a split hand gets its second card: split aces that cannot act further, and 21s with auto-stand,
+    /// stand on their own. True when the hand is done.
+    fn hand_needs_no_decision(&mut self, index: usize, sink: &mut impl EventSink) -> bool {
+        let hand = &self.hands[index];
+        if hand.split_aces && !self.rules.hit_split_aces {
+            let may_resplit = self.rules.resplit_aces
+                && hand.cards.as_slice().get(1).is_some_and(|c| c.is_ace())
+                && self.seat_hands(hand.seat).count() < usize::from(self.rules.max_split_hands);
+            if !may_resplit {
+                self.stand(index, sink);
+                return true;
+            }
+            return false;
+        }
+        !self.finish_if_done(index, sink)
+    }
+
+    /// After a card: a bust hand loses at once; 21 stands when the table auto-stands. Returns true while the
+    /// hand can still act.
+    fn finish_if_done(&mut self, index: usize, sink: &mut impl EventSink) -> bool {
+        let total = self.hands[index].total();
+        if total.is_bust() {
+            let (seat, hand) = self.spot_of(index);
+            sink.emit(Event::Busted { seat, hand, total });
+            let wager = self.hands[index].wager;
+            self.settle(index, Outcome::Bust, -wager, sink);
+            return false;
+        }
+        if total.value() == 21 && self.rules.auto_stand_on_21 {
+            self.stand(index, sink);
+            return false;
+        }
+        true
+    }
+
+    fn stand(&mut self, index: usize, sink: &mut impl EventSink) {
+        self.hands[index].state = HandState::Stood;
+        let (seat, hand) = self.spot_of(index);
+        sink.emit(Event::Stood {
+            seat,
+            hand,
+            total: self.hands[index].total(),
+        });
+    }
+
+    fn split(&mut self, index: usize, sink: &mut impl EventSink) {
+        let hand = &mut self.hands[index];
+        let wager = hand.wager;
+        let aces = hand.cards.as_slice()[0].is_ace();
+        let moved = hand.cards.pop();
+        hand.from_split = true;
+        hand.split_aces = aces;
+        let mut cards = Cards::default();
+        if let Some(card) = moved {
+            cards.push(card);
+        }
+        let seat = hand.seat;
+        self.seats[usize::from(seat)].bankroll -= wager;
+        let new_hand = Hand {
+            seat,
+            cards,
+            wager,
+            doubled: false,
+            from_split: true,
+            split_aces: aces,
+            state: HandState::Playing,
+        };
+        self.hands.insert(index + 1, new_hand);
+        let (seat, number) = self.spot_of(index);
+        sink.emit(Event::Split {
+            seat,
+            hand: number,
+            wager,
+        });
+        self.deal_to_hand(index, sink);
+    }
+
+    fn surrender(&mut self, index: usize, sink: &mut impl EventSink) {
+        let settles_now = !(self.rules.no_hole_card() && self.rules.surrender == Surrender::Late);
+        if settles_now {
+            let wager = self.hands[index].wager;
+            self.settle(index, Outcome::Surrender, -(wager - wager.half()), sink);
+        } else {
+            self.hands[index].state = HandState::Surrendered;
+        }
+    }
+
+    fn dealer_turn(&mut self, sink: &mut impl EventSink) {
+        let unsettled = self.hands.iter().any(|h| h.outcome().is_none())
+            || self.seats.iter().any(|s| s.insurance.is_positive());
+        if self.rules.no_hole_card() {
+            if unsettled {
+                self.deal_to_dealer(true, sink);
+                self.hole_revealed = true;
+                if self.dealer.is_two_card_21() {
+                    self.dealer_blackjack(sink);
+                    return;
+                }
+                self.settle_insurance(false, sink);
+                self.pay_naturals(sink);
+                for index in 0..self.hands.len() {
+                    if self.hands[index].state == HandState::Surrendered {
+                        let wager = self.hands[index].wager;
+                        self.settle(index, Outcome::Surrender, -(wager - wager.half()), sink);
+                    }
+                }
+            }
+        } else {
+            self.reveal_hole_card(sink);
+        }
+        if self.hands.iter().any(|h| h.state == HandState::Stood) {
+            while self.dealer_hits() {
+                if !self.deal_to_dealer(true, sink) {
+                    break;
+                }
+            }
+            let total = self.dealer.total();
+            if total.is_bust() {
+                sink.emit(Event::DealerBusted { total });
+            } else {
+                sink.emit(Event::DealerStood { total });
+            }
+            let dealer = total.value();
+            for index in 0..self.hands.len() {
+                let hand = &self.hands[index];
+                if hand.state != HandState::Stood {
+                    continue;
+                }
+                let player = hand.total().value();
+                let wager = hand.wager;
+                let (outcome, net) = if total.is_bust() || player > dealer {
+                    (Outcome::Win, wager)
+                } else if player == dealer {
+                    (Outcome::Push, Cents::ZERO)
+                } else {
+                    (Outcome::Lose, -wager)
+                };
+                self.settle(index, outcome, net, sink);
+            }
+        }
+        self.end_round(sink);
+    }
+
+    fn dealer_hits(&self) -> bool {
+        let total = self.dealer.total();
+        total.value() < 17
+            || (total.value() == 17 && total.is_soft() && self.rules.soft_17 == Soft17::Hit)
+    }
+
+    /// The dealer has blackjack: insurance wins, blackjacks push and every other open hand loses.
+    fn dealer_blackjack(&mut self, sink: &mut impl EventSink) {
+        sink.emit(Event::DealerBlackjack);
+        self.settle_insurance(true, sink);
+        let original_only = matches!(
+            self.rules.hole_card,
+            HoleCard::NoHoleCard {
+                blackjack_takes: EnhcLoss::OriginalBetOnly
+            }
+        );
+        for index in 0..self.hands.len() {
+            let hand = &self.hands[index];
+            let (outcome, net) = match hand.state {
+                HandState::Settled(_) => continue,
+                HandState::Natural => (Outcome::Push, Cents::ZERO),
+                _ if original_only && hand.from_split && self.first_hand(hand.seat) != index => {
+                    (Outcome::Push, Cents::ZERO)
+                }
+                _ if original_only && hand.doubled => (Outcome::Lose, -hand.wager.half()),
+                _ => (Outcome::Lose, -hand.wager),
+            };
+            self.settle(index, outcome, net, sink);
+        }
+        self.end_round(sink);
+    }
+
+    fn pay_naturals(&mut self, sink: &mut impl EventSink) {
+        for index in 0..self.hands.len() {
+            if self.hands[index].state == HandState::Natural {
+                let net = self.rules.blackjack_pays.winnings(self.hands[index].wager);
+                self.settle(index, Outcome::Blackjack, net, sink);
+            }
+        }
+    }
+
+    fn settle_insurance(&mut self, dealer_blackjack: bool, sink: &mut impl EventSink) {
+        if self.seats.iter().all(|s| s.insurance == Cents::ZERO) {
+            return;
+        }
+        for seat in 0..MAX_SEATS {
+            let amount = std::mem::take(&mut self.seats[seat].insurance);
+            if !amount.is_positive() {
+                continue;
+            }
+            let net = if dealer_blackjack {
+                Cents(amount.0 * 2)
+            } else {
+                -amount
+            };
+            self.move_chips(seat, amount, net);
+            sink.emit(Event::InsuranceSettled {
+                seat: seat as SeatId,
+                amount,
+                net,
+            });
+        }
+    }
+
+    /// Settles a hand: its wager leaves the felt, `net` moves between the house and the player.
+    fn settle(&mut self, index: usize, outcome: Outcome, net: Cents, sink: &mut impl EventSink) {
+        let hand = &mut self.hands[index];
+        hand.state = HandState::Settled(outcome);
+        let (seat, wager) = (hand.seat, hand.wager);
+        self.move_chips(usize::from(seat), wager, net);
+        let (seat, hand) = self.spot_of(index);
+        sink.emit(Event::Settled {
+            seat,
+            hand,
+            outcome,
+            wager,
+            net,
+        });
+    }
+
+    /// `stake` leaves the felt; the player gets it back plus `net` (a loss when negative) from the house.
+    fn move_chips(&mut self, seat: usize, stake: Cents, net: Cents) {
+        self.seats[seat].bankroll += stake + net;
+        self.house -= net;
+    }
+
+    fn end_round(&mut self, sink: &mut impl EventSink) {
+        self.phase = Phase::Betting;
+        sink.emit(Event::RoundEnded { round: self.round });
+    }
+
+    fn clear_table(&mut self, sink: &mut impl EventSink) {
+        let mut count = self.dealer.len();
+        self.shoe.discard(self.dealer.take_all());
+        for hand in self.hands.drain(..) {
+            count += hand.cards.len();
+            self.shoe.discard(hand.cards.as_slice().iter().copied());
+        }
+        self.hole_revealed = false;
+        if count > 0 {
+            sink.emit(Event::TableCleared {
+                cards: count as u32,
+            });
+        }
+    }
+
+    // ----- cards -----
+
+    #[inline(always)]
+    fn draw(&mut self, sink: &mut impl EventSink) -> Option<Card> {
+        if self.shoe.remaining() == 0 {
+            let cards = self.shoe.refill_from_discards();
+            sink.emit(Event::DiscardsShuffledIn { cards });
+        }
+        let (card, cut_now) = self.shoe.draw(&mut self.rng)?;
+        if cut_now {
+            sink.emit(Event::CutCardOut);
+        }
+        Some(card)
+    }
+
+    #[inline(always)]
+    fn deal_to_hand(&mut self, index: usize, sink: &mut impl EventSink) {
+        // Every command that deals to a hand has checked that a card is available.
+        if let Some(card) = self.draw(sink) {
+            self.hands[index].cards.push(card);
+            let (seat, hand) = self.spot_of(index);
+            sink.emit(Event::Dealt {
+                to: Spot::Player { seat, hand },
+                card,
+                face_up: true,
+            });
+        }
+    }
+
+    /// Deals the dealer a card; the second card on a peek table goes face down. False if no card is left.
+    #[inline(always)]
+    fn deal_to_dealer(&mut self, face_up: bool, sink: &mut impl EventSink) -> bool {
+        let Some(card) = self.draw(sink) else {
+            return false;
+        };
+        self.dealer.push(card);
+        sink.emit(Event::Dealt {
+            to: Spot::Dealer,
+            card,
+            face_up,
+        });
+        true
+    }
+
+    fn reveal_hole_card(&mut self, sink: &mut impl EventSink) {
+        if !self.hole_revealed
+            && let Some(&card) = self.dealer.as_slice().get(1)
+        {
+            self.hole_revealed = true;
+            sink.emit(Event::HoleCardRevealed { card });
+        }
+    }
+
+    // ----- bookkeeping -----
+
+    fn turn_index(&self) -> usize {
+        match self.phase {
+            Phase::PlayerTurn { hand } => usize::from(hand),
+            _ => unreachable!("checked: a hand is in turn"),
+        }
+    }
+
+    fn first_hand(&self, seat: SeatId) -> usize {
+        self.hands.iter().position(|h| h.seat == seat).unwrap_or(0)
+    }
+
+    /// (seat, hand number within the seat) of the hand at `index`.
+    fn spot_of(&self, index: usize) -> (SeatId, u8) {
+        let seat = self.hands[index].seat;
+        let number = self.hands[..index]
+            .iter()
+            .rev()
+            .take_while(|h| h.seat == seat)
+            .count();
+        (seat, number as u8)
+    }
+
+    fn acted(&self, index: usize, action: Action, sink: &mut impl EventSink) {
+        let (seat, hand) = self.spot_of(index);
+        sink.emit(Event::Acted { seat, hand, action });
+    }
+
+    fn decided(&mut self, seat: SeatId, action: Action, sink: &mut impl EventSink) {
+        self.seats[usize::from(seat)].deciding = false;
+        sink.emit(Event::Acted {
+            seat,
+            hand: 0,
+            action,
+        });
+    }
+}
+
+fn positive(amount: Cents) -> Result<(), CommandError> {
+    if amount.is_positive() {
+        Ok(())
+    } else {
+        Err(CommandError::NotPositive(amount))
+    }
+}
+
+fn not_allowed(seat: SeatId, verb: &'static str, reason: &'static str) -> CommandError {
+    CommandError::NotAllowed { seat, verb, reason }
+}

@@ -1,0 +1,270 @@
+//! Table levels (`levels/*.ron`): a casino table's name, rules, limits, companions and look.
+//!
+//! Plain Rust and serde, shared by the game and `holecard-lab`. Every error names the file, line and column.
+
+use crate::engine::{Cents, Preset, Rules};
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+use thiserror::Error;
+
+/// A casino table as a level file describes it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Level {
+    /// The table's name on the Tables screen.
+    pub name: String,
+    /// A line about the table.
+    #[serde(default)]
+    pub description: String,
+    /// The table's rules: a named preset or a full rule set.
+    pub rules: RuleSource,
+    /// Chips the player buys in with.
+    #[serde(default = "default_buy_in")]
+    pub buy_in: Cents,
+    /// Chips in the house's tray.
+    #[serde(default = "default_house")]
+    pub house_bankroll: Cents,
+    /// Felt colour as red, green, blue.
+    #[serde(default = "default_felt")]
+    pub felt: (u8, u8, u8),
+    /// Which card back the shoe uses.
+    #[serde(default)]
+    pub card_back: CardBack,
+    /// AI companions seated when the table opens.
+    #[serde(default)]
+    pub companions: Vec<Companion>,
+    /// The seat the player takes (0 = first base … 6), or none to watch.
+    #[serde(default = "default_player_seat")]
+    pub player_seat: Option<u8>,
+}
+
+/// Where a level's rules come from.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum RuleSource {
+    /// A named table (`Preset(LasVegasStrip)`).
+    Preset(Preset),
+    /// A full rule set (`Custom((decks: 2, soft_17: Hit, …))`); missing fields take the Las Vegas Strip's.
+    Custom(Rules),
+}
+
+impl RuleSource {
+    /// The rules this source names.
+    pub fn rules(&self) -> Rules {
+        match self {
+            RuleSource::Preset(preset) => preset.rules(),
+            RuleSource::Custom(rules) => rules.clone(),
+        }
+    }
+}
+
+/// Card back designs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum CardBack {
+    /// Deep red lattice.
+    #[default]
+    Crimson,
+    /// Navy diamonds.
+    Navy,
+}
+
+/// How an AI companion plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Personality {
+    /// Perfect basic strategy.
+    ByTheBook,
+    /// Mostly basic strategy, sometimes a hunch.
+    HunchPlayer,
+    /// Counts Hi-Lo and bets up when the count is high.
+    CardCounter,
+    /// Big bets, always insures.
+    HighRoller,
+}
+
+/// An AI companion at the table.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Companion {
+    /// The companion's name.
+    pub name: String,
+    /// How they play.
+    pub personality: Personality,
+    /// Chips they sit down with.
+    pub bankroll: Cents,
+    /// Their seat (0 = first base … 6).
+    pub seat: u8,
+}
+
+fn default_buy_in() -> Cents {
+    Cents::units(1_000)
+}
+
+fn default_house() -> Cents {
+    Cents::units(1_000_000)
+}
+
+fn default_felt() -> (u8, u8, u8) {
+    (22, 96, 58)
+}
+
+fn default_player_seat() -> Option<u8> {
+    Some(3)
+}
+
+/// A level file that could not be used.
+#[derive(Debug, Error)]
+pub enum LevelError {
+    /// The file could not be read.
+    #[error("{path}: cannot read the level file: {message}")]
+    Read { path: PathBuf, message: String },
+    /// The file is not a valid level; the location points at the fault.
+    #[error("{path}:{line}:{column}: {message}")]
+    Invalid {
+        path: PathBuf,
+        line: usize,
+        column: usize,
+        message: String,
+    },
+}
+
+impl Level {
+    /// Reads and checks a level file.
+    pub fn load(path: &Path) -> Result<Level, LevelError> {
+        let text = std::fs::read_to_string(path).map_err(|e| LevelError::Read {
+            path: path.to_path_buf(),
+            message: e.to_string(),
+        })?;
+        Level::parse(path, &text)
+    }
+
+    /// Parses and checks the text of a level file; `path` is only used in errors.
+    pub fn parse(path: &Path, text: &str) -> Result<Level, LevelError> {
+        let level: Level =
+            ron::Options::default()
+                .from_str(text)
+                .map_err(|e| LevelError::Invalid {
+                    path: path.to_path_buf(),
+                    line: e.span.start.line,
+                    column: e.span.start.col,
+                    message: e.code.to_string(),
+                })?;
+        let invalid = |field: &str, message: String| {
+            let (line, column) = locate_field(text, field).unwrap_or((1, 1));
+            LevelError::Invalid {
+                path: path.to_path_buf(),
+                line,
+                column,
+                message,
+            }
+        };
+        level
+            .rules
+            .rules()
+            .validate()
+            .map_err(|e| invalid(e.field, e.to_string()))?;
+        let mut seats_taken = [false; crate::engine::MAX_SEATS];
+        if let Some(seat) = level.player_seat {
+            if usize::from(seat) >= seats_taken.len() {
+                return Err(invalid(
+                    "player_seat",
+                    format!("`player_seat`: there is no seat {seat} (0 to 6)"),
+                ));
+            }
+            seats_taken[usize::from(seat)] = true;
+        }
+        for companion in &level.companions {
+            let seat = usize::from(companion.seat);
+            if seat >= seats_taken.len() {
+                return Err(invalid(
+                    "seat",
+                    format!("{}: there is no seat {seat} (0 to 6)", companion.name),
+                ));
+            }
+            if std::mem::replace(&mut seats_taken[seat], true) {
+                return Err(invalid(
+                    "seat",
+                    format!("{}: seat {seat} is already taken", companion.name),
+                ));
+            }
+            if !companion.bankroll.is_positive() {
+                return Err(invalid(
+                    "bankroll",
+                    format!("{}: a bankroll must be positive", companion.name),
+                ));
+            }
+        }
+        if !level.buy_in.is_positive() {
+            return Err(invalid("buy_in", "`buy_in` must be positive".to_string()));
+        }
+        Ok(level)
+    }
+}
+
+/// (line, column), both 1-based, of the first `field:` in `text`, skipping `//` comments.
+fn locate_field(text: &str, field: &str) -> Option<(usize, usize)> {
+    for (number, line) in text.lines().enumerate() {
+        let code = line.split("//").next().unwrap_or("");
+        let mut from = 0;
+        while let Some(found) = code[from..].find(field) {
+            let start = from + found;
+            let end = start + field.len();
+            let before_ok = code[..start]
+                .chars()
+                .next_back()
+                .is_none_or(|c| !(c.is_alphanumeric() || c == '_'));
+            let after_ok = code[end..].trim_start().starts_with(':');
+            if before_ok && after_ok {
+                return Some((number + 1, code[..start].chars().count() + 1));
+            }
+            from = end;
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_preset_level_parses() {
+        let level = Level::parse(
+            Path::new("t.ron"),
+            r#"(name: "Strip", rules: Preset(LasVegasStrip))"#,
+        )
+        .expect("valid level");
+        assert_eq!(level.rules.rules(), Preset::LasVegasStrip.rules());
+        assert_eq!(level.buy_in, Cents::units(1_000));
+    }
+
+    #[test]
+    fn an_unknown_field_names_file_line_and_column() {
+        let text = "(\n  name: \"X\",\n  rules: Custom((decks: 2, dekcs: 3)),\n)";
+        let err = Level::parse(Path::new("levels/x.ron"), text).expect_err("typo");
+        let message = err.to_string();
+        assert!(message.starts_with("levels/x.ron:3:"), "{message}");
+        assert!(message.contains("dekcs"), "{message}");
+    }
+
+    #[test]
+    fn a_contradiction_points_at_the_field() {
+        let text = "(\n  name: \"X\",\n  rules: Custom((\n    decks: 2,\n    max_split_hands: 2,\n    resplit_aces: true,\n  )),\n)";
+        let err = Level::parse(Path::new("x.ron"), text).expect_err("contradiction");
+        assert_eq!(
+            err.to_string(),
+            "x.ron:6:5: `resplit_aces`: resplitting aces needs `max_split_hands` of at least 3"
+        );
+    }
+
+    #[test]
+    fn two_companions_in_one_seat_are_refused() {
+        let text = r#"(name: "X", rules: Preset(Carnival), player_seat: None, companions: [
+            (name: "A", personality: ByTheBook, bankroll: 100000, seat: 2),
+            (name: "B", personality: HighRoller, bankroll: 100000, seat: 2),
+        ])"#;
+        let err = Level::parse(Path::new("x.ron"), text).expect_err("same seat");
+        assert!(
+            err.to_string().contains("B: seat 2 is already taken"),
+            "{err}"
+        );
+    }
+}

@@ -1,0 +1,4 @@
+//! Holecard: a casino blackjack table on Bevy, over an exact, fast, Bevy-free blackjack engine.
+
+pub mod engine;
+pub mod level;

@@ -1,0 +1,100 @@
+//! Helpers shared by the engine's integration tests.
+#![allow(dead_code)]
+
+use holecard::engine::{
+    Cents, Command, Event, Outcome, Rank, Rules, Spot, Surrender, Table, seed_from_number,
+};
+
+/// Plain rules for scenario tests: the Strip preset without a burn card (so stacked cards come out as written),
+/// without surrender, with $1 chips and a $1 minimum.
+pub fn plain() -> Rules {
+    Rules {
+        burn_card: false,
+        surrender: Surrender::None,
+        min_bet: Cents::units(1),
+        ..Rules::default()
+    }
+}
+
+/// A table with a player of $1,000 in each of `seats` and $1,000,000 in the house's tray.
+pub fn table(rules: Rules, seats: &[u8]) -> Table {
+    let mut table =
+        Table::new(rules, seed_from_number(11), Cents::units(1_000_000)).expect("valid rules");
+    for &seat in seats {
+        table
+            .apply(Command::Join {
+                seat,
+                buy_in: Cents::units(1_000),
+            })
+            .expect("join");
+    }
+    table
+}
+
+/// Stacks `cards` to come out next, bets `units` for each seat and deals. Cards go: first pass to each seat,
+/// dealer upcard, second pass, hole card, then whatever is drawn next.
+pub fn deal(table: &mut Table, bets: &[(u8, i64)], cards: &[Rank]) -> Vec<Event> {
+    table.queue_next_cards(cards).expect("cards available");
+    for &(seat, units) in bets {
+        table
+            .apply(Command::Bet {
+                seat,
+                amount: Cents::units(units),
+            })
+            .expect("bet");
+    }
+    table.apply(Command::Deal).expect("deal")
+}
+
+/// (seat, hand, outcome, net) of every settled hand in `events`.
+pub fn settled(events: &[Event]) -> Vec<(u8, u8, Outcome, Cents)> {
+    events
+        .iter()
+        .filter_map(|e| match *e {
+            Event::Settled {
+                seat,
+                hand,
+                outcome,
+                net,
+                ..
+            } => Some((seat, hand, outcome, net)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The cards dealt in `events`: (where, rank, face up).
+pub fn dealt(events: &[Event]) -> Vec<(Spot, Rank, bool)> {
+    events
+        .iter()
+        .filter_map(|e| match *e {
+            Event::Dealt { to, card, face_up } => Some((to, card.rank(), face_up)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// A seat's bankroll.
+pub fn bankroll(table: &Table, seat: u8) -> Cents {
+    table.seats()[usize::from(seat)].bankroll
+}
+
+/// Applies a command that must be accepted.
+pub fn ok(table: &mut Table, command: Command) -> Vec<Event> {
+    match table.apply(command) {
+        Ok(events) => events,
+        Err(e) => panic!("{command:?} refused: {e}"),
+    }
+}
+
+/// Every physical card is in exactly one place, and the shoe's full count is there.
+pub fn assert_cards_accounted(table: &Table) {
+    let mut seen = vec![0u8; 416];
+    let mut count = 0;
+    for card in table.all_cards() {
+        seen[card.index()] += 1;
+        count += 1;
+    }
+    assert_eq!(count, table.shoe().total_cards(), "card count");
+    assert!(seen.iter().all(|&n| n <= 1), "a card is in two places");
+}
