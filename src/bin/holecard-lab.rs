@@ -2,6 +2,7 @@
 //! house edge.
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use holecard::engine::money::group_thousands;
 use holecard::engine::sim::{SimConfig, SimReport, simulate};
 use holecard::engine::{DoubleOn, EnhcLoss, HoleCard, Payout, Rules, Soft17, Surrender};
 use holecard::level::Level;
@@ -228,19 +229,6 @@ impl SimulateArgs {
     }
 }
 
-/// 1234567 → "1,234,567".
-fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, ch) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(ch);
-    }
-    out
-}
-
 fn print_summary(report: &SimReport) {
     println!(
         "Holecard simulation: {} ({:.0}% penetration)",
@@ -249,11 +237,11 @@ fn print_summary(report: &SimReport) {
     );
     println!(
         "  rounds       {} on {} thread(s), seed {}",
-        thousands(report.rounds),
+        group_thousands(report.rounds),
         report.threads,
         report.seed
     );
-    println!("  hands        {}", thousands(report.hands));
+    println!("  hands        {}", group_thousands(report.hands));
     println!(
         "  house edge   {:.4}% ± {:.4}% (one standard error; positive favours the house)",
         report.house_edge_pct, report.std_error_pct

@@ -86,20 +86,26 @@ impl fmt::Display for Cents {
         let sign = if self.0 < 0 { "-" } else { "" };
         let abs = self.0.unsigned_abs();
         let (units, cents) = (abs / 100, abs % 100);
-        let digits = units.to_string();
-        let mut grouped = String::with_capacity(digits.len() + digits.len() / 3);
-        for (i, ch) in digits.chars().enumerate() {
-            if i > 0 && (digits.len() - i) % 3 == 0 {
-                grouped.push(',');
-            }
-            grouped.push(ch);
-        }
+        let grouped = group_thousands(units);
         if cents == 0 {
             write!(f, "{sign}${grouped}")
         } else {
             write!(f, "{sign}${grouped}.{cents:02}")
         }
     }
+}
+
+/// 1234567 → "1,234,567".
+pub fn group_thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut grouped = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, ch) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            grouped.push(',');
+        }
+        grouped.push(ch);
+    }
+    grouped
 }
 
 #[cfg(test)]
