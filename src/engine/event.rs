@@ -153,6 +153,9 @@ pub enum Event {
 
 /// Where a table writes events. The simulator uses [`Ignore`]; everything else collects them in a `Vec`.
 pub trait EventSink {
+    /// False for sinks that drop every event, so callers can skip working out what to put in them.
+    const RECORDS: bool = true;
+
     /// Records one event.
     fn emit(&mut self, event: Event);
 }
@@ -169,6 +172,8 @@ impl EventSink for Vec<Event> {
 pub struct Ignore;
 
 impl EventSink for Ignore {
+    const RECORDS: bool = false;
+
     #[inline(always)]
     fn emit(&mut self, _event: Event) {}
 }

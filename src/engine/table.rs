@@ -560,8 +560,7 @@ impl Table {
                 hand.doubled = true;
                 let wager = hand.wager;
                 self.acted(index, Action::Double, sink);
-                let (seat, number) = self.spot_of(index);
-                sink.emit(Event::Doubled {
+                self.emit_at(sink, index, |seat, number| Event::Doubled {
                     seat,
                     hand: number,
                     wager,
@@ -751,8 +750,7 @@ impl Table {
         for index in 0..self.hands.len() {
             if self.hands[index].is_blackjack() {
                 self.hands[index].state = HandState::Natural;
-                let (seat, hand) = self.spot_of(index);
-                sink.emit(Event::Blackjack { seat, hand });
+                self.emit_at(sink, index, |seat, hand| Event::Blackjack { seat, hand });
             }
         }
         let upcard_could_be_blackjack = self
@@ -839,8 +837,7 @@ impl Table {
                 }
             }
             self.phase = Phase::PlayerTurn { hand: index as u8 };
-            let (seat, hand) = self.spot_of(index);
-            sink.emit(Event::Turn { seat, hand });
+            self.emit_at(sink, index, |seat, hand| Event::Turn { seat, hand });
             return;
         }
         self.dealer_turn(sink);
@@ -868,8 +865,11 @@ impl Table {
     fn finish_if_done(&mut self, index: usize, sink: &mut impl EventSink) -> bool {
         let total = self.hands[index].total();
         if total.is_bust() {
-            let (seat, hand) = self.spot_of(index);
-            sink.emit(Event::Busted { seat, hand, total });
+            self.emit_at(sink, index, |seat, hand| Event::Busted {
+                seat,
+                hand,
+                total,
+            });
             let wager = self.hands[index].wager;
             self.settle(index, Outcome::Bust, -wager, sink);
             return false;
@@ -883,8 +883,7 @@ impl Table {
 
     fn stand(&mut self, index: usize, sink: &mut impl EventSink) {
         self.hands[index].state = HandState::Stood;
-        let (seat, hand) = self.spot_of(index);
-        sink.emit(Event::Stood {
+        self.emit_at(sink, index, |seat, hand| Event::Stood {
             seat,
             hand,
             total: self.hands[index].total(),
@@ -914,8 +913,7 @@ impl Table {
             state: HandState::Playing,
         };
         self.hands.insert(index + 1, new_hand);
-        let (seat, number) = self.spot_of(index);
-        sink.emit(Event::Split {
+        self.emit_at(sink, index, |seat, number| Event::Split {
             seat,
             hand: number,
             wager,
@@ -1059,8 +1057,7 @@ impl Table {
         hand.state = HandState::Settled(outcome);
         let (seat, wager) = (hand.seat, hand.wager);
         self.move_chips(usize::from(seat), wager, net);
-        let (seat, hand) = self.spot_of(index);
-        sink.emit(Event::Settled {
+        self.emit_at(sink, index, |seat, hand| Event::Settled {
             seat,
             hand,
             outcome,
@@ -1115,8 +1112,7 @@ impl Table {
         // Every command that deals to a hand has checked that a card is available.
         if let Some(card) = self.draw(sink) {
             self.hands[index].cards.push(card);
-            let (seat, hand) = self.spot_of(index);
-            sink.emit(Event::Dealt {
+            self.emit_at(sink, index, |seat, hand| Event::Dealt {
                 to: Spot::Player { seat, hand },
                 card,
                 face_up: true,
@@ -1172,9 +1168,27 @@ impl Table {
         (seat, number as u8)
     }
 
+    /// Emits an event about the hand at `index`; the seat and hand number are only worked out when the sink keeps
+    /// events, so simulations pay nothing for them.
+    #[inline(always)]
+    fn emit_at<S: EventSink>(
+        &self,
+        sink: &mut S,
+        index: usize,
+        event: impl FnOnce(SeatId, u8) -> Event,
+    ) {
+        if S::RECORDS {
+            let (seat, hand) = self.spot_of(index);
+            sink.emit(event(seat, hand));
+        }
+    }
+
     fn acted(&self, index: usize, action: Action, sink: &mut impl EventSink) {
-        let (seat, hand) = self.spot_of(index);
-        sink.emit(Event::Acted { seat, hand, action });
+        self.emit_at(sink, index, |seat, hand| Event::Acted {
+            seat,
+            hand,
+            action,
+        });
     }
 
     fn decided(&mut self, seat: SeatId, action: Action, sink: &mut impl EventSink) {
