@@ -1,0 +1,181 @@
+//! `holecard-lab simulate` from the outside: JSON fields, determinism, level files and clear errors.
+
+use serde_json::Value;
+use std::process::{Command, Output};
+
+fn lab(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_holecard-lab"))
+        .args(args)
+        .output()
+        .expect("holecard-lab runs")
+}
+
+fn json(args: &[&str]) -> Value {
+    let output = lab(args);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    serde_json::from_slice(&output.stdout).expect("one JSON object on stdout")
+}
+
+#[test]
+fn json_output_has_the_documented_fields() {
+    let report = json(&["simulate", "--rounds", "20000", "--threads", "2", "--json"]);
+    for field in [
+        "rounds",
+        "hands",
+        "house_edge_pct",
+        "std_error_pct",
+        "rounds_per_sec",
+        "threads",
+        "rules",
+    ] {
+        assert!(!report[field].is_null(), "missing {field}");
+    }
+    assert_eq!(report["rounds"], 20000);
+    assert_eq!(report["threads"], 2);
+    assert!(report["hands"].as_u64().expect("hands") >= 20000);
+    assert_eq!(report["rules"]["decks"], 6);
+}
+
+#[test]
+fn the_same_seed_and_threads_give_the_same_result() {
+    let args = [
+        "simulate",
+        "--rounds",
+        "50000",
+        "--threads",
+        "2",
+        "--seed",
+        "5",
+        "--json",
+    ];
+    let (a, b) = (json(&args), json(&args));
+    assert_eq!(a["house_edge_pct"], b["house_edge_pct"]);
+    assert_eq!(a["tally"], b["tally"]);
+    let other = json(&[
+        "simulate",
+        "--rounds",
+        "50000",
+        "--threads",
+        "2",
+        "--seed",
+        "6",
+        "--json",
+    ]);
+    assert_ne!(a["tally"], other["tally"]);
+}
+
+#[test]
+fn rule_flags_reach_the_engine() {
+    let report = json(&[
+        "simulate",
+        "--rounds",
+        "1000",
+        "--json",
+        "--decks",
+        "2",
+        "--h17",
+        "--no-das",
+        "--double",
+        "10-11",
+        "--split-hands",
+        "3",
+        "--rsa",
+        "--hsa",
+        "--surrender",
+        "early",
+        "--bj",
+        "6:5",
+        "--penetration",
+        "0.6",
+        "--enhc",
+    ]);
+    let rules = &report["rules"];
+    assert_eq!(rules["decks"], 2);
+    assert_eq!(rules["soft_17"], "Hit");
+    assert_eq!(rules["double_after_split"], false);
+    assert_eq!(rules["double_on"], "TenToEleven");
+    assert_eq!(rules["max_split_hands"], 3);
+    assert_eq!(rules["resplit_aces"], true);
+    assert_eq!(rules["hit_split_aces"], true);
+    assert_eq!(rules["surrender"], "Early");
+    assert_eq!(rules["blackjack_pays"], "SixToFive");
+    assert_eq!(rules["penetration"], 0.6);
+    assert_eq!(
+        rules["hole_card"]["NoHoleCard"]["blackjack_takes"],
+        "AllBets"
+    );
+}
+
+#[test]
+fn every_shipped_level_simulates() {
+    let levels =
+        std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/levels")).expect("levels/");
+    let mut count = 0;
+    for entry in levels {
+        let path = entry.expect("entry").path();
+        if path.extension().is_some_and(|e| e == "ron") {
+            let report = json(&[
+                "simulate",
+                "--rounds",
+                "2000",
+                "--json",
+                "--level",
+                path.to_str().expect("utf-8"),
+            ]);
+            assert_eq!(report["rounds"], 2000, "{}", path.display());
+            count += 1;
+        }
+    }
+    assert!(count >= 4, "at least four tables ship");
+}
+
+#[test]
+fn a_broken_level_file_is_reported_with_file_line_and_column() {
+    let dir = std::env::temp_dir().join(format!("holecard-lab-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join("broken.ron");
+    std::fs::write(
+        &path,
+        "(\n  name: \"Broken\",\n  rules: Custom((decks: 3, soft_seventeen: Hit)),\n)\n",
+    )
+    .expect("write");
+    let output = lab(&[
+        "simulate",
+        "--rounds",
+        "10",
+        "--level",
+        path.to_str().expect("utf-8"),
+    ]);
+    assert!(!output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains(&format!("{}:3:", path.display())),
+        "{stderr}"
+    );
+    assert!(stderr.contains("soft_seventeen"), "{stderr}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn contradictory_flags_are_refused_with_a_reason() {
+    let output = lab(&["simulate", "--rounds", "10", "--split-hands", "2", "--rsa"]);
+    assert!(!output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("resplit_aces"), "{stderr}");
+    let output = lab(&["simulate", "--rounds", "ten"]);
+    assert!(!output.status.success());
+}
+
+#[test]
+fn the_summary_is_readable() {
+    let output = lab(&["simulate", "--rounds", "10000", "--threads", "1"]);
+    assert!(output.status.success());
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(text.contains("house edge"), "{text}");
+    assert!(text.contains("6D S17 DAS SP4 3:2 peek"), "{text}");
+    assert!(text.contains("10,000"), "{text}");
+}
