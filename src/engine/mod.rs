@@ -7,6 +7,7 @@ pub mod command;
 pub mod event;
 pub mod hand;
 pub mod money;
+pub mod play;
 pub mod rng;
 pub mod rules;
 pub mod shoe;

@@ -9,8 +9,9 @@ use super::command::{Action, Actions, Command, CommandError, Phase, SeatId};
 use super::event::{Event, EventSink, Outcome, Spot};
 use super::hand::{Cards, Total};
 use super::money::Cents;
+use super::play;
 use super::rng::{Seed, TableRng};
-use super::rules::{EnhcLoss, HoleCard, RuleError, Rules, Soft17, Surrender};
+use super::rules::{RuleError, Rules, Surrender};
 use super::shoe::Shoe;
 use arrayvec::ArrayVec;
 use serde::{Deserialize, Serialize};
@@ -392,79 +393,32 @@ impl Table {
 
     /// Whether the hand in turn may take `action` (hit, stand, double, split or surrender), and why not.
     fn check_hand_action(&self, hand: &Hand, action: Action) -> Result<(), CommandError> {
-        let seat = hand.seat;
-        match action {
-            Action::Hit => {
-                if hand.split_aces && !self.rules.hit_split_aces {
-                    return Err(not_allowed(seat, "hit", "split aces take one card each"));
-                }
-                if hand.total().value() >= 21 {
-                    return Err(not_allowed(seat, "hit", "the hand already has 21"));
-                }
-                self.cards_for(1)
-            }
-            Action::Double => {
-                let reason = if hand.cards.len() != 2 {
-                    Some("doubling needs exactly two cards")
-                } else if !self.rules.double_on.allows(hand.total().value()) {
-                    Some("the table does not allow doubling on this total")
-                } else if hand.from_split && !self.rules.double_after_split {
-                    Some("the table does not allow doubling after a split")
-                } else if hand.split_aces && !self.rules.hit_split_aces {
-                    Some("split aces take one card each")
-                } else {
-                    None
-                };
-                if let Some(reason) = reason {
-                    return Err(not_allowed(seat, "double", reason));
-                }
-                self.afford(seat, hand.wager)?;
-                self.cards_for(1)
-            }
+        let (verb, refusal, costs_a_bet) = match action {
+            Action::Hit => ("hit", play::hit_refusal(&self.rules, hand), false),
+            Action::Double => ("double", play::double_refusal(&self.rules, hand), true),
             Action::Split => {
-                let reason = match hand.cards.as_slice() {
-                    [a, b] if a.rank() == b.rank() => None,
-                    [a, b]
-                        if self.rules.split_unequal_tens
-                            && a.points() == 10
-                            && b.points() == 10 =>
-                    {
-                        None
-                    }
-                    [_, _] => Some("only a pair can be split"),
-                    _ => Some("splitting needs exactly two cards"),
-                };
-                let reason = reason.or_else(|| {
-                    if self.seat_hands(seat).count() >= usize::from(self.rules.max_split_hands) {
-                        Some("the seat already holds the most hands the table allows")
-                    } else if hand.split_aces && !self.rules.resplit_aces {
-                        Some("the table does not allow resplitting aces")
-                    } else {
-                        None
-                    }
-                });
-                if let Some(reason) = reason {
-                    return Err(not_allowed(seat, "split", reason));
-                }
-                self.afford(seat, hand.wager)?;
-                self.cards_for(1)
+                let seat_hands = self.seat_hands(hand.seat).count();
+                (
+                    "split",
+                    play::split_refusal(&self.rules, hand, seat_hands),
+                    true,
+                )
             }
             Action::Surrender => {
-                let reason = if self.rules.surrender == Surrender::None {
-                    Some("the table does not offer surrender")
-                } else if hand.from_split || hand.cards.len() != 2 {
-                    Some("only the first two cards of an unsplit hand can surrender")
-                } else {
-                    None
-                };
-                match reason {
-                    Some(reason) => Err(not_allowed(seat, "surrender", reason)),
-                    None => Ok(()),
-                }
+                return play::surrender_refusal(&self.rules, hand).map_or(Ok(()), |reason| {
+                    Err(not_allowed(hand.seat, "surrender", reason))
+                });
             }
-            Action::Stand => Ok(()),
-            _ => Err(CommandError::WrongPhase { phase: self.phase }),
+            Action::Stand => return Ok(()),
+            _ => return Err(CommandError::WrongPhase { phase: self.phase }),
+        };
+        if let Some(reason) = refusal {
+            return Err(not_allowed(hand.seat, verb, reason));
         }
+        if costs_a_bet {
+            self.afford(hand.seat, hand.wager)?;
+        }
+        self.cards_for(1)
     }
 
     fn execute(&mut self, command: Command, sink: &mut impl EventSink) {
@@ -753,9 +707,7 @@ impl Table {
                 self.emit_at(sink, index, |seat, hand| Event::Blackjack { seat, hand });
             }
         }
-        let upcard_could_be_blackjack = self
-            .upcard()
-            .is_some_and(|c| c.is_ace() || c.points() == 10);
+        let upcard_could_be_blackjack = self.upcard().is_some_and(play::upcard_may_hide_blackjack);
         if self.rules.surrender == Surrender::Early
             && !self.rules.no_hole_card()
             && upcard_could_be_blackjack
@@ -805,9 +757,8 @@ impl Table {
     /// The dealer checks for blackjack (peek tables), naturals are paid, and the first hand's turn begins.
     fn peek_and_play(&mut self, sink: &mut impl EventSink) {
         if !self.rules.no_hole_card() {
-            let upcard_could_be_blackjack = self
-                .upcard()
-                .is_some_and(|c| c.is_ace() || c.points() == 10);
+            let upcard_could_be_blackjack =
+                self.upcard().is_some_and(play::upcard_may_hide_blackjack);
             if upcard_could_be_blackjack {
                 let blackjack = self.dealer.is_two_card_21();
                 sink.emit(Event::DealerChecked { blackjack });
@@ -848,14 +799,12 @@ impl Table {
     fn hand_needs_no_decision(&mut self, index: usize, sink: &mut impl EventSink) -> bool {
         let hand = &self.hands[index];
         if hand.split_aces && !self.rules.hit_split_aces {
-            let may_resplit = self.rules.resplit_aces
-                && hand.cards.as_slice().get(1).is_some_and(|c| c.is_ace())
-                && self.seat_hands(hand.seat).count() < usize::from(self.rules.max_split_hands);
-            if !may_resplit {
+            let finished =
+                play::split_ace_is_finished(&self.rules, hand, self.seat_hands(hand.seat).count());
+            if finished {
                 self.stand(index, sink);
-                return true;
             }
-            return false;
+            return finished;
         }
         !self.finish_if_done(index, sink)
     }
@@ -922,10 +871,9 @@ impl Table {
     }
 
     fn surrender(&mut self, index: usize, sink: &mut impl EventSink) {
-        let settles_now = !(self.rules.no_hole_card() && self.rules.surrender == Surrender::Late);
-        if settles_now {
-            let wager = self.hands[index].wager;
-            self.settle(index, Outcome::Surrender, -(wager - wager.half()), sink);
+        if play::surrender_settles_at_once(&self.rules) {
+            let net = play::surrender_net(self.hands[index].wager);
+            self.settle(index, Outcome::Surrender, net, sink);
         } else {
             self.hands[index].state = HandState::Surrendered;
         }
@@ -946,8 +894,8 @@ impl Table {
                 self.pay_naturals(sink);
                 for index in 0..self.hands.len() {
                     if self.hands[index].state == HandState::Surrendered {
-                        let wager = self.hands[index].wager;
-                        self.settle(index, Outcome::Surrender, -(wager - wager.half()), sink);
+                        let net = play::surrender_net(self.hands[index].wager);
+                        self.settle(index, Outcome::Surrender, net, sink);
                     }
                 }
             }
@@ -955,7 +903,7 @@ impl Table {
             self.reveal_hole_card(sink);
         }
         if self.hands.iter().any(|h| h.state == HandState::Stood) {
-            while self.dealer_hits() {
+            while play::dealer_hits(&self.rules, self.dealer.total()) {
                 if !self.deal_to_dealer(true, sink) {
                     break;
                 }
@@ -966,55 +914,29 @@ impl Table {
             } else {
                 sink.emit(Event::DealerStood { total });
             }
-            let dealer = total.value();
             for index in 0..self.hands.len() {
                 let hand = &self.hands[index];
-                if hand.state != HandState::Stood {
-                    continue;
+                if hand.state == HandState::Stood {
+                    let (outcome, net) = play::showdown(hand.total(), total, hand.wager);
+                    self.settle(index, outcome, net, sink);
                 }
-                let player = hand.total().value();
-                let wager = hand.wager;
-                let (outcome, net) = if total.is_bust() || player > dealer {
-                    (Outcome::Win, wager)
-                } else if player == dealer {
-                    (Outcome::Push, Cents::ZERO)
-                } else {
-                    (Outcome::Lose, -wager)
-                };
-                self.settle(index, outcome, net, sink);
             }
         }
         self.end_round(sink);
-    }
-
-    fn dealer_hits(&self) -> bool {
-        let total = self.dealer.total();
-        total.value() < 17
-            || (total.value() == 17 && total.is_soft() && self.rules.soft_17 == Soft17::Hit)
     }
 
     /// The dealer has blackjack: insurance wins, blackjacks push and every other open hand loses.
     fn dealer_blackjack(&mut self, sink: &mut impl EventSink) {
         sink.emit(Event::DealerBlackjack);
         self.settle_insurance(true, sink);
-        let original_only = matches!(
-            self.rules.hole_card,
-            HoleCard::NoHoleCard {
-                blackjack_takes: EnhcLoss::OriginalBetOnly
-            }
-        );
         for index in 0..self.hands.len() {
             let hand = &self.hands[index];
-            let (outcome, net) = match hand.state {
-                HandState::Settled(_) => continue,
-                HandState::Natural => (Outcome::Push, Cents::ZERO),
-                _ if original_only && hand.from_split && self.first_hand(hand.seat) != index => {
-                    (Outcome::Push, Cents::ZERO)
-                }
-                _ if original_only && hand.doubled => (Outcome::Lose, -hand.wager.half()),
-                _ => (Outcome::Lose, -hand.wager),
-            };
-            self.settle(index, outcome, net, sink);
+            if hand.outcome().is_none() {
+                let later_split_hand = self.first_hand(hand.seat) != index;
+                let (outcome, net) =
+                    play::against_dealer_blackjack(&self.rules, hand, later_split_hand);
+                self.settle(index, outcome, net, sink);
+            }
         }
         self.end_round(sink);
     }
