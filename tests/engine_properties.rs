@@ -2,11 +2,8 @@
 
 mod common;
 
-use common::assert_cards_accounted;
-use holecard::engine::{
-    Action, Cents, Command, DoubleOn, EnhcLoss, Event, HoleCard, Payout, Phase, Preset, Rules,
-    Soft17, Surrender, Table, seed_from_number,
-};
+use common::{any_rules, assert_cards_accounted};
+use holecard::engine::{Action, Cents, Command, Event, Phase, Rules, Table, seed_from_number};
 use proptest::prelude::*;
 
 /// One step of a random session: a mostly-sensible move, or an arbitrary (often illegal) command.
@@ -23,70 +20,6 @@ fn step() -> impl Strategy<Value = Step> {
         4 => any::<u8>().prop_map(|pick| Step::Play { pick }),
         1 => (0u8..15, 0u8..9, -5i64..80).prop_map(|(kind, seat, units)| Step::Wild { kind, seat, units }),
     ]
-}
-
-fn rules() -> impl Strategy<Value = Rules> {
-    (
-        prop::sample::select(vec![1u8, 2, 4, 6, 8]),
-        any::<bool>(),
-        0u8..3,
-        prop::sample::select(vec![
-            Payout::ThreeToTwo,
-            Payout::SixToFive,
-            Payout::TwoToOne,
-            Payout::OneToOne,
-        ]),
-        prop::sample::select(vec![
-            DoubleOn::AnyTwo,
-            DoubleOn::NineToEleven,
-            DoubleOn::TenToEleven,
-        ]),
-        1u8..=4,
-        any::<(bool, bool, bool, bool, bool)>(),
-        prop::sample::select(vec![Surrender::None, Surrender::Late, Surrender::Early]),
-        0.5f64..0.9,
-    )
-        .prop_map(
-            |(
-                decks,
-                h17,
-                hole,
-                pays,
-                double_on,
-                split,
-                (das, rsa, hsa, tens, auto),
-                surrender,
-                pen,
-            )| {
-                let splitting = split > 1;
-                Rules {
-                    decks,
-                    soft_17: if h17 { Soft17::Hit } else { Soft17::Stand },
-                    hole_card: match hole {
-                        0 => HoleCard::Peek,
-                        1 => HoleCard::NoHoleCard {
-                            blackjack_takes: EnhcLoss::AllBets,
-                        },
-                        _ => HoleCard::NoHoleCard {
-                            blackjack_takes: EnhcLoss::OriginalBetOnly,
-                        },
-                    },
-                    blackjack_pays: pays,
-                    double_on,
-                    double_after_split: das && splitting,
-                    max_split_hands: split,
-                    resplit_aces: rsa && split >= 3,
-                    hit_split_aces: hsa && splitting,
-                    split_unequal_tens: tens && splitting,
-                    surrender,
-                    auto_stand_on_21: auto,
-                    penetration: pen,
-                    min_bet: Cents::units(5),
-                    max_bet: Cents::units(50),
-                    ..Preset::LasVegasStrip.rules()
-                }
-            },
-        )
 }
 
 /// Turns a step into a command for the table as it stands.
@@ -226,7 +159,7 @@ proptest! {
 
     #[test]
     fn invariants_hold_and_replays_are_identical(
-        rules in rules(),
+        rules in any_rules(),
         seed in any::<u64>(),
         steps in prop::collection::vec(step(), 1..400),
     ) {
@@ -242,7 +175,7 @@ proptest! {
 
     #[test]
     fn a_resumed_table_continues_exactly_like_the_original(
-        rules in rules(),
+        rules in any_rules(),
         seed in any::<u64>(),
         steps in prop::collection::vec(step(), 2..200),
         cut in any::<prop::sample::Index>(),

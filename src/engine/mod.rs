@@ -12,6 +12,7 @@ pub mod rng;
 pub mod rules;
 pub mod shoe;
 pub mod sim;
+pub mod solo;
 pub mod strategy;
 pub mod table;
 

@@ -130,9 +130,8 @@ pub fn against_dealer_blackjack(
             blackjack_takes: EnhcLoss::OriginalBetOnly
         }
     );
-    if hand.is_blackjack() {
-        (Outcome::Push, Cents::ZERO)
-    } else if original_only && later_split_hand {
+    // A natural pushes; on an original-bet-only table a seat's later split hands are simply returned.
+    if hand.is_blackjack() || (original_only && later_split_hand) {
         (Outcome::Push, Cents::ZERO)
     } else if original_only && hand.doubled {
         (Outcome::Lose, -hand.wager.half())

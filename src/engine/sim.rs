@@ -1,12 +1,13 @@
-//! The simulator: one seat playing basic strategy with a flat bet, through the real round engine, on many threads.
+//! The simulator: one seat playing basic strategy with a flat bet, on many threads.
+//!
+//! Rounds are played by [`Solo`], the engine's single-seat fast path, which is checked round by round against the
+//! table's state machine (`tests/solo_matches_table.rs`).
 
-use super::command::{Command, CommandError, Phase};
-use super::event::{Ignore, Outcome};
+use super::event::Outcome;
 use super::money::Cents;
 use super::rng::{Seed, seed_from_number};
 use super::rules::{RuleError, Rules};
-use super::strategy::BasicStrategy;
-use super::table::Table;
+use super::solo::Solo;
 use serde::Serialize;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
@@ -105,13 +106,6 @@ pub struct SimReport {
 pub enum SimError {
     #[error("invalid rules: {0}")]
     Rules(#[from] RuleError),
-    #[error("the engine refused a basic-strategy command {command:?}: {error}")]
-    Refused {
-        command: Command,
-        error: CommandError,
-    },
-    #[error("the round is waiting in {0} but basic strategy has nothing to do")]
-    Stuck(Phase),
 }
 
 /// The flat bet: one unit of the table's currency, within the table's limits.
@@ -128,63 +122,28 @@ fn thread_seed(seed: u64, thread: u32) -> Seed {
     key
 }
 
-/// Plays `rounds` rounds on one fresh table; `progress` counts rounds done, in batches.
+/// Plays `rounds` rounds on one fresh single-seat table; `progress` counts rounds done, in batches.
 pub fn simulate_rounds(
     rules: &Rules,
     seed: Seed,
     rounds: u64,
     progress: &AtomicU64,
 ) -> Result<Tally, SimError> {
-    let strategy = BasicStrategy::for_rules(rules);
-    let bank = Cents(i64::MAX / 16);
-    let mut table = Table::new(rules.clone(), seed, bank)?;
-    let run = |table: &mut Table, command: Command| {
-        table
-            .apply_to(command, &mut Ignore)
-            .map_err(|error| SimError::Refused { command, error })
-    };
-    run(
-        &mut table,
-        Command::Join {
-            seat: 0,
-            buy_in: bank,
-        },
-    )?;
-    let bet = flat_bet(rules);
+    let mut table = Solo::new(rules.clone(), seed, flat_bet(rules))?;
     let mut tally = Tally::default();
+    // Counted by outcome, indexed by the enum's discriminant: cheaper than a branch per hand.
+    let mut outcomes = [0u64; Outcome::ALL.len()];
     const BATCH: u64 = 1 << 16;
     for round in 0..rounds {
-        let before = table.seats()[0].bankroll;
-        run(
-            &mut table,
-            Command::Bet {
-                seat: 0,
-                amount: bet,
-            },
-        )?;
-        run(&mut table, Command::Deal)?;
-        while table.phase() != Phase::Betting {
-            let command = strategy
-                .decide(&table, 0)
-                .ok_or(SimError::Stuck(table.phase()))?;
-            run(&mut table, command)?;
-        }
-        let net = i128::from((table.seats()[0].bankroll - before).0);
+        let net = i128::from(table.play_round().0);
         tally.rounds += 1;
         tally.net_cents += net;
         tally.net_squared += net * net;
         tally.splits += table.hands().len() as u64 - 1;
         for hand in table.hands() {
-            tally.hands += 1;
             tally.doubles += u64::from(hand.doubled);
-            match hand.outcome() {
-                Some(Outcome::Win) => tally.wins += 1,
-                Some(Outcome::Lose) => tally.losses += 1,
-                Some(Outcome::Push) => tally.pushes += 1,
-                Some(Outcome::Blackjack) => tally.blackjacks += 1,
-                Some(Outcome::Bust) => tally.busts += 1,
-                Some(Outcome::Surrender) => tally.surrenders += 1,
-                Some(Outcome::EvenMoney) | None => {}
+            if let Some(outcome) = hand.outcome() {
+                outcomes[outcome as usize] += 1;
             }
         }
         if round % BATCH == BATCH - 1 {
@@ -192,7 +151,25 @@ pub fn simulate_rounds(
         }
     }
     progress.fetch_add(rounds % BATCH, Ordering::Relaxed);
+    let count = |outcome: Outcome| outcomes[outcome as usize];
+    tally.hands = outcomes.iter().sum();
+    tally.wins = count(Outcome::Win);
+    tally.losses = count(Outcome::Lose);
+    tally.pushes = count(Outcome::Push);
+    tally.blackjacks = count(Outcome::Blackjack);
+    tally.busts = count(Outcome::Bust);
+    tally.surrenders = count(Outcome::Surrender);
     Ok(tally)
+}
+
+/// Tells the reporting thread a worker has stopped, however it stops (a panic included), when dropped.
+struct Finished(std::sync::mpsc::Sender<()>);
+
+impl Drop for Finished {
+    fn drop(&mut self) {
+        // The receiver lives until every worker is joined, so this cannot fail while anyone listens.
+        let _ = self.0.send(());
+    }
 }
 
 /// Runs a simulation on `config.threads` threads. `on_progress` is called from the calling thread with the rounds
@@ -207,19 +184,26 @@ pub fn simulate(
     let started = Instant::now();
     let per_thread = config.rounds / u64::from(threads);
     let extra = config.rounds % u64::from(threads);
+    let (done_tx, done_rx) = std::sync::mpsc::channel::<()>();
     let results: Vec<Result<Tally, SimError>> = std::thread::scope(|scope| {
         let workers: Vec<_> = (0..threads)
             .map(|thread| {
                 let rounds = per_thread + u64::from(u64::from(thread) < extra);
                 let (rules, progress) = (&config.rules, &progress);
+                let done = Finished(done_tx.clone());
                 scope.spawn(move || {
+                    let _done = done;
                     simulate_rounds(rules, thread_seed(config.seed, thread), rounds, progress)
                 })
             })
             .collect();
-        while workers.iter().any(|w| !w.is_finished()) {
-            on_progress(progress.load(Ordering::Relaxed));
-            std::thread::sleep(std::time::Duration::from_millis(100));
+        // Report progress until every worker has said it is done, waking at once when the last one finishes.
+        let mut finished = 0;
+        while finished < threads {
+            match done_rx.recv_timeout(std::time::Duration::from_millis(100)) {
+                Ok(()) => finished += 1,
+                Err(_) => on_progress(progress.load(Ordering::Relaxed)),
+            }
         }
         workers
             .into_iter()

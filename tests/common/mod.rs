@@ -2,8 +2,10 @@
 #![allow(dead_code)]
 
 use holecard::engine::{
-    Cents, Command, Event, Outcome, Rank, Rules, Spot, Surrender, Table, seed_from_number,
+    Cents, Command, DoubleOn, EnhcLoss, Event, HoleCard, Outcome, Payout, Preset, Rank, Rules,
+    Soft17, Spot, Surrender, Table, seed_from_number,
 };
+use proptest::prelude::*;
 
 /// Plain rules for scenario tests: the Strip preset without a burn card (so stacked cards come out as written),
 /// without surrender, with $1 chips and a $1 minimum.
@@ -97,4 +99,69 @@ pub fn assert_cards_accounted(table: &Table) {
     }
     assert_eq!(count, table.shoe().total_cards(), "card count");
     assert!(seen.iter().all(|&n| n <= 1), "a card is in two places");
+}
+
+/// Any valid rule set, with $5–$50 limits.
+pub fn any_rules() -> impl Strategy<Value = Rules> {
+    (
+        prop::sample::select(vec![1u8, 2, 4, 6, 8]),
+        any::<bool>(),
+        0u8..3,
+        prop::sample::select(vec![
+            Payout::ThreeToTwo,
+            Payout::SixToFive,
+            Payout::TwoToOne,
+            Payout::OneToOne,
+        ]),
+        prop::sample::select(vec![
+            DoubleOn::AnyTwo,
+            DoubleOn::NineToEleven,
+            DoubleOn::TenToEleven,
+        ]),
+        1u8..=4,
+        any::<(bool, bool, bool, bool, bool)>(),
+        prop::sample::select(vec![Surrender::None, Surrender::Late, Surrender::Early]),
+        0.5f64..0.9,
+    )
+        .prop_map(
+            |(
+                decks,
+                h17,
+                hole,
+                pays,
+                double_on,
+                split,
+                (das, rsa, hsa, tens, auto),
+                surrender,
+                pen,
+            )| {
+                let splitting = split > 1;
+                Rules {
+                    decks,
+                    soft_17: if h17 { Soft17::Hit } else { Soft17::Stand },
+                    hole_card: match hole {
+                        0 => HoleCard::Peek,
+                        1 => HoleCard::NoHoleCard {
+                            blackjack_takes: EnhcLoss::AllBets,
+                        },
+                        _ => HoleCard::NoHoleCard {
+                            blackjack_takes: EnhcLoss::OriginalBetOnly,
+                        },
+                    },
+                    blackjack_pays: pays,
+                    double_on,
+                    double_after_split: das && splitting,
+                    max_split_hands: split,
+                    resplit_aces: rsa && split >= 3,
+                    hit_split_aces: hsa && splitting,
+                    split_unequal_tens: tens && splitting,
+                    surrender,
+                    auto_stand_on_21: auto,
+                    penetration: pen,
+                    min_bet: Cents::units(5),
+                    max_bet: Cents::units(50),
+                    ..Preset::LasVegasStrip.rules()
+                }
+            },
+        )
 }
