@@ -35,6 +35,17 @@ pub enum Outcome {
 }
 
 impl Outcome {
+    /// Every outcome, in discriminant order.
+    pub const ALL: [Outcome; 7] = [
+        Outcome::Win,
+        Outcome::Blackjack,
+        Outcome::Push,
+        Outcome::Lose,
+        Outcome::Bust,
+        Outcome::Surrender,
+        Outcome::EvenMoney,
+    ];
+
     /// The word shown on the felt.
     pub fn label(self) -> &'static str {
         match self {

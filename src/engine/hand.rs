@@ -8,11 +8,14 @@ use std::fmt;
 /// The most cards one hand can hold: hitting stops at 21 and every card counts at least 1.
 pub const MAX_HAND_CARDS: usize = 21;
 
-/// A hand's running total: the sum with aces as 1, and whether an ace is present.
+/// A hand's running total: the sum with aces as 1, whether an ace is present, and the best value, worked out once
+/// per card (the value is read far more often than cards are added).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Total {
     hard: u8,
     has_ace: bool,
+    soft: bool,
+    value: u8,
 }
 
 impl Total {
@@ -26,26 +29,27 @@ impl Total {
     /// This total after one more card.
     #[inline]
     pub fn with(self, card: Card) -> Total {
+        let hard = self.hard + card.points();
+        let has_ace = self.has_ace | card.is_ace();
+        let soft = has_ace & (hard <= 11);
         Total {
-            hard: self.hard + card.points(),
-            has_ace: self.has_ace || card.is_ace(),
+            hard,
+            has_ace,
+            soft,
+            value: hard + 10 * u8::from(soft),
         }
     }
 
     /// The best value: one ace counts 11 when that does not bust the hand.
     #[inline]
     pub fn value(self) -> u8 {
-        if self.is_soft() {
-            self.hard + 10
-        } else {
-            self.hard
-        }
+        self.value
     }
 
     /// True when an ace is counting 11 ("soft 17" = A+6).
     #[inline]
     pub fn is_soft(self) -> bool {
-        self.has_ace && self.hard <= 11
+        self.soft
     }
 
     /// True over 21.
@@ -117,10 +121,11 @@ impl Cards {
         &self.cards
     }
 
-    /// Moves every card out (to the discard tray).
-    pub fn take_all(&mut self) -> ArrayVec<Card, MAX_HAND_CARDS> {
+    /// Removes every card (after they have gone to the discard tray).
+    #[inline]
+    pub fn clear(&mut self) {
+        self.cards.clear();
         self.total = Total::default();
-        std::mem::take(&mut self.cards)
     }
 
     /// An ace and a ten-value card as the only two cards.

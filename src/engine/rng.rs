@@ -96,7 +96,7 @@ macro_rules! bounded_draw {
 bounded_draw!(below_u32, u32, u64);
 bounded_draw!(below_u8, u8, u16);
 
-/// One step of the Fisher–Yates shuffle: swaps a uniformly chosen item to the end and takes it.
+/// One step of the Fisher–Yates shuffle: takes a uniformly chosen item, moving the last item into its place.
 ///
 /// Taking every item this way yields each permutation with equal probability when `pick(n)` is uniform in `0..n`,
 /// exactly as shuffling first and then dealing from the top would; the shoe deals this way so that only the cards
@@ -104,11 +104,11 @@ bounded_draw!(below_u8, u8, u16);
 #[inline(always)]
 pub fn take_random<T>(items: &mut Vec<T>, pick: impl FnOnce(u32) -> u32) -> Option<T> {
     let len = u32::try_from(items.len()).expect("a shoe holds far fewer than 2^32 cards");
-    if len > 1 {
-        let chosen = pick(len);
-        items.swap(chosen as usize, len as usize - 1);
+    match len {
+        0 => None,
+        1 => items.pop(),
+        _ => Some(items.swap_remove(pick(len) as usize)),
     }
-    items.pop()
 }
 
 #[cfg(test)]

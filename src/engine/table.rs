@@ -674,7 +674,7 @@ impl Table {
             if self.rules.burn_card
                 && let Some(card) = self.draw(sink)
             {
-                self.shoe.discard([card]);
+                self.shoe.discard(&[card]);
                 sink.emit(Event::Burned { card });
             }
         }
@@ -1001,10 +1001,11 @@ impl Table {
 
     fn clear_table(&mut self, sink: &mut impl EventSink) {
         let mut count = self.dealer.len();
-        self.shoe.discard(self.dealer.take_all());
+        self.shoe.discard(self.dealer.as_slice());
+        self.dealer.clear();
         for hand in self.hands.drain(..) {
             count += hand.cards.len();
-            self.shoe.discard(hand.cards.as_slice().iter().copied());
+            self.shoe.discard(hand.cards.as_slice());
         }
         self.hole_revealed = false;
         if count > 0 {
