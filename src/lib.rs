@@ -2,3 +2,5 @@
 
 pub mod engine;
 pub mod level;
+pub mod narrate;
+pub mod terminal;

@@ -1,7 +1,8 @@
 //! `holecard-lab simulate` from the outside: JSON fields, determinism, level files and clear errors.
 
 use serde_json::Value;
-use std::process::{Command, Output};
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
 
 fn lab(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_holecard-lab"))
@@ -178,4 +179,24 @@ fn the_summary_is_readable() {
     assert!(text.contains("house edge"), "{text}");
     assert!(text.contains("6D S17 DAS SP4 3:2 peek"), "{text}");
     assert!(text.contains("10,000"), "{text}");
+}
+
+#[test]
+fn play_takes_default_answers_and_cashes_out() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_holecard-lab"))
+        .args(["play", "--seed", "7"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("holecard-lab runs");
+    let mut stdin = child.stdin.take().expect("stdin");
+    stdin
+        .write_all(format!("{}q\n", "\n".repeat(40)).as_bytes())
+        .expect("write");
+    drop(stdin);
+    let output = child.wait_with_output().expect("finishes");
+    assert!(output.status.success());
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(text.contains("Las Vegas Strip"), "{text}");
+    assert!(text.contains("You leave the table with $"), "{text}");
 }

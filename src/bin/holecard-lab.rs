@@ -25,6 +25,46 @@ struct Cli {
 enum Tool {
     /// Play one seat of basic strategy with a flat bet for many rounds and report the house edge.
     Simulate(SimulateArgs),
+    /// Sit at a table in the terminal; Enter takes the default answer (the basic-strategy play).
+    Play(PlayArgs),
+}
+
+#[derive(Args)]
+struct PlayArgs {
+    /// The table to sit at (default: the Las Vegas Strip table).
+    #[arg(long, value_name = "FILE")]
+    level: Option<PathBuf>,
+    /// Seed for the shoe (default: fresh from the operating system).
+    #[arg(long)]
+    seed: Option<u64>,
+}
+
+/// The default table, built into the binary so `play` works from any directory.
+const DEFAULT_LEVEL: &str = include_str!("../../levels/las-vegas-strip.ron");
+
+fn play(args: &PlayArgs) -> ExitCode {
+    let level = match &args.level {
+        Some(path) => Level::load(path),
+        None => Level::parse(
+            std::path::Path::new("levels/las-vegas-strip.ron"),
+            DEFAULT_LEVEL,
+        ),
+    };
+    let level = match level {
+        Ok(level) => level,
+        Err(e) => {
+            eprintln!("holecard-lab: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let stdin = std::io::stdin();
+    match holecard::terminal::play(&level, args.seed, stdin.lock(), std::io::stdout()) {
+        Ok(_) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("holecard-lab: {e}");
+            ExitCode::FAILURE
+        }
+    }
 }
 
 #[derive(Args)]
@@ -276,6 +316,7 @@ fn print_summary(report: &SimReport) {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
+        Tool::Play(args) => play(&args),
         Tool::Simulate(args) => {
             let rules = match args.rules() {
                 Ok(rules) => rules,
