@@ -1045,3 +1045,130 @@ fn a_seed_deals_the_same_cards_everywhere() {
 }
 
 const GOLDEN_SEED_7: &str = "8♦ 9♥ 6♥ 3♦ K♠ 5♠ 8♦ 4♠ 6♣ 7♦ 8♦ J♣ A♠ 4♥ K♣ 6♠ 6♥ 7♥ 2♠ K♦";
+
+#[test]
+fn a_damaged_save_is_refused_with_the_reason() {
+    let mut t = table(plain(), &[0]);
+    deal(&mut t, &[(0, 10)], &[Ten, Nine, Six, Seven]);
+    let good = serde_json::to_value(&t).expect("serialize");
+    let load = |value: &serde_json::Value| {
+        serde_json::from_value::<holecard::engine::Table>(value.clone())
+    };
+    assert_eq!(load(&good).expect("a good save loads"), t);
+
+    let mut negative = good.clone();
+    negative["house"] = serde_json::json!(-5);
+    let err = load(&negative).expect_err("negative house");
+    assert!(err.to_string().contains("out of range"), "{err}");
+
+    let mut decks = good.clone();
+    decks["rules"]["decks"] = serde_json::json!(2);
+    let err = load(&decks).expect_err("deck count");
+    assert!(err.to_string().contains("decks"), "{err}");
+
+    let mut lost_card = good.clone();
+    let dealer = lost_card["dealer"]["cards"].as_array_mut().expect("cards");
+    dealer.pop();
+    let err = load(&lost_card).expect_err("a card went missing");
+    assert!(err.to_string().contains("cards are on the table"), "{err}");
+
+    let mut phase = good;
+    phase["phase"] = serde_json::json!({ "PlayerTurn": { "hand": 5 } });
+    let err = load(&phase).expect_err("turn of a hand that does not exist");
+    assert!(err.to_string().contains("cannot be in"), "{err}");
+}
+
+#[test]
+fn a_seat_short_of_half_its_bet_may_insure_for_what_it_has() {
+    let mut t = table(plain(), &[]);
+    ok(
+        &mut t,
+        Command::Join {
+            seat: 0,
+            buy_in: Cents::units(13),
+        },
+    );
+    deal(&mut t, &[(0, 10)], &[Ten, Ace, Nine, Seven]);
+    assert!(t.legal_actions(0).contains(Action::TakeInsurance));
+    assert!(matches!(
+        t.apply(Command::TakeInsurance {
+            seat: 0,
+            amount: Cents::units(5)
+        }),
+        Err(CommandError::NotEnoughChips { .. })
+    ));
+    ok(
+        &mut t,
+        Command::TakeInsurance {
+            seat: 0,
+            amount: Cents::units(3),
+        },
+    );
+}
+
+#[test]
+fn hand_numbers_outside_a_seat_find_nothing() {
+    let mut t = table(plain(), &[0, 1]);
+    deal(
+        &mut t,
+        &[(0, 10), (1, 10)],
+        &[Ten, Ten, Six, Six, Seven, Ten],
+    );
+    assert_eq!(t.hand_index(0, 0), Some(0));
+    assert_eq!(
+        t.hand_index(0, 1),
+        None,
+        "hand 1 of seat 0 would be seat 1's hand"
+    );
+    assert_eq!(t.hand_index(5, 0), None);
+}
+
+#[test]
+fn chips_beyond_the_ceiling_are_refused() {
+    let mut t = table(plain(), &[0]);
+    let over = Cents(Cents::MAX_CHIPS.0 + 1);
+    assert!(matches!(
+        t.apply(Command::Join {
+            seat: 1,
+            buy_in: over
+        }),
+        Err(CommandError::OverChipCeiling { .. })
+    ));
+    assert!(matches!(
+        t.apply(Command::Rebuy {
+            seat: 0,
+            amount: Cents::MAX_CHIPS
+        }),
+        Err(CommandError::OverChipCeiling { .. })
+    ));
+    let huge_limit = Rules {
+        max_bet: Cents(i64::MAX / 2),
+        ..plain()
+    };
+    assert_eq!(huge_limit.validate().map_err(|e| e.field), Err("max_bet"));
+}
+
+#[test]
+fn without_a_peek_early_surrender_uses_the_early_surrender_chart() {
+    use holecard::engine::{BasicStrategy, Table, seed_from_number};
+    // Hard 14 against a ten: hit under late surrender, surrender under early surrender.
+    let rules = Rules {
+        hole_card: HoleCard::NoHoleCard {
+            blackjack_takes: EnhcLoss::AllBets,
+        },
+        surrender: Surrender::Early,
+        ..plain()
+    };
+    let mut t = Table::new(rules.clone(), seed_from_number(1), Cents::units(1_000_000)).unwrap();
+    ok(
+        &mut t,
+        Command::Join {
+            seat: 0,
+            buy_in: Cents::units(1_000),
+        },
+    );
+    deal(&mut t, &[(0, 10)], &[Ten, King, Four]);
+    let book = BasicStrategy::for_rules(&rules);
+    assert_eq!(book.decide(&t, 0), Some(Command::Surrender { seat: 0 }));
+    assert_eq!(book.decide(&t, 7), None, "no such seat, no move");
+}

@@ -9,7 +9,7 @@ use holecard::engine::{BasicStrategy, Cents, Command, Phase, Rules, Table, seed_
 use proptest::prelude::*;
 
 fn compare(rules: &Rules, seed: u64, rounds: usize) -> Result<(), TestCaseError> {
-    let bank = Cents(i64::MAX / 16);
+    let bank = Cents::MAX_CHIPS;
     let bet = rules.min_bet;
     let mut table = Table::new(rules.clone(), seed_from_number(seed), bank).expect("valid rules");
     table
@@ -19,7 +19,7 @@ fn compare(rules: &Rules, seed: u64, rounds: usize) -> Result<(), TestCaseError>
         })
         .expect("join");
     let strategy = BasicStrategy::for_rules(rules);
-    let mut solo = Solo::new(rules.clone(), seed_from_number(seed), bet).expect("valid rules");
+    let mut solo = Solo::new(rules.clone(), seed_from_number(seed)).expect("valid rules");
     for round in 0..rounds {
         let before = table.seats()[0].bankroll;
         table

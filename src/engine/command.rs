@@ -262,6 +262,8 @@ pub enum CommandError {
     HouseCannotCover { needed: Cents, house: Cents },
     #[error("there are not enough cards left in the shoe and the discard tray")]
     NoCardsLeft,
+    #[error("{amount} is over the {ceiling} a bankroll may hold")]
+    OverChipCeiling { amount: Cents, ceiling: Cents },
     #[error("seat {seat} is in the round; leave after it ends")]
     InPlay { seat: SeatId },
 }

@@ -29,7 +29,7 @@ impl Total {
     /// This total after one more card.
     #[inline]
     pub fn with(self, card: Card) -> Total {
-        let hard = self.hard + card.points();
+        let hard = self.hard.saturating_add(card.points());
         let has_ace = self.has_ace | card.is_ace();
         let soft = has_ace & (hard <= 11);
         Total {
@@ -86,6 +86,9 @@ pub struct Cards {
 
 impl Cards {
     /// Adds a card.
+    ///
+    /// # Panics
+    /// Past [`MAX_HAND_CARDS`] cards, which play cannot reach: hitting stops at 21 and every card counts at least 1.
     #[inline(always)]
     pub fn push(&mut self, card: Card) {
         self.cards.push(card);

@@ -16,6 +16,10 @@ impl Cents {
     /// No money.
     pub const ZERO: Cents = Cents(0);
 
+    /// The most chips one bankroll or the house may hold (2^53 cents, about $90 trillion): with seven seats, the
+    /// house and the felt added together, sums stay far inside `i64` and every payout is exact.
+    pub const MAX_CHIPS: Cents = Cents(1 << 53);
+
     /// `units` whole units of the table's currency (dollars, euros…).
     pub const fn units(units: i64) -> Cents {
         Cents(units * 100)

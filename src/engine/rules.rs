@@ -263,6 +263,10 @@ impl Preset {
     }
 }
 
+/// The highest table maximum a rule set may name, in cents ($100 million): a round's worst case for seven seats
+/// then stays far inside the chip ceiling.
+pub const MAX_BET: Cents = Cents(10_000_000_000);
+
 /// A rule set that contradicts itself or the rule book.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 #[error("`{field}`: {message}")]
@@ -329,6 +333,12 @@ impl Rules {
         }
         if self.max_bet < self.min_bet {
             return fail("max_bet", "must not be below `min_bet`");
+        }
+        if self.max_bet > MAX_BET {
+            return fail(
+                "max_bet",
+                "must be at most 10,000,000,000 (cents) — $100 million",
+            );
         }
         if self.min_bet.0 % self.bet_unit.0 != 0 {
             return fail("min_bet", "must be a whole number of `bet_unit` chips");

@@ -129,7 +129,7 @@ pub fn simulate_rounds(
     rounds: u64,
     progress: &AtomicU64,
 ) -> Result<Tally, SimError> {
-    let mut table = Solo::new(rules.clone(), seed, flat_bet(rules))?;
+    let mut table = Solo::new(rules.clone(), seed)?;
     let mut tally = Tally::default();
     // Counted by outcome, indexed by the enum's discriminant: cheaper than a branch per hand.
     let mut outcomes = [0u64; Outcome::ALL.len()];

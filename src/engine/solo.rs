@@ -34,17 +34,17 @@ pub struct Solo {
 }
 
 impl Solo {
-    /// A table with `rules` whose cards follow from `seed`, the seat betting `bet` every round.
-    pub fn new(rules: Rules, seed: Seed, bet: Cents) -> Result<Solo, RuleError> {
+    /// A table with `rules` whose cards follow from `seed`, the seat betting the table minimum every round.
+    pub fn new(rules: Rules, seed: Seed) -> Result<Solo, RuleError> {
         rules.validate()?;
         Ok(Solo {
+            bet: rules.min_bet,
             strategy: BasicStrategy::for_rules(&rules),
             shoe: Shoe::new(rules.decks, rules.penetration),
             rng: TableRng::from_seed(seed),
             rules,
             hands: ArrayVec::new(),
             dealer: Cards::default(),
-            bet,
             net: Cents::ZERO,
         })
     }

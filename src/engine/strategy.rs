@@ -44,6 +44,9 @@ pub struct BasicStrategy {
     /// Indexed by the pair's points (1 = aces … 10 = ten-values).
     pair: [Row; 11],
     early_surrender: bool,
+    /// Early surrender without a peek: a surrender during the turn keeps half whatever the dealer turns up, so
+    /// the early-surrender chart applies at the first decision.
+    early_surrender_in_turn: bool,
     h17: bool,
 }
 
@@ -207,6 +210,7 @@ impl BasicStrategy {
             soft: [row("S S S S S S S S S S"); 22],
             pair: [row("- - - - - - - - - -"); 11],
             early_surrender: rules.surrender == Surrender::Early,
+            early_surrender_in_turn: rules.surrender == Surrender::Early && rules.no_hole_card(),
             h17,
         };
         for total in 17..22 {
@@ -299,6 +303,13 @@ impl BasicStrategy {
     /// The chart's play for these cards against `upcard`; `allowed` says whether the hand may take an action.
     #[inline]
     pub fn play(&self, cards: &Cards, upcard: Card, allowed: impl Fn(Action) -> bool) -> Action {
+        if self.early_surrender_in_turn
+            && cards.len() == 2
+            && self.surrenders_early(cards, upcard)
+            && allowed(Action::Surrender)
+        {
+            return Action::Surrender;
+        }
         let col = column(upcard);
         let total = cards.total();
         let mut play = Play::ByTotal;
@@ -349,7 +360,7 @@ impl BasicStrategy {
                     .command(seat, Cents::ZERO)
             }
             Phase::EarlySurrender | Phase::Insurance
-                if !table.seats()[usize::from(seat)].deciding =>
+                if !table.seats().get(usize::from(seat))?.deciding =>
             {
                 return None;
             }

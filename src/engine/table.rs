@@ -99,7 +99,11 @@ impl Hand {
 }
 
 /// A blackjack table: rules, shoe, seats, hands, the dealer and the house's chips.
+///
+/// Serializable as a whole, generator included, so a saved round resumes exactly; a loaded table is checked
+/// ([`Table::check_consistency`]) before it is accepted, since a save file is input like any other.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(try_from = "UncheckedTable")]
 pub struct Table {
     rules: Rules,
     rng: TableRng,
@@ -114,10 +118,132 @@ pub struct Table {
     round: u64,
 }
 
+/// A table as read from a save, before it is checked.
+#[derive(Deserialize)]
+struct UncheckedTable {
+    rules: Rules,
+    rng: TableRng,
+    shoe: Shoe,
+    seats: [Seat; MAX_SEATS],
+    hands: ArrayVec<Hand, MAX_HANDS>,
+    dealer: Cards,
+    hole_revealed: bool,
+    house: Cents,
+    phase: Phase,
+    round: u64,
+}
+
+impl TryFrom<UncheckedTable> for Table {
+    type Error = String;
+
+    fn try_from(saved: UncheckedTable) -> Result<Table, String> {
+        let table = Table {
+            rules: saved.rules,
+            rng: saved.rng,
+            shoe: saved.shoe,
+            seats: saved.seats,
+            hands: saved.hands,
+            dealer: saved.dealer,
+            hole_revealed: saved.hole_revealed,
+            house: saved.house,
+            phase: saved.phase,
+            round: saved.round,
+        };
+        table.check_consistency()?;
+        Ok(table)
+    }
+}
+
 impl Table {
+    /// Checks everything a damaged or hand-edited save could get wrong: the rules, that every card of the shoe is in
+    /// exactly one place, that chip amounts are in range, and that hands, seats and the phase agree.
+    pub fn check_consistency(&self) -> Result<(), String> {
+        self.rules.validate().map_err(|e| format!("rules: {e}"))?;
+        if self.shoe.decks() != self.rules.decks {
+            return Err(format!(
+                "the shoe holds {} decks but the rules say {}",
+                self.shoe.decks(),
+                self.rules.decks
+            ));
+        }
+        let mut seen = vec![false; self.shoe.total_cards()];
+        let mut count = 0;
+        for card in self.all_cards() {
+            count += 1;
+            match seen.get_mut(card.index()) {
+                Some(slot) if !*slot => *slot = true,
+                Some(_) => return Err(format!("the card {card:?} is in two places")),
+                None => return Err(format!("the card {card:?} is not from this shoe")),
+            }
+        }
+        if count != seen.len() {
+            return Err(format!(
+                "{count} cards are on the table, not {}",
+                seen.len()
+            ));
+        }
+        let amounts = self
+            .seats
+            .iter()
+            .flat_map(|s| [s.bankroll, s.bet, s.insurance]);
+        let amounts = amounts
+            .chain(self.hands.iter().map(|h| h.wager))
+            .chain([self.house]);
+        if let Some(bad) = amounts
+            .clone()
+            .find(|&a| a < Cents::ZERO || a > Cents::MAX_CHIPS)
+        {
+            return Err(format!("the amount {bad} is out of range"));
+        }
+        let mut previous_seat = 0;
+        for hand in &self.hands {
+            let seat = self
+                .seats
+                .get(usize::from(hand.seat))
+                .ok_or("a hand belongs to no seat")?;
+            let open_at_empty_seat = !seat.occupied && hand.outcome().is_none();
+            if open_at_empty_seat || hand.seat < previous_seat || hand.cards.is_empty() {
+                return Err(format!("a hand of seat {} is out of place", hand.seat));
+            }
+            previous_seat = hand.seat;
+        }
+        for seat in 0..MAX_SEATS as SeatId {
+            if self.seat_hands(seat).count() > usize::from(self.rules.max_split_hands) {
+                return Err(format!(
+                    "seat {seat} holds more hands than the table allows"
+                ));
+            }
+        }
+        let deciding = self.seats.iter().any(|s| s.deciding);
+        let phase_ok = match self.phase {
+            Phase::Betting => !deciding,
+            Phase::EarlySurrender | Phase::Insurance => deciding,
+            Phase::PlayerTurn { hand } => {
+                !deciding
+                    && self
+                        .hands
+                        .get(usize::from(hand))
+                        .is_some_and(|h| h.state == HandState::Playing)
+            }
+        };
+        if !phase_ok {
+            return Err(format!("the table cannot be in {} as saved", self.phase));
+        }
+        Ok(())
+    }
+
     /// A table with `rules`, whose every card follows from `seed`, and the house's tray holding `house`.
     pub fn new(rules: Rules, seed: Seed, house: Cents) -> Result<Table, RuleError> {
         rules.validate()?;
+        if house < Cents::ZERO || house > Cents::MAX_CHIPS {
+            return Err(RuleError {
+                field: "house_bankroll",
+                message: format!(
+                    "the house's chips must be between $0 and {}",
+                    Cents::MAX_CHIPS
+                ),
+            });
+        }
         Ok(Table {
             shoe: Shoe::new(rules.decks, rules.penetration),
             rng: TableRng::from_seed(seed),
@@ -216,10 +342,12 @@ impl Table {
 
     /// Index into [`Table::hands`] of a seat's hand number `hand`.
     pub fn hand_index(&self, seat: SeatId, hand: u8) -> Option<usize> {
+        let first = self.hands.iter().position(|h| h.seat == seat)?;
+        let index = first + usize::from(hand);
         self.hands
-            .iter()
-            .position(|h| h.seat == seat)
-            .map(|first| first + usize::from(hand))
+            .get(index)
+            .filter(|h| h.seat == seat)
+            .map(|_| index)
     }
 
     /// The seat's hands this round.
@@ -251,7 +379,12 @@ impl Table {
             Action::DeclineEvenMoney,
         ];
         let offer = |candidates: &[Action]| {
-            let insurance = self.max_insurance(seat);
+            // A seat short of half its bet may still insure for what it has.
+            let bankroll = self
+                .seats
+                .get(usize::from(seat))
+                .map_or(Cents::ZERO, |s| s.bankroll);
+            let insurance = self.max_insurance(seat).min(bankroll);
             candidates
                 .iter()
                 .copied()
@@ -322,12 +455,15 @@ impl Table {
                 if self.seats[usize::from(seat)].occupied {
                     return Err(CommandError::SeatTaken(seat));
                 }
-                positive(buy_in)
+                positive(buy_in)?;
+                within_ceiling(buy_in)
             }
             Command::Rebuy { seat, amount } => {
                 self.between_rounds()?;
                 self.occupied(seat)?;
-                positive(amount)
+                positive(amount)?;
+                within_ceiling(amount)?;
+                within_ceiling(self.seats[usize::from(seat)].bankroll + amount)
             }
             Command::Leave { seat } => {
                 self.between_rounds()?;
@@ -1121,6 +1257,17 @@ impl Table {
             hand: 0,
             action,
         });
+    }
+}
+
+fn within_ceiling(amount: Cents) -> Result<(), CommandError> {
+    if amount > Cents::MAX_CHIPS {
+        Err(CommandError::OverChipCeiling {
+            amount,
+            ceiling: Cents::MAX_CHIPS,
+        })
+    } else {
+        Ok(())
     }
 }
 
