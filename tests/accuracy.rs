@@ -14,7 +14,14 @@ const TOLERANCE_PCT: f64 = 0.05;
 fn house_edge(flags: &[&str]) -> (f64, f64) {
     let output = Command::new(env!("CARGO_BIN_EXE_holecard-lab"))
         .args([
-            "simulate", "--json", "--seed", "20261121", "--rounds", ROUNDS,
+            "simulate",
+            "--json",
+            "--seed",
+            "20261121",
+            "--threads",
+            "2",
+            "--rounds",
+            ROUNDS,
         ])
         .args(flags)
         .output()
