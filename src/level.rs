@@ -2,6 +2,7 @@
 //!
 //! Plain Rust and serde, shared by the game and `holecard-lab`. Every error names the file, line and column.
 
+pub use crate::engine::ai::Personality;
 use crate::engine::{Cents, Preset, Rules};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -65,19 +66,6 @@ pub enum CardBack {
     Crimson,
     /// Navy diamonds.
     Navy,
-}
-
-/// How an AI companion plays.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum Personality {
-    /// Perfect basic strategy.
-    ByTheBook,
-    /// Mostly basic strategy, sometimes a hunch.
-    HunchPlayer,
-    /// Counts Hi-Lo and bets up when the count is high.
-    CardCounter,
-    /// Big bets, always insures.
-    HighRoller,
 }
 
 /// An AI companion at the table.

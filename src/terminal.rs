@@ -1,8 +1,9 @@
-//! Blackjack at a terminal: one person at a level's table, companions playing basic strategy, every prompt with a
+//! Blackjack at a terminal: one person at a level's table with its AI companions, every prompt with a
 //! default answer (Enter takes it). Bevy-free; the same engine the game uses.
 
+use crate::engine::ai::{Departure, Mind, Move};
 use crate::engine::{
-    Action, BasicStrategy, Cents, Command, CommandError, Phase, SeatId, Table, os_seed,
+    Action, BasicStrategy, Cents, Command, CommandError, Event, Phase, SeatId, Table, os_seed,
     seed_from_number,
 };
 use crate::level::Level;
@@ -28,6 +29,17 @@ pub fn play(
         Table::new(rules.clone(), seed, level.house_bankroll).map_err(io::Error::other)?;
     let seat = level.player_seat.unwrap_or(3);
     let strategy = BasicStrategy::for_rules(&rules);
+    let mut minds: Vec<(SeatId, Mind)> = level
+        .companions
+        .iter()
+        .filter(|c| c.seat != seat)
+        .map(|c| {
+            (
+                c.seat,
+                Mind::new(c.personality, &rules, companion_seed(&seed, c.seat)),
+            )
+        })
+        .collect();
     let names = |s: SeatId| -> String {
         if s == seat {
             PLAYER.to_string()
@@ -58,10 +70,20 @@ pub fn play(
         "  Table limits {} to {}.",
         rules.min_bet, rules.max_bet
     )?;
-    let say = |out: &mut dyn Write, events: &[crate::engine::Event]| -> io::Result<()> {
+    // Narrates events, lets every companion see them, and prints what a companion says about its own luck.
+    let say = |out: &mut dyn Write,
+               events: &[Event],
+               minds: &mut Vec<(SeatId, Mind)>|
+     -> io::Result<()> {
         for event in events {
             if let Some(line) = narrate::describe(event, &names) {
                 writeln!(out, "  {line}")?;
+            }
+            for (companion, mind) in minds.iter_mut() {
+                mind.observe(event);
+                if let Some(line) = mind.react(event, *companion) {
+                    writeln!(out, "  {}: \"{line}\"", names(*companion))?;
+                }
             }
         }
         Ok(())
@@ -77,7 +99,7 @@ pub fn play(
         let events = table
             .apply(Command::Join { seat: s, buy_in })
             .map_err(io::Error::other)?;
-        say(&mut out, &events)?;
+        say(&mut out, &events, &mut minds)?;
     }
 
     let mut last_bet = rules.min_bet;
@@ -110,19 +132,19 @@ pub fn play(
             writeln!(out, "  {e}")?;
             continue;
         }
-        for companion in level.companions.iter().filter(|c| c.seat != seat) {
-            let s = &table.seats()[usize::from(companion.seat)];
-            if s.occupied && s.bankroll >= rules.min_bet {
+        for (companion, mind) in &minds {
+            if table.seats()[usize::from(*companion)].occupied {
+                let amount = mind.bet(&table, *companion);
                 table
                     .apply(Command::Bet {
-                        seat: companion.seat,
-                        amount: rules.min_bet,
+                        seat: *companion,
+                        amount,
                     })
                     .map_err(io::Error::other)?;
             }
         }
         match table.apply(Command::Deal) {
-            Ok(events) => say(&mut out, &events)?,
+            Ok(events) => say(&mut out, &events, &mut minds)?,
             Err(e) => {
                 writeln!(out, "  {e}")?;
                 table
@@ -145,24 +167,77 @@ pub fn play(
                     .map(|s| s as SeatId),
             };
             let Some(actor) = actor else { break };
-            let suggested = strategy
-                .decide(&table, actor)
-                .ok_or_else(|| io::Error::other("no move"))?;
             let command = if actor == seat {
+                let suggested = strategy
+                    .decide(&table, actor)
+                    .ok_or_else(|| io::Error::other("no move"))?;
                 match ask_decision(&table, seat, suggested, &mut ask, &mut out)? {
                     Some(command) => command,
                     None => return leave(&mut table, seat, &mut out),
                 }
             } else {
-                suggested
+                let mind = minds.iter_mut().find(|(s, _)| *s == actor).map(|(_, m)| m);
+                let choice = match mind {
+                    Some(mind) => mind.decide(&table, actor),
+                    None => strategy.decide(&table, actor).map(|command| Move {
+                        command,
+                        remark: None,
+                    }),
+                };
+                let choice = choice.ok_or_else(|| io::Error::other("a companion has no move"))?;
+                if let Some(remark) = choice.remark {
+                    writeln!(out, "  {}: \"{remark}\"", names(actor))?;
+                }
+                choice.command
             };
             match table.apply(command) {
-                Ok(events) => say(&mut out, &events)?,
+                Ok(events) => say(&mut out, &events, &mut minds)?,
                 Err(e) => writeln!(out, "  {e}")?,
+            }
+        }
+        for (companion, mind) in &minds {
+            let buy_in = level
+                .companions
+                .iter()
+                .find(|c| c.seat == *companion)
+                .map_or(Cents::ZERO, |c| c.bankroll);
+            if table.seats()[usize::from(*companion)].occupied
+                && let Some(why) = mind.departure(&table, *companion, buy_in)
+            {
+                let events = table
+                    .apply(Command::Leave { seat: *companion })
+                    .map_err(io::Error::other)?;
+                let reason = match why {
+                    Departure::Broke => "out of chips",
+                    Departure::Satisfied => "happy with the night",
+                };
+                writeln!(out, "  {} gets up, {reason}.", names(*companion))?;
+                narrate_only(&mut out, &events, &names)?;
             }
         }
     }
     leave(&mut table, seat, &mut out)
+}
+
+/// A companion's own generator seed: the table's seed with the seat folded in.
+fn companion_seed(seed: &crate::engine::Seed, seat: SeatId) -> crate::engine::Seed {
+    let mut own = *seed;
+    own[0] ^= 0xA5;
+    own[1] ^= seat;
+    own
+}
+
+fn narrate_only(
+    out: &mut impl Write,
+    events: &[Event],
+    names: &impl narrate::SeatNames,
+) -> io::Result<()> {
+    for event in events {
+        if let Some(line) = narrate::describe(event, names) {
+            writeln!(out, "  {line}")?;
+        }
+    }
+    Ok(())
 }
 
 /// Asks the player what to do, with basic strategy's move as the default. `None` when input ends.

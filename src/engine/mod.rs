@@ -2,6 +2,7 @@
 //!
 //! Plain Rust with no Bevy: it builds and tests with `--no-default-features`.
 
+pub mod ai;
 pub mod card;
 pub mod command;
 pub mod event;
