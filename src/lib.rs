@@ -4,3 +4,6 @@ pub mod engine;
 pub mod level;
 pub mod narrate;
 pub mod terminal;
+
+#[cfg(feature = "game")]
+pub mod game;

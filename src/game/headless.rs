@@ -1,0 +1,108 @@
+//! The whole ECS game without a window or GPU: every seat played by AI, for soaks and frame-cost measurements.
+
+use super::screen::Screen;
+use super::table::{Beats, CardView, Engine, Speed};
+use crate::level::Level;
+use bevy::prelude::*;
+use bevy::state::app::StatesPlugin;
+use bevy::time::TimeUpdateStrategy;
+use serde::Serialize;
+use std::time::{Duration, Instant};
+
+/// What a headless run saw.
+#[derive(Debug, Serialize)]
+pub struct HeadlessReport {
+    /// Rounds played.
+    pub rounds: u64,
+    /// Frames run.
+    pub frames: u64,
+    /// Mean wall time of one frame, microseconds.
+    pub frame_time_mean_us: f64,
+    /// 99th percentile frame time, microseconds.
+    pub frame_time_p99_us: f64,
+    /// Bankrolls + house + felt equal what was brought to the table, less what left it.
+    pub chips_conserved: bool,
+    /// The card entities on the felt are exactly the cards the engine has on the table.
+    pub cards_accounted: bool,
+}
+
+/// A windowless app with the game's logic at `level`, every seat played by AI, at `speed`.
+pub fn app(level: Level, seed: u64, speed: Speed) -> Result<App, crate::engine::RuleError> {
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, StatesPlugin))
+        .insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_millis(
+            16,
+        )));
+    super::logic_plugin(&mut app);
+    super::open_table(&mut app, level, seed, speed, true)?;
+    app.update();
+    app.world_mut()
+        .resource_mut::<NextState<Screen>>()
+        .set(Screen::Table);
+    app.update();
+    Ok(app)
+}
+
+/// True when the table is between rounds with everything shown.
+pub fn between_rounds(app: &App) -> bool {
+    let engine = app.world().resource::<Engine>();
+    engine.table.phase() == crate::engine::Phase::Betting
+        && app.world().resource::<Beats>().settled()
+}
+
+/// The card entities match the engine's cards on the felt.
+pub fn cards_accounted(app: &mut App) -> bool {
+    let engine = app.world().resource::<Engine>();
+    let on_felt = engine.table.dealer().len()
+        + engine
+            .table
+            .hands()
+            .iter()
+            .map(|h| h.cards.len())
+            .sum::<usize>();
+    let mut views = app.world_mut().query::<&CardView>();
+    views.iter(app.world()).count() == on_felt
+}
+
+/// Plays `rounds` rounds as fast as the machine allows and reports frame costs and the books.
+pub fn run(
+    level: Level,
+    seed: u64,
+    rounds: u64,
+) -> Result<HeadlessReport, crate::engine::RuleError> {
+    let mut app = app(level, seed, Speed::Instant)?;
+    let mut frame_times = Vec::new();
+    let frame_limit = rounds.saturating_mul(200).max(1_000);
+    loop {
+        let round = app.world().resource::<Engine>().table.round();
+        if round >= rounds && between_rounds(&app) {
+            break;
+        }
+        if frame_times.len() as u64 >= frame_limit {
+            error!(
+                "the table stalled at round {round} after {} frames",
+                frame_times.len()
+            );
+            break;
+        }
+        let started = Instant::now();
+        app.update();
+        frame_times.push(started.elapsed().as_secs_f64() * 1e6);
+    }
+    let frames = frame_times.len() as u64;
+    let mean = frame_times.iter().sum::<f64>() / frames.max(1) as f64;
+    frame_times.sort_by(f64::total_cmp);
+    let p99 = frame_times
+        .get((frame_times.len() * 99 / 100).min(frame_times.len().saturating_sub(1)))
+        .copied();
+    let cards_accounted = cards_accounted(&mut app);
+    let engine = app.world().resource::<Engine>();
+    Ok(HeadlessReport {
+        rounds: engine.table.round(),
+        frames,
+        frame_time_mean_us: mean,
+        frame_time_p99_us: p99.unwrap_or(0.0),
+        chips_conserved: engine.chips_conserved(),
+        cards_accounted,
+    })
+}
