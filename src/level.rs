@@ -82,6 +82,9 @@ pub struct Companion {
     pub seat: u8,
 }
 
+/// The default table, built in so the game and the lab start from any directory.
+const DEFAULT_LEVEL: &str = include_str!("../levels/las-vegas-strip.ron");
+
 fn default_buy_in() -> Cents {
     Cents::units(1_000)
 }
@@ -122,6 +125,14 @@ impl Level {
             message: e.to_string(),
         })?;
         Level::parse(path, &text)
+    }
+
+    /// The level at `path`, or the default table (Las Vegas Strip, built into the program) when none is given.
+    pub fn load_or_default(path: Option<&Path>) -> Result<Level, LevelError> {
+        match path {
+            Some(path) => Level::load(path),
+            None => Level::parse(Path::new("levels/las-vegas-strip.ron"), DEFAULT_LEVEL),
+        }
     }
 
     /// Parses and checks the text of a level file; `path` is only used in errors.

@@ -24,19 +24,9 @@ struct Cli {
     rounds: Option<u64>,
 }
 
-/// The default table, built in so the game starts from any directory.
-const DEFAULT_LEVEL: &str = include_str!("../levels/las-vegas-strip.ron");
-
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let level = match &cli.level {
-        Some(path) => Level::load(path),
-        None => Level::parse(
-            std::path::Path::new("levels/las-vegas-strip.ron"),
-            DEFAULT_LEVEL,
-        ),
-    };
-    let level = match level {
+    let level = match Level::load_or_default(cli.level.as_deref()) {
         Ok(level) => level,
         Err(e) => {
             eprintln!("holecard: {e}");

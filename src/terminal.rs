@@ -158,15 +158,9 @@ pub fn play(
         }
         last_bet = bet;
         while table.phase() != Phase::Betting {
-            let actor = match table.phase() {
-                Phase::PlayerTurn { .. } => table.hand_in_turn().map(|(s, _)| s),
-                _ => table
-                    .seats()
-                    .iter()
-                    .position(|s| s.deciding)
-                    .map(|s| s as SeatId),
+            let Some(actor) = table.seat_to_act() else {
+                break;
             };
-            let Some(actor) = actor else { break };
             let command = if actor == seat {
                 let suggested = strategy
                     .decide(&table, actor)
@@ -315,15 +309,8 @@ fn key_of(action: Action) -> (&'static str, &'static str) {
 fn leave(table: &mut Table, seat: SeatId, out: &mut impl Write) -> io::Result<Cents> {
     let strategy = BasicStrategy::for_rules(table.rules());
     while table.phase() != Phase::Betting {
-        let actor = match table.phase() {
-            Phase::PlayerTurn { .. } => table.hand_in_turn().map(|(s, _)| s),
-            _ => table
-                .seats()
-                .iter()
-                .position(|s| s.deciding)
-                .map(|s| s as SeatId),
-        };
-        let command = actor
+        let command = table
+            .seat_to_act()
             .and_then(|a| strategy.decide(table, a))
             .ok_or_else(|| io::Error::other("stuck"))?;
         table

@@ -177,14 +177,7 @@ fn a_full_table_of_companions_plays_thousands_of_rounds() {
             }
             let mut events = ok(&mut t, Command::Deal);
             while t.phase() != Phase::Betting {
-                let actor: SeatId = match t.phase() {
-                    Phase::PlayerTurn { .. } => t.hand_in_turn().expect("a hand in turn").0,
-                    _ => t
-                        .seats()
-                        .iter()
-                        .position(|s| s.deciding)
-                        .expect("someone decides") as SeatId,
-                };
+                let actor: SeatId = t.seat_to_act().expect("someone decides");
                 let choice = minds[usize::from(actor)].decide(&t, actor).expect("a move");
                 remarks += usize::from(choice.remark.is_some());
                 events.extend(ok(&mut t, choice.command));

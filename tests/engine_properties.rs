@@ -3,7 +3,7 @@
 mod common;
 
 use common::{any_rules, assert_cards_accounted};
-use holecard::engine::{Action, Cents, Command, Event, Phase, Rules, Table, seed_from_number};
+use holecard::engine::{Action, Cents, Command, Event, Rules, Table, seed_from_number};
 use proptest::prelude::*;
 
 /// One step of a random session: a mostly-sensible move, or an arbitrary (often illegal) command.
@@ -52,15 +52,7 @@ fn command_for(table: &Table, step: &Step) -> Command {
             }
         }
         Step::Play { pick } => {
-            let actor = match table.phase() {
-                Phase::PlayerTurn { .. } => table.hand_in_turn().map(|(seat, _)| seat),
-                _ => table
-                    .seats()
-                    .iter()
-                    .position(|s| s.deciding)
-                    .map(|s| s as u8),
-            };
-            match actor {
+            match table.seat_to_act() {
                 Some(seat) => {
                     let legal: Vec<Action> = table.legal_actions(seat).iter().collect();
                     let action = legal[usize::from(pick) % legal.len()];

@@ -983,8 +983,7 @@ fn a_saved_round_resumes_exactly() {
             assert_eq!(t.apply(Command::Deal), resumed.apply(Command::Deal));
             continue;
         }
-        let deciding = t.seats().iter().position(|s| s.deciding).map(|s| s as u8);
-        let seat = t.hand_in_turn().map(|h| h.0).or(deciding).unwrap_or(0);
+        let seat = t.seat_to_act().unwrap_or(0);
         let a = t
             .apply(Command::Hit { seat })
             .or_else(|_| t.apply(Command::DeclineInsurance { seat }));

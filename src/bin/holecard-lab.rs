@@ -39,18 +39,8 @@ struct PlayArgs {
     seed: Option<u64>,
 }
 
-/// The default table, built into the binary so `play` works from any directory.
-const DEFAULT_LEVEL: &str = include_str!("../../levels/las-vegas-strip.ron");
-
 fn play(args: &PlayArgs) -> ExitCode {
-    let level = match &args.level {
-        Some(path) => Level::load(path),
-        None => Level::parse(
-            std::path::Path::new("levels/las-vegas-strip.ron"),
-            DEFAULT_LEVEL,
-        ),
-    };
-    let level = match level {
+    let level = match Level::load_or_default(args.level.as_deref()) {
         Ok(level) => level,
         Err(e) => {
             eprintln!("holecard-lab: {e}");

@@ -340,6 +340,19 @@ impl Table {
         }
     }
 
+    /// The seat that must decide now: the owner of the hand in turn, or the first seat still answering an offer.
+    pub fn seat_to_act(&self) -> Option<SeatId> {
+        match self.phase {
+            Phase::PlayerTurn { .. } => self.hand_in_turn().map(|(seat, _)| seat),
+            Phase::Insurance | Phase::EarlySurrender => self
+                .seats
+                .iter()
+                .position(|s| s.deciding)
+                .map(|seat| seat as SeatId),
+            Phase::Betting => None,
+        }
+    }
+
     /// Index into [`Table::hands`] of a seat's hand number `hand`.
     pub fn hand_index(&self, seat: SeatId, hand: u8) -> Option<usize> {
         let first = self.hands.iter().position(|h| h.seat == seat)?;

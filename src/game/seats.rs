@@ -83,24 +83,29 @@ fn seat_the_table(
         );
     }
     for companion in &level.companions {
-        let mind = Mind::new(
-            companion.personality,
-            &rules,
-            mind_seed(&session, companion.seat),
-        );
-        let occupant = Occupant {
-            name: companion.name.clone(),
-            mind: Some(mind),
-            buy_in: companion.bankroll,
-        };
-        sit(
-            &mut engine,
-            &mut beats,
-            &mut occupants,
-            companion.seat,
-            occupant,
-        );
+        seat_regular(&session, companion, &mut engine, &mut beats, &mut occupants);
     }
+}
+
+/// A level's regular sits down at their seat with their usual bankroll and a fresh mind.
+fn seat_regular(
+    session: &Session,
+    companion: &crate::level::Companion,
+    engine: &mut Engine,
+    beats: &mut Beats,
+    occupants: &mut Occupants,
+) {
+    let mind = Mind::new(
+        companion.personality,
+        engine.table.rules(),
+        mind_seed(session, companion.seat),
+    );
+    let occupant = Occupant {
+        name: companion.name.clone(),
+        mind: Some(mind),
+        buy_in: companion.bankroll,
+    };
+    sit(engine, beats, occupants, companion.seat, occupant);
 }
 
 fn sit(
@@ -166,26 +171,9 @@ fn rise_and_sit(
         }
     }
     // A regular whose seat is free comes back with a fresh bankroll.
-    let rules = engine.table.rules().clone();
     for companion in &session.level.companions {
         if occupants.seats[usize::from(companion.seat)].is_none() {
-            let mind = Mind::new(
-                companion.personality,
-                &rules,
-                mind_seed(&session, companion.seat),
-            );
-            let occupant = Occupant {
-                name: companion.name.clone(),
-                mind: Some(mind),
-                buy_in: companion.bankroll,
-            };
-            sit(
-                &mut engine,
-                &mut beats,
-                &mut occupants,
-                companion.seat,
-                occupant,
-            );
+            seat_regular(&session, companion, &mut engine, &mut beats, &mut occupants);
         }
     }
 }
@@ -229,17 +217,9 @@ fn act_in_turn(
     if !beats.settled() {
         return;
     }
-    let table = &engine.table;
-    let actor = match table.phase() {
-        Phase::PlayerTurn { .. } => table.hand_in_turn().map(|(seat, _)| seat),
-        Phase::Insurance | Phase::EarlySurrender => table
-            .seats()
-            .iter()
-            .position(|s| s.deciding)
-            .map(|s| s as SeatId),
-        Phase::Betting => None,
+    let Some(seat) = engine.table.seat_to_act() else {
+        return;
     };
-    let Some(seat) = actor else { return };
     let Some(Occupant {
         mind: Some(mind), ..
     }) = occupants.seats[usize::from(seat)].as_mut()
