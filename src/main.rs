@@ -44,9 +44,10 @@ fn main() -> ExitCode {
         Ok(report) => match serde_json::to_string(&report) {
             Ok(json) => {
                 println!("{json}");
-                if report.chips_conserved && report.cards_accounted {
+                if report.passed() {
                     ExitCode::SUCCESS
                 } else {
+                    eprintln!("holecard: the headless run failed its checks (see the JSON line)");
                     ExitCode::FAILURE
                 }
             }

@@ -43,29 +43,19 @@ fn stacked_app(cards: &[Rank]) -> App {
     app
 }
 
-/// Runs frames until `done` or a frame limit, collecting what the table showed.
+/// Runs frames until `done` or a frame limit, collecting what the table showed (each event once).
 fn run_until(app: &mut App, mut done: impl FnMut(&App, &[Event]) -> bool) -> Vec<Event> {
+    let mut cursor = app.world().resource::<Messages<Shown>>().get_cursor();
     let mut shown = Vec::new();
     for _ in 0..2_000 {
         app.update();
         let messages = app.world().resource::<Messages<Shown>>();
-        shown.extend(messages.get_cursor().read(messages).map(|Shown(e)| *e));
+        shown.extend(cursor.read(messages).map(|Shown(e)| *e));
         if done(app, &shown) {
-            return dedup(shown);
+            return shown;
         }
     }
     panic!("the table did not get there in 2,000 frames; shown: {shown:?}");
-}
-
-/// Messages persist for two frames; keep each shown event once (events carry their round, seat and card).
-fn dedup(events: Vec<Event>) -> Vec<Event> {
-    let mut out: Vec<Event> = Vec::new();
-    for e in events {
-        if !out.ends_with(&[e]) && !out.iter().rev().take(3).any(|x| *x == e) {
-            out.push(e);
-        }
-    }
-    out
 }
 
 fn cards_on_felt(app: &mut App) -> Vec<CardView> {
@@ -168,34 +158,34 @@ fn a_split_creates_a_second_hand_entity() {
 #[test]
 fn insurance_is_offered_when_the_upcard_is_an_ace() {
     let mut app = stacked_app(&[Ten, Ace, Nine, Seven]);
-    let shown = run_until(&mut app, |_, shown| {
-        shown.iter().any(|e| matches!(e, Event::InsuranceOffered))
-    });
-    assert!(shown.contains(&Event::InsuranceOffered));
-    assert_eq!(
-        app.world().resource::<Engine>().table.phase(),
-        Phase::Insurance
-    );
-    // The phase change is applied at the start of the next frame, where the seat answers the offer.
-    app.update();
-    assert_eq!(
-        *app.world().resource::<State<RoundPhase>>().get(),
-        RoundPhase::PlayerTurn
-    );
-    let shown = run_until(&mut app, |_, shown| {
-        shown
-            .iter()
-            .any(|e| matches!(e, Event::DealerChecked { .. }))
-    });
     let declined = Event::Acted {
         seat: 0,
         hand: 0,
         action: holecard::engine::Action::DeclineInsurance,
     };
-    assert!(
-        shown.contains(&declined),
-        "the book declines insurance: {shown:?}"
-    );
+    let (mut engine_phase_at_offer, mut round_phase_at_answer) = (None, None);
+    let shown = run_until(&mut app, |app, shown| {
+        if engine_phase_at_offer.is_none() && shown.contains(&Event::InsuranceOffered) {
+            engine_phase_at_offer = Some(app.world().resource::<Engine>().table.phase());
+        }
+        if round_phase_at_answer.is_none() && shown.contains(&declined) {
+            round_phase_at_answer = Some(*app.world().resource::<State<RoundPhase>>().get());
+        }
+        shown
+            .iter()
+            .any(|e| matches!(e, Event::DealerChecked { .. }))
+    });
+    let offer = shown
+        .iter()
+        .position(|e| *e == Event::InsuranceOffered)
+        .expect("offered");
+    let answer = shown
+        .iter()
+        .position(|e| *e == declined)
+        .expect("the book declines insurance");
+    assert!(offer < answer);
+    assert_eq!(engine_phase_at_offer, Some(Phase::Insurance));
+    assert_eq!(round_phase_at_answer, Some(RoundPhase::PlayerTurn));
 }
 
 #[test]
@@ -270,4 +260,41 @@ fn every_level_soaks_with_seven_ai_seats() {
         assert!(report.chips_conserved, "{}: {report:?}", path.display());
         assert!(report.cards_accounted, "{}: {report:?}", path.display());
     }
+}
+
+#[test]
+fn a_no_hole_card_table_shows_the_dealers_turn() {
+    let mut level = one_seat_level();
+    let mut rules = holecard::engine::Preset::EuropeanNoHoleCard.rules();
+    rules.burn_card = false;
+    level.rules = RuleSource::Custom(rules);
+    let mut app = headless::app(level, 3, Speed::Instant).expect("valid level");
+    // 19 against a six; the dealer's second card (a ten) comes after the player stands, then a seven: bust.
+    app.world_mut()
+        .resource_mut::<Engine>()
+        .table
+        .queue_next_cards(&[Ten, Six, Nine, Ten, Seven])
+        .expect("cards");
+    let mut phases = Vec::new();
+    let shown = run_until(&mut app, |app, shown| {
+        let phase = *app.world().resource::<State<RoundPhase>>().get();
+        if phases.last() != Some(&phase) {
+            phases.push(phase);
+        }
+        shown.iter().any(|e| matches!(e, Event::RoundEnded { .. }))
+    });
+    assert!(
+        shown
+            .iter()
+            .any(|e| matches!(e, Event::DealerBusted { .. }))
+    );
+    let dealer_turn = phases
+        .iter()
+        .position(|p| *p == RoundPhase::DealerTurn)
+        .expect("the dealer's turn is shown");
+    let player_turn = phases
+        .iter()
+        .position(|p| *p == RoundPhase::PlayerTurn)
+        .expect("the player's turn");
+    assert!(player_turn < dealer_turn, "{phases:?}");
 }

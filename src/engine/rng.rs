@@ -55,11 +55,6 @@ impl TableRng {
         below_u32(bound, || rng.next_u32())
     }
 
-    /// A uniform integer in `0..bound` from 64 bits, for large ranges (split a simulation's seed space).
-    pub fn next_u64(&mut self) -> u64 {
-        self.0.next_u64()
-    }
-
     /// Takes a uniformly chosen item out of `items` (see [`take_random`]).
     #[inline(always)]
     pub fn take<T>(&mut self, items: &mut Vec<T>) -> Option<T> {

@@ -108,7 +108,7 @@ pub enum SimError {
     Rules(#[from] RuleError),
 }
 
-/// The flat bet: one unit of the table's currency, within the table's limits.
+/// The flat bet: the table minimum, which is what [`Solo`] bets every round.
 fn flat_bet(rules: &Rules) -> Cents {
     rules.min_bet
 }

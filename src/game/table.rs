@@ -293,6 +293,10 @@ pub(super) fn present(
             Event::Dealt { to, card, face_up } => {
                 shoe.remaining = shoe.remaining.saturating_sub(1);
                 let order = cards.iter().filter(|(_, c)| c.spot == to).count() as u8;
+                // Without a hole card the dealer's turn starts with the second card, dealt face up.
+                if to == Spot::Dealer && face_up && order >= 1 {
+                    NextState::set_if_neq(&mut *next_phase, RoundPhase::DealerTurn);
+                }
                 if let Spot::Player { seat, hand } = to
                     && order == 0
                     && !hands.iter().any(|(_, h)| *h == HandView { seat, hand })
