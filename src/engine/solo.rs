@@ -197,21 +197,7 @@ impl Solo {
     }
 
     fn split(&mut self, index: usize) {
-        let hand = &mut self.hands[index];
-        let aces = hand.cards.as_slice()[0].is_ace();
-        let moved = hand.cards.pop();
-        hand.from_split = true;
-        hand.split_aces = aces;
-        let mut cards = Cards::default();
-        if let Some(card) = moved {
-            cards.push(card);
-        }
-        let new_hand = Hand {
-            cards,
-            doubled: false,
-            state: HandState::Playing,
-            ..hand.clone()
-        };
+        let new_hand = self.hands[index].split_off();
         self.hands.insert(index + 1, new_hand);
         self.deal_to_hand(index);
     }

@@ -92,6 +92,25 @@ impl Hand {
         }
     }
 
+    /// Splits the pair: this hand keeps the first card, the returned hand (same seat and wager) takes the second.
+    /// Both are marked as split hands, and as split aces when the pair is aces.
+    pub fn split_off(&mut self) -> Hand {
+        let aces = self.cards.as_slice().first().is_some_and(|c| c.is_ace());
+        let moved = self.cards.pop();
+        self.from_split = true;
+        self.split_aces = aces;
+        let mut cards = Cards::default();
+        if let Some(card) = moved {
+            cards.push(card);
+        }
+        Hand {
+            cards,
+            doubled: false,
+            state: HandState::Playing,
+            ..self.clone()
+        }
+    }
+
     /// A two-card 21 on an unsplit hand.
     pub fn is_blackjack(&self) -> bool {
         !self.from_split && self.cards.is_two_card_21()
@@ -989,27 +1008,9 @@ impl Table {
     }
 
     fn split(&mut self, index: usize, sink: &mut impl EventSink) {
-        let hand = &mut self.hands[index];
-        let wager = hand.wager;
-        let aces = hand.cards.as_slice()[0].is_ace();
-        let moved = hand.cards.pop();
-        hand.from_split = true;
-        hand.split_aces = aces;
-        let mut cards = Cards::default();
-        if let Some(card) = moved {
-            cards.push(card);
-        }
-        let seat = hand.seat;
+        let new_hand = self.hands[index].split_off();
+        let (seat, wager) = (new_hand.seat, new_hand.wager);
         self.seats[usize::from(seat)].bankroll -= wager;
-        let new_hand = Hand {
-            seat,
-            cards,
-            wager,
-            doubled: false,
-            from_split: true,
-            split_aces: aces,
-            state: HandState::Playing,
-        };
         self.hands.insert(index + 1, new_hand);
         self.emit_at(sink, index, |seat, number| Event::Split {
             seat,
