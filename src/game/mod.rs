@@ -1,21 +1,28 @@
 //! The Bevy game: the casino table in ECS, driven by the engine. Built with the default `game` feature.
 
 pub mod headless;
+pub mod player;
 pub mod screen;
 pub mod seats;
 pub mod table;
 
-use crate::engine::{RuleError, Table, seed_from_number};
+use crate::engine::RuleError;
 use crate::level::Level;
 use bevy::prelude::*;
+use screen::Screen;
 
 /// The game's logic, which runs the same with a window or without one: screens and round phases, the table's
-/// entities, and the seats.
+/// entities, the seats and the player's intents.
 pub fn logic_plugin(app: &mut App) {
-    app.add_plugins((screen::plugin, table::plugin, seats::plugin));
+    app.add_plugins((screen::plugin, table::plugin, seats::plugin, player::plugin))
+        .add_systems(
+            OnEnter(Screen::Table),
+            (table::open, table::spawn_table, seats::seat_the_table).chain(),
+        );
 }
 
-/// Opens `level` on a table seeded from `seed`, at `speed`, with an AI in the player's seat if `autoplay`.
+/// Opens `level` on a table seeded from `seed`, at `speed`, with an AI in the player's seat if `autoplay`. The
+/// table itself opens on entering [`Screen::Table`].
 pub fn open_table(
     app: &mut App,
     level: Level,
@@ -23,17 +30,10 @@ pub fn open_table(
     speed: table::Speed,
     autoplay: bool,
 ) -> Result<(), RuleError> {
-    let table = Table::new(
-        level.rules.rules(),
-        seed_from_number(seed),
-        level.house_bankroll,
-    )?;
-    app.insert_resource(table::Engine::new(table))
-        .insert_resource(table::Beats::at(speed))
-        .insert_resource(seats::Session {
-            level,
-            seed,
-            autoplay,
-        });
+    let session = seats::Session::new(level, seed, autoplay);
+    // Refuse a table the engine would refuse now, not when the player sits down.
+    session.new_table()?;
+    app.insert_resource(table::Beats::at(speed))
+        .insert_resource(session);
     Ok(())
 }

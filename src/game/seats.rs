@@ -1,23 +1,75 @@
 //! The seats at work: companions (and the player's seat on autoplay) bet, think for a moment, and act through the
 //! engine; between rounds broke or satisfied companions get up and the level's regulars sit back down.
 
-use super::screen::{RoundSet, Screen};
+use super::screen::RoundSet;
 use super::table::{Beats, Engine, Occupant, Occupants, Shown, Speed};
 use crate::engine::ai::{Mind, Personality};
-use crate::engine::{Command, Phase, SeatId, seed_from_number};
+use crate::engine::{Cents, Command, Phase, SeatId, seed_from_number};
 use crate::level::Level;
 use bevy::prelude::*;
 
-/// The level being played and how the player's seat is run.
+/// The level being played, where the player sits and how the player's seat is run.
 #[derive(Resource, Clone)]
 pub struct Session {
     /// The table.
     pub level: Level,
-    /// The number the table was seeded from (companions' hunches follow from it too).
+    /// The number the table was seeded from (companions' hunches and arrivals follow from it too).
     pub seed: u64,
     /// An AI plays the player's seat.
     pub autoplay: bool,
+    /// The player's seat, or none to watch an all-AI table (starts as the level's, changes when the player moves).
+    pub player_seat: Option<SeatId>,
+    /// Times the table has been opened this session: each visit shuffles a new shoe.
+    pub visits: u64,
 }
+
+impl Session {
+    /// A session at `level` seeded from `seed`.
+    pub fn new(level: Level, seed: u64, autoplay: bool) -> Session {
+        Session {
+            player_seat: level.player_seat,
+            level,
+            seed,
+            autoplay,
+            visits: 0,
+        }
+    }
+
+    /// The engine table for this visit: the first visit is seeded from `seed` itself, so `--seed N` pins the cards.
+    pub fn new_table(&self) -> Result<crate::engine::Table, crate::engine::RuleError> {
+        let seed = self
+            .seed
+            .wrapping_add(self.visits.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        crate::engine::Table::new(
+            self.level.rules.rules(),
+            seed_from_number(seed),
+            self.level.house_bankroll,
+        )
+    }
+}
+
+/// Who may sit down in an empty seat between rounds, and the seeded dice that decide when.
+#[derive(Resource)]
+pub struct Arrivals {
+    rng: crate::engine::TableRng,
+    /// Rounds each seat has stood empty.
+    empty_for: [u32; 7],
+}
+
+/// Guests who drift over from other tables.
+const GUESTS: [(&str, Personality); 8] = [
+    ("Dolores", Personality::ByTheBook),
+    ("Vic", Personality::HunchPlayer),
+    ("Priya", Personality::CardCounter),
+    ("Big Sal", Personality::HighRoller),
+    ("Hank", Personality::HunchPlayer),
+    ("Ines", Personality::ByTheBook),
+    ("Otto", Personality::CardCounter),
+    ("Gloria", Personality::HighRoller),
+];
+
+/// One chance in this many each round that someone sits down in a seat that has stood empty a round or more.
+const ARRIVAL_ODDS: u32 = 3;
 
 /// Time left before the seat to act makes its move ("thinking").
 #[derive(Resource, Default)]
@@ -37,7 +89,6 @@ pub struct Remark {
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Thinking>()
         .add_message::<Remark>()
-        .add_systems(OnEnter(Screen::Table), seat_the_table)
         .add_systems(
             Update,
             (rise_and_sit, place_bets_and_deal)
@@ -58,15 +109,26 @@ fn mind_seed(session: &Session, seat: SeatId) -> crate::engine::Seed {
     seed_from_number(session.seed ^ (0x5EA7_0000 + u64::from(seat)))
 }
 
-fn seat_the_table(
-    session: Res<Session>,
-    mut engine: ResMut<Engine>,
+pub(super) fn seat_the_table(
+    mut session: ResMut<Session>,
+    engine: Option<ResMut<Engine>>,
     mut beats: ResMut<Beats>,
     mut occupants: ResMut<Occupants>,
+    mut thinking: ResMut<Thinking>,
+    mut commands: Commands,
 ) {
+    let Some(mut engine) = engine else {
+        return;
+    };
+    *thinking = Thinking::default();
+    commands.insert_resource(Arrivals {
+        rng: crate::engine::TableRng::from_seed(seed_from_number(session.seed ^ 0xA11_1FE5)),
+        empty_for: [0; 7],
+    });
+    session.visits += 1;
     let level = &session.level;
     let rules = engine.table.rules().clone();
-    if let Some(seat) = level.player_seat {
+    if let Some(seat) = session.player_seat {
         let mind = session
             .autoplay
             .then(|| Mind::new(Personality::ByTheBook, &rules, mind_seed(&session, seat)));
@@ -132,15 +194,24 @@ fn sit(
     }
 }
 
-/// Between rounds: companions who are broke or satisfied leave; a regular of the level takes an empty seat.
+/// Between rounds: companions who are broke or satisfied leave; now and then someone new sits down in a seat that
+/// has stood empty, never more companions than the level seats.
+#[allow(clippy::too_many_arguments)]
 fn rise_and_sit(
     session: Res<Session>,
     mut engine: ResMut<Engine>,
     mut beats: ResMut<Beats>,
     mut occupants: ResMut<Occupants>,
+    mut arrivals: ResMut<Arrivals>,
     mut remarks: MessageWriter<Remark>,
+    mut last_round: Local<Option<u64>>,
 ) {
-    if !beats.settled() || engine.table.phase() != Phase::Betting || engine.table.round() == 0 {
+    let round = engine.table.round();
+    if !beats.settled() || engine.table.phase() != Phase::Betting || round == 0 {
+        return;
+    }
+    // Once per round, however many frames the table waits for bets.
+    if last_round.replace(round) == Some(round) {
         return;
     }
     for seat in 0..7u8 {
@@ -149,9 +220,7 @@ fn rise_and_sit(
                 mind: Some(mind),
                 buy_in,
                 ..
-            }) if Some(seat) != session.level.player_seat => {
-                mind.departure(&engine.table, seat, *buy_in)
-            }
+            }) if Some(seat) != session.player_seat => mind.departure(&engine.table, seat, *buy_in),
             _ => None,
         };
         if let Some(why) = leaving
@@ -170,16 +239,66 @@ fn rise_and_sit(
             occupants.seats[usize::from(seat)] = None;
         }
     }
-    // A regular whose seat is free comes back with a fresh bankroll.
-    for companion in &session.level.companions {
-        if occupants.seats[usize::from(companion.seat)].is_none() {
-            seat_regular(&session, companion, &mut engine, &mut beats, &mut occupants);
+    let companions = occupants
+        .seats
+        .iter()
+        .enumerate()
+        .filter(|(seat, o)| o.is_some() && Some(*seat as SeatId) != session.player_seat)
+        .count();
+    let mut room = session.level.companions.len().saturating_sub(companions);
+    for seat in 0..7u8 {
+        let empty =
+            occupants.seats[usize::from(seat)].is_none() && Some(seat) != session.player_seat;
+        let waited = &mut arrivals.empty_for[usize::from(seat)];
+        *waited = if empty { *waited + 1 } else { 0 };
+        if !empty || *waited < 2 || room == 0 || arrivals.rng.below(ARRIVAL_ODDS) != 0 {
+            continue;
         }
+        // Someone not already at the table, picked by the table's seeded dice.
+        let seated: Vec<&str> = occupants
+            .seats
+            .iter()
+            .flatten()
+            .map(|o| o.name.as_str())
+            .collect();
+        let free: Vec<(&str, Personality)> = session
+            .level
+            .companions
+            .iter()
+            .map(|c| (c.name.as_str(), c.personality))
+            .chain(GUESTS)
+            .filter(|(name, _)| !seated.contains(name))
+            .collect();
+        if free.is_empty() {
+            continue;
+        }
+        let (name, personality) = free[arrivals.rng.below(free.len() as u32) as usize];
+        let min_bet = engine.table.rules().min_bet;
+        let units = 20 + i64::from(arrivals.rng.below(41));
+        let bankroll = Cents(min_bet.0 * units);
+        let mind = Mind::new(
+            personality,
+            engine.table.rules(),
+            mind_seed(&session, seat).map(|b| b ^ (round as u8)),
+        );
+        let occupant = Occupant {
+            name: name.to_string(),
+            mind: Some(mind),
+            buy_in: bankroll,
+        };
+        sit(&mut engine, &mut beats, &mut occupants, seat, occupant);
+        remarks.write(Remark {
+            seat,
+            line: "Mind if I join you?".to_string(),
+        });
+        room -= 1;
     }
 }
 
-/// AI seats put their bets down and the dealer deals once every seat with a mind has bet.
+/// AI seats put their bets down. The dealer deals once they have, unless the player sits and plays by hand: then
+/// the deal waits for the player's Deal.
 fn place_bets_and_deal(
+    session: Res<Session>,
     mut engine: ResMut<Engine>,
     mut beats: ResMut<Beats>,
     occupants: Res<Occupants>,
@@ -199,6 +318,9 @@ fn place_bets_and_deal(
                 let _ = engine.apply(Command::Bet { seat, amount }, &mut beats);
             }
         }
+    }
+    if super::player::human_seat(&session).is_some() || !beats.settled() {
+        return;
     }
     if engine.apply(Command::Deal, &mut beats).is_err() {
         // Nobody could bet (everyone broke): wait for seats to change.

@@ -3,7 +3,8 @@
 
 use super::screen::{RoundPhase, RoundSet, Screen};
 use crate::engine::ai::Mind;
-use crate::engine::{Card, Cents, Command, CommandError, Event, Spot, Table};
+use crate::engine::{Card, Cents, Command, CommandError, Event, Outcome, SeatId, Spot, Table};
+use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use std::collections::VecDeque;
 
@@ -37,6 +38,10 @@ pub struct Engine {
     pub table: Table,
     /// Chips that should be at the table: what was there, plus buy-ins, less cash-outs.
     pub expected_chips: Cents,
+    /// The table as it opened, and every command it accepted since: a replay of the sitting.
+    pub opened: Table,
+    /// Commands accepted, in order.
+    pub log: Vec<Command>,
 }
 
 impl Engine {
@@ -44,6 +49,8 @@ impl Engine {
     pub fn new(table: Table) -> Engine {
         Engine {
             expected_chips: table.chips_total(),
+            opened: table.clone(),
+            log: Vec::new(),
             table,
         }
     }
@@ -51,6 +58,7 @@ impl Engine {
     /// Applies a command, queueing its events to be shown and keeping the chip books.
     pub fn apply(&mut self, command: Command, beats: &mut Beats) -> Result<(), CommandError> {
         let events = self.table.apply(command)?;
+        self.log.push(command);
         for event in &events {
             match *event {
                 Event::Joined { buy_in, .. } => self.expected_chips += buy_in,
@@ -61,6 +69,16 @@ impl Engine {
         }
         beats.queue.extend(events);
         Ok(())
+    }
+
+    /// Plays the log again from the opening table: the table it ends at (equal to [`Engine::table`] unless
+    /// something outside the commands changed the table).
+    pub fn replay(&self) -> Result<Table, CommandError> {
+        let mut table = self.opened.clone();
+        for &command in &self.log {
+            table.apply(command)?;
+        }
+        Ok(table)
     }
 
     /// Every chip is where the books say.
@@ -150,13 +168,39 @@ pub struct HandView {
     pub hand: u8,
 }
 
-/// A seat's bet circle and the chips in it.
+/// A seat's bet circle and the chips in it: the bet, then during the round everything the seat has on the felt
+/// (doubles, split hands, insurance).
 #[derive(Component, Debug)]
 pub struct BetCircle {
     /// The seat.
     pub seat: u8,
     /// Chips in the circle (as shown so far).
     pub amount: Cents,
+}
+
+/// The chips in front of a seat.
+#[derive(Component, Debug)]
+pub struct Bankroll {
+    /// The seat.
+    pub seat: u8,
+    /// Chips in front of the seat (as shown so far).
+    pub amount: Cents,
+}
+
+/// The dealer's chip tray: the house's money.
+#[derive(Component, Debug, Default)]
+pub struct DealerTray {
+    /// Chips in the tray (as shown so far).
+    pub amount: Cents,
+}
+
+/// How a hand ended, once it has been paid or taken.
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Settlement {
+    /// Win, lose, push, …
+    pub outcome: Outcome,
+    /// What the hand won (negative: lost), net of the wager.
+    pub net: Cents,
 }
 
 /// A seat on the table's arc.
@@ -174,11 +218,32 @@ pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Beats>()
         .init_resource::<Occupants>()
         .add_message::<Shown>()
-        .add_systems(OnEnter(Screen::Table), spawn_table)
         .add_systems(Update, present.in_set(RoundSet::Present));
 }
 
-fn spawn_table(mut commands: Commands) {
+/// Opens the session's table afresh: a new engine table, an empty queue of beats and empty seats. Runs first on
+/// entering the table, so a second visit starts clean.
+pub(super) fn open(
+    session: Res<super::seats::Session>,
+    mut commands: Commands,
+    mut beats: ResMut<Beats>,
+    mut occupants: ResMut<Occupants>,
+    mut screen: ResMut<NextState<Screen>>,
+) {
+    *beats = Beats::at(beats.speed);
+    *occupants = Occupants::default();
+    match session.new_table() {
+        Ok(table) => commands.insert_resource(Engine::new(table)),
+        Err(error) => {
+            // Levels are checked when loaded, so this is a bug; say so and go back rather than sit at no table.
+            error!("cannot open {}: {error}", session.level.name);
+            screen.set(Screen::Title);
+        }
+    }
+}
+
+pub(super) fn spawn_table(mut commands: Commands, engine: Option<Res<Engine>>) {
+    let house = engine.map_or(Cents::ZERO, |e| e.table.house());
     commands.spawn((
         Name::new("Shoe"),
         ShoeStack::default(),
@@ -192,12 +257,17 @@ fn spawn_table(mut commands: Commands) {
     commands.spawn((
         Name::new("Dealer"),
         DealerSpot,
+        DealerTray { amount: house },
         DespawnOnExit(Screen::Table),
     ));
     for seat in 0..7u8 {
         commands.spawn((
             Name::new(format!("Seat {seat}")),
             SeatSpot { seat },
+            Bankroll {
+                seat,
+                amount: Cents::ZERO,
+            },
             DespawnOnExit(Screen::Table),
         ));
         commands.spawn((
@@ -243,138 +313,202 @@ fn phase_after(event: &Event) -> Option<RoundPhase> {
     }
 }
 
-/// Shows decided events one beat at a time: spawns and moves card and hand entities, fills bet circles, counts the
-/// shoe.
-#[allow(clippy::too_many_arguments)]
+/// The table's entities as `present` changes them.
+#[derive(SystemParam)]
+pub(super) struct Felt<'w, 's> {
+    commands: Commands<'w, 's>,
+    shoe: Query<'w, 's, &'static mut ShoeStack>,
+    tray: Query<'w, 's, &'static mut DiscardTray>,
+    house: Query<'w, 's, &'static mut DealerTray>,
+    circles: Query<'w, 's, &'static mut BetCircle>,
+    bankrolls: Query<'w, 's, &'static mut Bankroll>,
+    cards: Query<'w, 's, (Entity, &'static mut CardView)>,
+    hands: Query<'w, 's, (Entity, &'static mut HandView)>,
+}
+
+impl Felt<'_, '_> {
+    fn circle(&mut self, seat: SeatId, change: impl FnOnce(&mut Cents)) {
+        if let Some(mut circle) = self.circles.iter_mut().find(|c| c.seat == seat) {
+            change(&mut circle.amount);
+        }
+    }
+
+    fn bankroll(&mut self, seat: SeatId, change: impl FnOnce(&mut Cents)) {
+        if let Some(mut pile) = self.bankrolls.iter_mut().find(|b| b.seat == seat) {
+            change(&mut pile.amount);
+        }
+    }
+
+    /// Chips `stake` leave the seat's circle; the seat gets them back plus `net`, paid by (or taken into) the tray.
+    fn pay(&mut self, seat: SeatId, stake: Cents, net: Cents) {
+        self.circle(seat, |c| *c -= stake);
+        self.bankroll(seat, |b| *b += stake + net);
+        for mut tray in &mut self.house {
+            tray.amount -= net;
+        }
+    }
+
+    fn count_shoe(&mut self, change: impl Fn(&mut ShoeStack, &mut DiscardTray)) {
+        for mut shoe in &mut self.shoe {
+            for mut tray in &mut self.tray {
+                change(&mut shoe, &mut tray);
+            }
+        }
+    }
+}
+
+/// Shows decided events one beat at a time: spawns and moves card and hand entities, moves chips between
+/// bankrolls, bet circles and the dealer's tray, counts the shoe.
 pub(super) fn present(
     time: Res<Time>,
     mut beats: ResMut<Beats>,
-    mut commands: Commands,
     mut shown: MessageWriter<Shown>,
     mut next_phase: ResMut<NextState<RoundPhase>>,
-    mut shoe: Single<&mut ShoeStack>,
-    mut tray: Single<&mut DiscardTray>,
-    mut circles: Query<&mut BetCircle>,
-    mut cards: Query<(Entity, &mut CardView)>,
-    mut hands: Query<(Entity, &mut HandView)>,
+    mut felt: Felt,
 ) {
     beats.wait -= time.delta_secs();
     // At most one event a frame, even at instant speed: entities spawned for one event exist (commands applied)
     // before the next event looks for them.
-    if beats.wait <= 0.0 {
-        let Some(event) = beats.queue.pop_front() else {
-            beats.wait = 0.0;
-            return;
-        };
-        let speed = beats.speed;
-        beats.wait += speed.seconds(beat(&event));
-        match event {
-            Event::Shuffled { cards } => {
-                shoe.remaining = cards;
-                tray.cards = 0;
+    if beats.wait > 0.0 {
+        return;
+    }
+    let Some(event) = beats.queue.pop_front() else {
+        beats.wait = 0.0;
+        return;
+    };
+    let speed = beats.speed;
+    beats.wait += speed.seconds(beat(&event));
+    match event {
+        Event::Joined { seat, buy_in } => felt.bankroll(seat, |b| *b = buy_in),
+        Event::Rebought { seat, bankroll, .. } => felt.bankroll(seat, |b| *b = bankroll),
+        Event::Left { seat, .. } => {
+            felt.bankroll(seat, |b| *b = Cents::ZERO);
+            felt.circle(seat, |c| *c = Cents::ZERO);
+        }
+        Event::BetSet {
+            seat,
+            amount,
+            bankroll,
+        } => {
+            felt.circle(seat, |c| *c = amount);
+            felt.bankroll(seat, |b| *b = bankroll);
+        }
+        Event::InsuranceTaken { seat, amount } => felt.pay(seat, -amount, Cents::ZERO),
+        Event::Doubled { seat, wager, .. } => felt.pay(seat, -wager.half(), Cents::ZERO),
+        Event::InsuranceSettled { seat, amount, net } => felt.pay(seat, amount, net),
+        Event::Settled {
+            seat,
+            hand,
+            outcome,
+            wager,
+            net,
+        } => {
+            felt.pay(seat, wager, net);
+            if let Some((entity, _)) = felt
+                .hands
+                .iter()
+                .find(|(_, h)| **h == HandView { seat, hand })
+            {
+                felt.commands
+                    .entity(entity)
+                    .insert(Settlement { outcome, net });
             }
-            Event::Burned { .. } => {
-                shoe.remaining = shoe.remaining.saturating_sub(1);
-                tray.cards += 1;
+        }
+        Event::Shuffled { cards } => felt.count_shoe(|shoe, tray| {
+            shoe.remaining = cards;
+            tray.cards = 0;
+        }),
+        Event::Burned { .. } => felt.count_shoe(|shoe, tray| {
+            shoe.remaining = shoe.remaining.saturating_sub(1);
+            tray.cards += 1;
+        }),
+        Event::DiscardsShuffledIn { cards } => felt.count_shoe(|shoe, tray| {
+            shoe.remaining += cards;
+            tray.cards = tray.cards.saturating_sub(cards);
+        }),
+        Event::TableCleared { cards: count } => {
+            for (entity, _) in &felt.cards {
+                felt.commands.entity(entity).despawn();
             }
-            Event::DiscardsShuffledIn { cards } => {
-                shoe.remaining += cards;
-                tray.cards = tray.cards.saturating_sub(cards);
+            for (entity, _) in &felt.hands {
+                felt.commands.entity(entity).despawn();
             }
-            Event::TableCleared { cards: count } => {
-                for (entity, _) in &cards {
-                    commands.entity(entity).despawn();
+            felt.count_shoe(|_, tray| tray.cards += count);
+        }
+        Event::Dealt { to, card, face_up } => {
+            felt.count_shoe(|shoe, _| shoe.remaining = shoe.remaining.saturating_sub(1));
+            let order = felt.cards.iter().filter(|(_, c)| c.spot == to).count() as u8;
+            // Without a hole card the dealer's turn starts with the second card, dealt face up.
+            if to == Spot::Dealer && face_up && order >= 1 {
+                NextState::set_if_neq(&mut *next_phase, RoundPhase::DealerTurn);
+            }
+            if let Spot::Player { seat, hand } = to
+                && order == 0
+                && !felt
+                    .hands
+                    .iter()
+                    .any(|(_, h)| *h == HandView { seat, hand })
+            {
+                felt.commands.spawn((
+                    Name::new(format!("Seat {seat} hand {hand}")),
+                    HandView { seat, hand },
+                    DespawnOnExit(Screen::Table),
+                ));
+            }
+            felt.commands.spawn((
+                Name::new(format!("Card {card}")),
+                CardView {
+                    card,
+                    face_up,
+                    spot: to,
+                    order,
+                },
+                DespawnOnExit(Screen::Table),
+            ));
+        }
+        Event::HoleCardRevealed { .. } => {
+            for (_, mut view) in &mut felt.cards {
+                if view.spot == Spot::Dealer {
+                    view.face_up = true;
                 }
-                for (entity, _) in &hands {
-                    commands.entity(entity).despawn();
-                }
-                tray.cards += count;
             }
-            Event::Dealt { to, card, face_up } => {
-                shoe.remaining = shoe.remaining.saturating_sub(1);
-                let order = cards.iter().filter(|(_, c)| c.spot == to).count() as u8;
-                // Without a hole card the dealer's turn starts with the second card, dealt face up.
-                if to == Spot::Dealer && face_up && order >= 1 {
-                    NextState::set_if_neq(&mut *next_phase, RoundPhase::DealerTurn);
+        }
+        Event::Split { seat, hand, wager } => {
+            felt.pay(seat, -wager, Cents::ZERO);
+            // Later hands of the seat move one place right; the second card of the split hand starts the new one.
+            for (_, mut view) in &mut felt.hands {
+                if view.seat == seat && view.hand > hand {
+                    view.hand += 1;
                 }
-                if let Spot::Player { seat, hand } = to
-                    && order == 0
-                    && !hands.iter().any(|(_, h)| *h == HandView { seat, hand })
+            }
+            felt.commands.spawn((
+                Name::new(format!("Seat {seat} hand {}", hand + 1)),
+                HandView {
+                    seat,
+                    hand: hand + 1,
+                },
+                DespawnOnExit(Screen::Table),
+            ));
+            for (_, mut view) in &mut felt.cards {
+                if let Spot::Player { seat: s, hand: h } = view.spot
+                    && s == seat
                 {
-                    commands.spawn((
-                        Name::new(format!("Seat {seat} hand {hand}")),
-                        HandView { seat, hand },
-                        DespawnOnExit(Screen::Table),
-                    ));
-                }
-                commands.spawn((
-                    Name::new(format!("Card {card}")),
-                    CardView {
-                        card,
-                        face_up,
-                        spot: to,
-                        order,
-                    },
-                    DespawnOnExit(Screen::Table),
-                ));
-            }
-            Event::HoleCardRevealed { .. } => {
-                for (_, mut view) in &mut cards {
-                    if view.spot == Spot::Dealer {
-                        view.face_up = true;
+                    if h > hand {
+                        view.spot = Spot::Player { seat, hand: h + 1 };
+                    } else if h == hand && view.order == 1 {
+                        view.spot = Spot::Player {
+                            seat,
+                            hand: hand + 1,
+                        };
+                        view.order = 0;
                     }
                 }
             }
-            Event::Split { seat, hand, .. } => {
-                // Later hands of the seat move one place right; the second card of the split hand starts the new one.
-                for (_, mut view) in &mut hands {
-                    if view.seat == seat && view.hand > hand {
-                        view.hand += 1;
-                    }
-                }
-                commands.spawn((
-                    Name::new(format!("Seat {seat} hand {}", hand + 1)),
-                    HandView {
-                        seat,
-                        hand: hand + 1,
-                    },
-                    DespawnOnExit(Screen::Table),
-                ));
-                for (_, mut view) in &mut cards {
-                    if let Spot::Player { seat: s, hand: h } = view.spot
-                        && s == seat
-                    {
-                        if h > hand {
-                            view.spot = Spot::Player { seat, hand: h + 1 };
-                        } else if h == hand && view.order == 1 {
-                            view.spot = Spot::Player {
-                                seat,
-                                hand: hand + 1,
-                            };
-                            view.order = 0;
-                        }
-                    }
-                }
-            }
-            Event::BetSet { seat, amount, .. } => set_circle(&mut circles, seat, amount),
-            Event::RoundStarted { .. } => {
-                for mut circle in &mut circles {
-                    circle.amount = Cents::ZERO;
-                }
-            }
-            _ => {}
         }
-        if let Some(phase) = phase_after(&event) {
-            NextState::set_if_neq(&mut *next_phase, phase);
-        }
-        shown.write(Shown(event));
+        _ => {}
     }
-}
-
-fn set_circle(circles: &mut Query<&mut BetCircle>, seat: u8, amount: Cents) {
-    for mut circle in circles.iter_mut() {
-        if circle.seat == seat {
-            circle.amount = amount;
-        }
+    if let Some(phase) = phase_after(&event) {
+        NextState::set_if_neq(&mut *next_phase, phase);
     }
+    shown.write(Shown(event));
 }

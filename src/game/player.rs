@@ -1,0 +1,258 @@
+//! The player's own seat: building a bet from chips (with Rebet, 2×, Undo, Clear), dealing, and playing hands from
+//! buttons or keys. Intents arrive as messages from whatever input there is (the HUD, the keyboard, a test); the engine
+//! decides, and a refusal becomes a message on screen, never a silent change.
+
+use super::screen::{RoundSet, Screen};
+use super::seats::Session;
+use super::table::{Beats, Engine};
+use crate::engine::{Action, Cents, Phase, Rules, SeatId};
+use bevy::prelude::*;
+
+/// Something the player asked for.
+#[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Intent {
+    /// Put a chip of this value on the bet.
+    Chip(Cents),
+    /// Bet what was bet last round.
+    Rebet,
+    /// Double the bet being built.
+    DoubleBet,
+    /// Take the last chip back.
+    Undo,
+    /// Take every chip back.
+    Clear,
+    /// Bet what is in the circle and deal.
+    Deal,
+    /// A decision for the hand in turn (or the insurance / even-money / surrender offer).
+    Play(Action),
+}
+
+/// The bet the player is building, what they bet last, and the last thing the table refused.
+#[derive(Resource, Default, Debug)]
+pub struct BetSlip {
+    /// Chips put down this round, in order (Undo takes the last).
+    pub chips: Vec<Cents>,
+    /// The last bet dealt, for Rebet.
+    pub last_bet: Cents,
+    /// Why the last request was refused, for the screen.
+    pub refusal: Option<String>,
+}
+
+impl BetSlip {
+    /// The bet being built.
+    pub fn total(&self) -> Cents {
+        self.chips.iter().copied().sum()
+    }
+}
+
+/// Player preferences the table follows.
+#[derive(Resource, Clone, Copy, Debug, PartialEq)]
+pub struct PlayOptions {
+    /// Stand by itself on a total of 21.
+    pub auto_stand_21: bool,
+}
+
+impl Default for PlayOptions {
+    fn default() -> PlayOptions {
+        PlayOptions {
+            auto_stand_21: true,
+        }
+    }
+}
+
+/// A decision asked for while cards were still moving: applied once the table has caught up, exactly once.
+#[derive(Resource, Default, Debug)]
+pub struct Pending(pub Option<Action>);
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_message::<Intent>()
+        .init_resource::<BetSlip>()
+        .init_resource::<PlayOptions>()
+        .init_resource::<Pending>()
+        .add_systems(
+            OnEnter(Screen::Table),
+            |mut slip: ResMut<BetSlip>, mut pending: ResMut<Pending>| {
+                *slip = BetSlip::default();
+                pending.0 = None;
+            },
+        )
+        .add_systems(Update, build_bet.in_set(RoundSet::Betting))
+        .add_systems(
+            Update,
+            (auto_stand, play_hand).chain().in_set(RoundSet::PlayerTurn),
+        );
+}
+
+/// The chip values offered at a table: the usual casino denominations from the smallest bet unit up to the table
+/// maximum.
+pub fn denominations(rules: &Rules) -> Vec<Cents> {
+    const VALUES: [i64; 8] = [1, 5, 25, 100, 500, 1_000, 5_000, 25_000];
+    let mut chips: Vec<Cents> = VALUES
+        .iter()
+        .map(|&v| Cents::units(v))
+        .filter(|&c| c >= rules.bet_unit && c <= rules.max_bet && c.0 % rules.bet_unit.0 == 0)
+        .collect();
+    if chips.is_empty() {
+        chips.push(rules.bet_unit);
+    }
+    chips
+}
+
+/// The player's seat, when the player sits and plays it by hand.
+pub fn human_seat(session: &Session) -> Option<SeatId> {
+    session.player_seat.filter(|_| !session.autoplay)
+}
+
+/// Why a bet of `total` can't be dealt at this table with this bankroll, if it can't.
+fn bet_refusal(rules: &Rules, total: Cents, bankroll: Cents) -> Option<String> {
+    if total > rules.max_bet {
+        Some(format!("The table maximum is {}.", rules.max_bet))
+    } else if total > bankroll {
+        Some(format!("You have {bankroll} in front of you."))
+    } else {
+        None
+    }
+}
+
+/// Bet building and the deal. Chips are checked against the limits and the bankroll as they go down; the deal checks
+/// the minimum.
+fn build_bet(
+    mut intents: MessageReader<Intent>,
+    session: Res<Session>,
+    mut slip: ResMut<BetSlip>,
+    mut engine: ResMut<Engine>,
+    mut beats: ResMut<Beats>,
+) {
+    let Some(seat) = human_seat(&session) else {
+        intents.clear();
+        return;
+    };
+    for intent in intents.read() {
+        let rules = engine.table.rules().clone();
+        let bankroll = engine.table.seats()[usize::from(seat)].bankroll;
+        let proposed: Option<Vec<Cents>> = match *intent {
+            Intent::Chip(value) => Some(slip.chips.iter().copied().chain([value]).collect()),
+            Intent::Rebet => Some(vec![slip.last_bet]).filter(|_| slip.last_bet.is_positive()),
+            Intent::DoubleBet => Some(slip.chips.repeat(2)),
+            Intent::Undo => {
+                slip.chips.pop();
+                slip.refusal = None;
+                None
+            }
+            Intent::Clear => {
+                slip.chips.clear();
+                slip.refusal = None;
+                None
+            }
+            Intent::Deal => {
+                slip.refusal = deal(seat, &mut slip, &mut engine, &mut beats).err();
+                None
+            }
+            Intent::Play(_) => None,
+        };
+        if let Some(chips) = proposed {
+            let total: Cents = chips.iter().copied().sum();
+            slip.refusal = bet_refusal(&rules, total, bankroll);
+            if slip.refusal.is_none() {
+                slip.chips = chips;
+            }
+        }
+    }
+}
+
+/// Puts the slip's bet down and deals, or says why not.
+fn deal(
+    seat: SeatId,
+    slip: &mut BetSlip,
+    engine: &mut Engine,
+    beats: &mut Beats,
+) -> Result<(), String> {
+    if !beats.settled() || engine.table.phase() != Phase::Betting {
+        return Err("The dealer is still busy.".to_string());
+    }
+    let total = slip.total();
+    let rules = engine.table.rules();
+    if total < rules.min_bet {
+        return Err(format!(
+            "Put at least the table minimum of {} in your circle.",
+            rules.min_bet
+        ));
+    }
+    let table = &engine.table;
+    if table.seats()[usize::from(seat)].bet != total {
+        engine
+            .apply(
+                crate::engine::Command::Bet {
+                    seat,
+                    amount: total,
+                },
+                beats,
+            )
+            .map_err(|e| e.to_string())?;
+    }
+    engine
+        .apply(crate::engine::Command::Deal, beats)
+        .map_err(|e| e.to_string())?;
+    slip.last_bet = total;
+    slip.chips.clear();
+    Ok(())
+}
+
+/// The player's decisions. One asked for while cards are still moving waits (once) for the table to catch up.
+fn play_hand(
+    mut intents: MessageReader<Intent>,
+    session: Res<Session>,
+    mut slip: ResMut<BetSlip>,
+    mut pending: ResMut<Pending>,
+    mut engine: ResMut<Engine>,
+    mut beats: ResMut<Beats>,
+) {
+    let Some(seat) = human_seat(&session) else {
+        intents.clear();
+        return;
+    };
+    for intent in intents.read() {
+        if let Intent::Play(action) = *intent {
+            pending.0 = Some(action);
+        }
+    }
+    if !beats.settled() {
+        return;
+    }
+    let Some(action) = pending.0.take() else {
+        return;
+    };
+    if engine.table.seat_to_act() != Some(seat) {
+        slip.refusal = Some("It isn't your turn.".to_string());
+        return;
+    }
+    let insurance = engine.table.max_insurance(seat);
+    slip.refusal = engine
+        .apply(action.command(seat, insurance), &mut beats)
+        .err()
+        .map(|e| e.to_string());
+}
+
+/// With auto-stand on, a player's hand that reaches 21 stands by itself.
+fn auto_stand(
+    session: Res<Session>,
+    options: Res<PlayOptions>,
+    mut pending: ResMut<Pending>,
+    engine: Res<Engine>,
+    beats: Res<Beats>,
+) {
+    let Some(seat) = human_seat(&session) else {
+        return;
+    };
+    if !options.auto_stand_21 || !beats.settled() || pending.0.is_some() {
+        return;
+    }
+    if let Some((turn_seat, hand)) = engine.table.hand_in_turn()
+        && turn_seat == seat
+        && engine.table.allows(seat, Action::Stand)
+        && let Some(index) = engine.table.hand_index(seat, hand)
+        && engine.table.hands()[index].total().value() == 21
+    {
+        pending.0 = Some(Action::Stand);
+    }
+}
