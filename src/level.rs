@@ -199,6 +199,66 @@ impl Level {
 }
 
 /// (line, column), both 1-based, of the first `field:` in `text`, skipping `//` comments.
+/// The levels shipped in `levels/`, built in, for when there is no `levels` folder beside the game (the browser).
+const BUILT_IN: [(&str, &str); 6] = [
+    ("levels/las-vegas-strip.ron", DEFAULT_LEVEL),
+    (
+        "levels/downtown-single-deck.ron",
+        include_str!("../levels/downtown-single-deck.ron"),
+    ),
+    (
+        "levels/atlantic-city.ron",
+        include_str!("../levels/atlantic-city.ron"),
+    ),
+    (
+        "levels/european-no-hole-card.ron",
+        include_str!("../levels/european-no-hole-card.ron"),
+    ),
+    (
+        "levels/carnival-six-five.ron",
+        include_str!("../levels/carnival-six-five.ron"),
+    ),
+    (
+        "levels/double-deck-custom.ron",
+        include_str!("../levels/double-deck-custom.ron"),
+    ),
+];
+
+/// One entry on the Tables screen: a level file and what became of reading it.
+#[derive(Debug)]
+pub struct Listing {
+    /// The file.
+    pub path: PathBuf,
+    /// The table, or why the file is broken.
+    pub level: Result<Level, LevelError>,
+}
+
+/// Every `*.ron` file in `dir`, sorted by file name, each read on its own so one broken file does not hide the
+/// others. Without a readable `dir`, the levels built into the game.
+pub fn catalogue(dir: &Path) -> Vec<Listing> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return BUILT_IN
+            .iter()
+            .map(|(path, text)| Listing {
+                path: PathBuf::from(path),
+                level: Level::parse(Path::new(path), text),
+            })
+            .collect();
+    };
+    let mut paths: Vec<PathBuf> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "ron"))
+        .collect();
+    paths.sort();
+    paths
+        .into_iter()
+        .map(|path| Listing {
+            level: Level::load(&path),
+            path,
+        })
+        .collect()
+}
+
 fn locate_field(text: &str, field: &str) -> Option<(usize, usize)> {
     for (number, line) in text.lines().enumerate() {
         let code = line.split("//").next().unwrap_or("");
@@ -223,6 +283,39 @@ fn locate_field(text: &str, field: &str) -> Option<(usize, usize)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_catalogue_lists_broken_files_beside_good_ones() {
+        let dir = std::env::temp_dir().join(format!("holecard-levels-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        std::fs::write(
+            dir.join("a-good.ron"),
+            r#"(name: "Good", rules: Preset(Carnival))"#,
+        )
+        .expect("write");
+        std::fs::write(
+            dir.join("b-bad.ron"),
+            "(\n  name: \"Bad\",\n  rules: Preset(Nowhere),\n)",
+        )
+        .expect("write");
+        std::fs::write(dir.join("notes.txt"), "not a level").expect("write");
+        let listings = catalogue(&dir);
+        std::fs::remove_dir_all(&dir).expect("clean up");
+        assert_eq!(listings.len(), 2);
+        assert_eq!(listings[0].level.as_ref().expect("good").name, "Good");
+        let error = listings[1].level.as_ref().expect_err("bad").to_string();
+        assert!(error.contains("b-bad.ron:3:"), "{error}");
+        assert!(error.contains("Nowhere"), "{error}");
+    }
+
+    #[test]
+    fn every_built_in_level_parses_and_matches_its_file() {
+        for listing in catalogue(Path::new("/no/such/folder")) {
+            let level = listing.level.expect("built-in levels are valid");
+            assert_eq!(Level::load(&listing.path).expect("file"), level);
+        }
+        assert_eq!(catalogue(Path::new("levels")).len(), BUILT_IN.len());
+    }
 
     #[test]
     fn a_preset_level_parses() {

@@ -1,8 +1,9 @@
-//! `holecard`: the casino table. Windowless runs (`--headless --rounds N`) play the whole ECS game with AI in every
-//! seat and print one JSON line.
+//! `holecard`: the casino table. Opens the game in a window; `--headless --rounds N` plays the whole ECS game with AI
+//! in every seat and no window, and prints one JSON line.
 
-use clap::Parser;
-use holecard::game::headless;
+use clap::{Parser, ValueEnum};
+use holecard::game::table::Speed;
+use holecard::game::{headless, window};
 use holecard::level::Level;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -13,15 +14,50 @@ struct Cli {
     /// The table to open (default: the Las Vegas Strip table).
     #[arg(long, value_name = "FILE")]
     level: Option<PathBuf>,
-    /// Seed for the shoe and the companions.
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
+    /// Seed for the shoe and the companions (default: fresh from the operating system).
+    #[arg(long, value_name = "N")]
+    seed: Option<u64>,
+    /// An AI plays the player's seat too.
+    #[arg(long)]
+    autoplay: bool,
+    /// How fast cards and chips move.
+    #[arg(long, value_enum, default_value_t = Pace::Normal)]
+    speed: Pace,
+    /// Run N frames, save the window to this PNG, and exit.
+    #[arg(long, value_name = "PATH", requires = "frames")]
+    screenshot: Option<PathBuf>,
+    /// Frames to run before the screenshot.
+    #[arg(long, value_name = "N")]
+    frames: Option<u32>,
+    /// Window size, WIDTHxHEIGHT in logical pixels.
+    #[arg(long, value_name = "WxH", default_value = "1280x720", value_parser = parse_size)]
+    size: (u32, u32),
     /// Run without a window or GPU, AI in every seat, and print a JSON report.
     #[arg(long, requires = "rounds")]
     headless: bool,
     /// Rounds to play in a headless run.
     #[arg(long, value_name = "N")]
     rounds: Option<u64>,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum Pace {
+    Normal,
+    Fast,
+    Instant,
+}
+
+fn parse_size(text: &str) -> Result<(u32, u32), String> {
+    let (w, h) = text
+        .split_once('x')
+        .ok_or_else(|| format!("`{text}` is not WIDTHxHEIGHT, e.g. 1280x720"))?;
+    let number = |s: &str| {
+        s.parse::<u32>()
+            .ok()
+            .filter(|n| (320..=7680).contains(n))
+            .ok_or_else(|| format!("`{s}` in `{text}` is not a size from 320 to 7680"))
+    };
+    Ok((number(w)?, number(h)?))
 }
 
 fn main() -> ExitCode {
@@ -33,14 +69,47 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    if !cli.headless {
-        eprintln!(
-            "holecard: the windowed table is still being built (issue 3); run `holecard --headless --rounds N`, or \
-             play at the terminal with `holecard-lab play`"
-        );
-        return ExitCode::from(2);
+    let seed = match cli.seed {
+        Some(seed) => seed,
+        None => match holecard::engine::os_seed() {
+            Ok(bytes) => u64::from_le_bytes([
+                bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+            ]),
+            Err(e) => {
+                eprintln!("holecard: {e}; pass --seed N");
+                return ExitCode::from(2);
+            }
+        },
+    };
+    if cli.headless {
+        return headless_run(level, seed, cli.rounds.unwrap_or(0));
     }
-    match headless::run(level, cli.seed, cli.rounds.unwrap_or(0)) {
+    let speed = match cli.speed {
+        Pace::Normal => Speed::Normal,
+        Pace::Fast => Speed::Fast,
+        Pace::Instant => Speed::Instant,
+    };
+    let options = window::WindowOptions {
+        level,
+        seed,
+        autoplay: cli.autoplay,
+        speed,
+        screenshot: cli.screenshot,
+        frames: cli.frames.unwrap_or(0),
+        size: cli.size,
+    };
+    match window::run(options) {
+        Ok(exit) if exit.is_success() => ExitCode::SUCCESS,
+        Ok(_) => ExitCode::FAILURE,
+        Err(e) => {
+            eprintln!("holecard: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn headless_run(level: Level, seed: u64, rounds: u64) -> ExitCode {
+    match headless::run(level, seed, rounds) {
         Ok(report) => match serde_json::to_string(&report) {
             Ok(json) => {
                 println!("{json}");

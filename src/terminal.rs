@@ -291,18 +291,7 @@ fn ask_decision(
 
 /// The key and name shown for an action.
 fn key_of(action: Action) -> (&'static str, &'static str) {
-    match action {
-        Action::Hit => ("h", "hit"),
-        Action::Stand => ("s", "stand"),
-        Action::Double => ("d", "double"),
-        Action::Split => ("p", "split"),
-        Action::Surrender => ("r", "surrender"),
-        Action::DeclineSurrender => ("k", "keep the hand"),
-        Action::TakeInsurance => ("i", "insurance"),
-        Action::DeclineInsurance => ("n", "no insurance"),
-        Action::TakeEvenMoney => ("e", "even money"),
-        Action::DeclineEvenMoney => ("n", "no even money"),
-    }
+    (action.key(), action.name())
 }
 
 /// Leaves the table between rounds (a round in play is finished by the book first) and reports the chips.

@@ -5,8 +5,13 @@ use bevy::prelude::*;
 use holecard::engine::Rank::{self, *};
 use holecard::engine::{Cents, Event, Phase, Spot};
 use holecard::game::headless;
+use holecard::game::player::{BetSlip, Intent, PlayOptions};
 use holecard::game::screen::{RoundPhase, Screen};
-use holecard::game::table::{Beats, BetCircle, CardView, Engine, HandView, Shown, Speed};
+use holecard::game::seats::Session;
+use holecard::game::table::{
+    Bankroll, Beats, BetCircle, CardView, DealerTray, Engine, HandView, Occupants, Settlement,
+    Shown, Speed,
+};
 use holecard::level::{Companion, Level, Personality, RuleSource};
 use std::path::Path;
 
@@ -34,7 +39,12 @@ fn one_seat_level() -> Level {
 }
 
 fn stacked_app(cards: &[Rank]) -> App {
-    let mut app = headless::app(one_seat_level(), 3, Speed::Instant).expect("valid level");
+    stacked(one_seat_level(), true, cards)
+}
+
+/// `level` seeded with 3, at instant speed, with `cards` on top of the shoe.
+fn stacked(level: Level, autoplay: bool, cards: &[Rank]) -> App {
+    let mut app = headless::app_with(level, 3, Speed::Instant, autoplay).expect("valid level");
     app.world_mut()
         .resource_mut::<Engine>()
         .table
@@ -47,7 +57,7 @@ fn stacked_app(cards: &[Rank]) -> App {
 fn run_until(app: &mut App, mut done: impl FnMut(&App, &[Event]) -> bool) -> Vec<Event> {
     let mut cursor = app.world().resource::<Messages<Shown>>().get_cursor();
     let mut shown = Vec::new();
-    for _ in 0..2_000 {
+    for _ in 0..20_000 {
         app.update();
         let messages = app.world().resource::<Messages<Shown>>();
         shown.extend(cursor.read(messages).map(|Shown(e)| *e));
@@ -55,7 +65,7 @@ fn run_until(app: &mut App, mut done: impl FnMut(&App, &[Event]) -> bool) -> Vec
             return shown;
         }
     }
-    panic!("the table did not get there in 2,000 frames; shown: {shown:?}");
+    panic!("the table did not get there in 20,000 frames; shown: {shown:?}");
 }
 
 fn cards_on_felt(app: &mut App) -> Vec<CardView> {
@@ -297,4 +307,312 @@ fn a_no_hole_card_table_shows_the_dealers_turn() {
         .position(|p| *p == RoundPhase::PlayerTurn)
         .expect("the player's turn");
     assert!(player_turn < dealer_turn, "{phases:?}");
+}
+
+/// The one-seat level with the player sitting in seat 3 and playing by hand.
+fn human_app(cards: &[Rank]) -> App {
+    let mut level = one_seat_level();
+    level.player_seat = Some(3);
+    stacked(level, false, cards)
+}
+
+fn intend(app: &mut App, intent: Intent) {
+    app.world_mut().write_message(intent);
+    app.update();
+}
+
+fn refusal(app: &App) -> Option<String> {
+    app.world().resource::<BetSlip>().refusal.clone()
+}
+
+fn settle(app: &mut App) {
+    for _ in 0..200 {
+        app.update();
+    }
+}
+
+#[test]
+fn the_deal_waits_for_the_players_bet_and_bets_are_checked_not_clamped() {
+    let mut level = one_seat_level();
+    level.player_seat = Some(3);
+    level.buy_in = Cents::units(8_000);
+    let mut app = headless::app_with(level, 3, Speed::Instant, false).expect("valid level");
+    settle(&mut app);
+    assert_eq!(
+        app.world().resource::<Engine>().table.round(),
+        0,
+        "no deal without the player"
+    );
+    let chip = |units| Intent::Chip(Cents::units(units));
+    let total = |app: &App| app.world().resource::<BetSlip>().total();
+    intend(&mut app, chip(25));
+    intend(&mut app, chip(5));
+    intend(&mut app, chip(5));
+    assert_eq!(total(&app), Cents::units(35));
+    intend(&mut app, Intent::Undo);
+    assert_eq!(total(&app), Cents::units(30));
+    intend(&mut app, Intent::Clear);
+    // Over the $5,000 table maximum: refused with a message, the bet unchanged.
+    intend(&mut app, chip(5_000));
+    intend(&mut app, chip(1));
+    assert_eq!(total(&app), Cents::units(5_000));
+    let message = refusal(&app).expect("over the maximum");
+    assert!(message.contains("maximum is $5,000"), "{message}");
+    // Beyond the bankroll: 2 × $5,000 is within no limit the player can pay.
+    intend(&mut app, Intent::DoubleBet);
+    assert_eq!(total(&app), Cents::units(5_000));
+    assert!(refusal(&app).is_some());
+    intend(&mut app, Intent::Clear);
+    assert_eq!(refusal(&app), None);
+    intend(&mut app, chip(5));
+    intend(&mut app, Intent::Deal);
+    let message = refusal(&app).expect("under the minimum");
+    assert!(message.contains("minimum of $10"), "{message}");
+    assert_eq!(app.world().resource::<Engine>().table.round(), 0);
+    intend(&mut app, Intent::DoubleBet);
+    intend(&mut app, chip(5));
+    assert_eq!(total(&app), Cents::units(15));
+    intend(&mut app, Intent::Deal);
+    assert_eq!(refusal(&app), None);
+    let engine = app.world().resource::<Engine>();
+    assert_eq!(engine.table.round(), 1);
+    let mine: Vec<Cents> = engine.table.seat_hands(3).map(|h| h.wager).collect();
+    assert_eq!(mine, [Cents::units(15)]);
+    // Next round, Rebet puts the same bet back.
+    settle(&mut app);
+    intend(&mut app, Intent::Play(holecard::engine::Action::Stand));
+    run_until(&mut app, |app, _| {
+        headless::between_rounds(app) && app.world().resource::<Engine>().table.round() == 1
+    });
+    intend(&mut app, Intent::Rebet);
+    assert_eq!(total(&app), Cents::units(15));
+}
+
+#[test]
+fn the_player_plays_by_intents_and_the_chips_follow_the_engine() {
+    // Mae (seat 0) gets 10, 9; the player (seat 3) gets 10, 6; the dealer shows a 9 over a 10 (19).
+    // The player hits a 5: 21, which stands by itself; Mae stands; the player's 21 beats the dealer's 19.
+    let mut app = human_app(&[Ten, Ten, Nine, Nine, Six, Ten, Five]);
+    settle(&mut app);
+    intend(&mut app, Intent::Chip(Cents::units(25)));
+    intend(&mut app, Intent::Deal);
+    settle(&mut app);
+    assert_eq!(
+        app.world().resource::<Engine>().table.seat_to_act(),
+        Some(3),
+        "Mae stood; the player is to act"
+    );
+    // Asked for twice: applied once.
+    app.world_mut()
+        .write_message(Intent::Play(holecard::engine::Action::Hit));
+    app.world_mut()
+        .write_message(Intent::Play(holecard::engine::Action::Hit));
+    let shown = run_until(&mut app, |app, shown| {
+        headless::between_rounds(app) && shown.iter().any(|e| matches!(e, Event::RoundEnded { .. }))
+    });
+    let hits = shown
+        .iter()
+        .filter(|e| {
+            matches!(
+                e,
+                Event::Acted {
+                    seat: 3,
+                    action: holecard::engine::Action::Hit,
+                    ..
+                }
+            )
+        })
+        .count();
+    assert_eq!(hits, 1, "one hit, though asked twice");
+    assert!(
+        shown.iter().any(|e| matches!(
+            e,
+            Event::Acted {
+                seat: 3,
+                action: holecard::engine::Action::Stand,
+                ..
+            }
+        )),
+        "auto-stand on 21"
+    );
+    let engine = app.world().resource::<Engine>();
+    assert_eq!(
+        engine.table.seats()[3].bankroll,
+        Cents::units(1_025),
+        "won $25"
+    );
+    assert!(headless::chips_shown(&mut app), "piles match the books");
+    let settled: Vec<(HandView, Settlement)> = app
+        .world_mut()
+        .query::<(&HandView, &Settlement)>()
+        .iter(app.world())
+        .map(|(h, s)| (*h, *s))
+        .collect();
+    assert!(
+        settled.contains(&(
+            HandView { seat: 3, hand: 0 },
+            Settlement {
+                outcome: holecard::engine::Outcome::Win,
+                net: Cents::units(25)
+            }
+        )),
+        "{settled:?}"
+    );
+}
+
+#[test]
+fn settlement_moves_the_right_chips_between_circle_bankroll_and_tray() {
+    // Mae doubles 11 against a 6 and wins: $20 leaves the tray; the circle shows $20 while the hand is out.
+    let mut app = stacked_app(&[Six, Six, Five, Ten, Ten, Ten]);
+    let house = app.world().resource::<Engine>().table.house();
+    let mut circle_at_double = None;
+    let mut outcome = None;
+    run_until(&mut app, |app, shown| {
+        let world = app.world();
+        if circle_at_double.is_none() && shown.iter().any(|e| matches!(e, Event::Doubled { .. })) {
+            circle_at_double = world
+                .try_query::<&BetCircle>()
+                .and_then(|mut q| q.iter(world).find(|c| c.seat == 0).map(|c| c.amount));
+        }
+        if outcome.is_none() && shown.iter().any(|e| matches!(e, Event::Settled { .. })) {
+            outcome = world
+                .try_query::<&Settlement>()
+                .and_then(|mut q| q.iter(world).next().copied());
+        }
+        shown.iter().any(|e| matches!(e, Event::RoundEnded { .. }))
+    });
+    assert_eq!(circle_at_double, Some(Cents::units(20)));
+    let settlement = outcome.expect("a settled hand entity");
+    assert_eq!(settlement.outcome, holecard::engine::Outcome::Win);
+    assert_eq!(settlement.net, Cents::units(20));
+    let world = app.world_mut();
+    let tray = world
+        .query::<&DealerTray>()
+        .single(world)
+        .expect("one tray")
+        .amount;
+    assert_eq!(tray, house - Cents::units(20));
+    let mae = world
+        .query::<&Bankroll>()
+        .iter(world)
+        .find(|b| b.seat == 0)
+        .expect("seat 0")
+        .amount;
+    assert_eq!(mae, Cents::units(1_020));
+}
+
+#[test]
+fn a_companion_who_leaves_is_replaced_by_someone_else_in_time() {
+    // A high roller with a thin bankroll goes broke quickly; the seat stands empty, then a new face sits down.
+    let mut level = one_seat_level();
+    level.companions.push(Companion {
+        name: "Big Tony".into(),
+        personality: Personality::HighRoller,
+        bankroll: Cents::units(100),
+        seat: 1,
+    });
+    let mut app = headless::app(level, 11, Speed::Instant).expect("valid level");
+    let shown = run_until(&mut app, |_, shown| {
+        let left = shown
+            .iter()
+            .position(|e| matches!(e, Event::Left { seat: 1, .. }));
+        left.is_some_and(|at| {
+            shown[at..]
+                .iter()
+                .any(|e| matches!(e, Event::Joined { seat: 1, .. }))
+        })
+    });
+    let left = shown
+        .iter()
+        .position(|e| matches!(e, Event::Left { .. }))
+        .expect("left");
+    let rounds_between = shown[left..]
+        .iter()
+        .filter(|e| matches!(e, Event::RoundStarted { .. }))
+        .count();
+    assert!(
+        rounds_between >= 1,
+        "the seat stays empty for a round at least"
+    );
+    let newcomer = app.world().resource::<Occupants>().seats[1]
+        .as_ref()
+        .map(|o| o.name.clone());
+    assert!(
+        newcomer
+            .as_deref()
+            .is_some_and(|n| n != "Big Tony" && n != "Mae"),
+        "{newcomer:?}"
+    );
+}
+
+#[test]
+fn leaving_and_coming_back_opens_a_fresh_table() {
+    let mut app = stacked_app(&[Ten, Six, Nine, Ten, Seven]);
+    run_until(&mut app, |app, _| {
+        app.world().resource::<Engine>().table.round() >= 2 && headless::between_rounds(app)
+    });
+    let first_cards = app.world().resource::<Engine>().opened.shoe().remaining();
+    app.world_mut()
+        .resource_mut::<NextState<Screen>>()
+        .set(Screen::Title);
+    app.update();
+    app.world_mut()
+        .resource_mut::<NextState<Screen>>()
+        .set(Screen::Table);
+    app.update();
+    let engine = app.world().resource::<Engine>();
+    assert_eq!(engine.table.round(), 0);
+    assert!(engine.log.len() <= 2, "only the new sitting's joins");
+    assert_eq!(engine.table.shoe().remaining(), first_cards);
+    assert_eq!(app.world().resource::<Session>().visits, 2);
+    let seated = app
+        .world()
+        .resource::<Occupants>()
+        .seats
+        .iter()
+        .flatten()
+        .count();
+    assert_eq!(seated, 1, "Mae, once");
+    let circles = app
+        .world_mut()
+        .query::<&BetCircle>()
+        .iter(app.world())
+        .count();
+    assert_eq!(circles, 7, "one set of table entities");
+    run_until(&mut app, |app, _| {
+        app.world().resource::<Engine>().table.round() >= 1 && headless::between_rounds(app)
+    });
+    assert!(headless::chips_shown(&mut app));
+}
+
+#[test]
+fn the_command_log_replays_the_sitting() {
+    let mut level = one_seat_level();
+    level.player_seat = Some(3);
+    let mut app = headless::app(level, 5, Speed::Instant).expect("valid level");
+    run_until(&mut app, |app, _| {
+        app.world().resource::<Engine>().table.round() >= 40 && headless::between_rounds(app)
+    });
+    let engine = app.world().resource::<Engine>();
+    assert!(engine.log.len() > 100);
+    assert_eq!(engine.replay().expect("replays"), engine.table);
+}
+
+#[test]
+fn auto_stand_can_be_turned_off() {
+    let mut app = human_app(&[Ten, Ten, Nine, Nine, Six, Ten, Five]);
+    app.world_mut().resource_mut::<PlayOptions>().auto_stand_21 = false;
+    settle(&mut app);
+    intend(&mut app, Intent::Chip(Cents::units(25)));
+    intend(&mut app, Intent::Deal);
+    settle(&mut app);
+    intend(&mut app, Intent::Play(holecard::engine::Action::Hit));
+    settle(&mut app);
+    let engine = app.world().resource::<Engine>();
+    assert_eq!(
+        engine.table.seat_to_act(),
+        Some(3),
+        "21 waits for the player"
+    );
+    assert!(engine.table.allows(3, holecard::engine::Action::Stand));
 }

@@ -133,6 +133,37 @@ impl Action {
         }
     }
 
+    /// The key that asks for this action, at the terminal table and in the game (the game shows it on the button).
+    pub fn key(self) -> &'static str {
+        match self {
+            Action::Hit => "h",
+            Action::Stand => "s",
+            Action::Double => "d",
+            Action::Split => "p",
+            Action::Surrender => "r",
+            Action::DeclineSurrender => "k",
+            Action::TakeInsurance => "i",
+            Action::DeclineInsurance | Action::DeclineEvenMoney => "n",
+            Action::TakeEvenMoney => "e",
+        }
+    }
+
+    /// The action's name on a button or in a prompt.
+    pub fn name(self) -> &'static str {
+        match self {
+            Action::Hit => "hit",
+            Action::Stand => "stand",
+            Action::Double => "double",
+            Action::Split => "split",
+            Action::Surrender => "surrender",
+            Action::DeclineSurrender => "keep the hand",
+            Action::TakeInsurance => "insurance",
+            Action::DeclineInsurance => "no insurance",
+            Action::TakeEvenMoney => "even money",
+            Action::DeclineEvenMoney => "no even money",
+        }
+    }
+
     /// The verb for the round log ("hits", "doubles down").
     pub fn verb(self) -> &'static str {
         match self {

@@ -1,7 +1,7 @@
 //! The whole ECS game without a window or GPU: every seat played by AI, for soaks and frame-cost measurements.
 
 use super::screen::Screen;
-use super::table::{Beats, CardView, Engine, Speed};
+use super::table::{Bankroll, Beats, BetCircle, CardView, DealerTray, Engine, Speed};
 use crate::level::Level;
 use bevy::prelude::*;
 use bevy::state::app::StatesPlugin;
@@ -24,6 +24,12 @@ pub struct HeadlessReport {
     pub chips_conserved: bool,
     /// The card entities on the felt are exactly the cards the engine has on the table.
     pub cards_accounted: bool,
+    /// The chips drawn in every bankroll, bet circle and the dealer's tray match the engine's books at the end.
+    pub chips_shown: bool,
+    /// Replaying the sitting's command log from the opening table gives the same table.
+    pub replays: bool,
+    /// Commands an AI seat asked for that the engine refused (each also logged as an error).
+    pub refused_commands: u64,
     /// The table stopped making progress before the rounds were played.
     pub stalled: bool,
 }
@@ -31,19 +37,34 @@ pub struct HeadlessReport {
 impl HeadlessReport {
     /// Every round was played and every check holds.
     pub fn passed(&self) -> bool {
-        !self.stalled && self.chips_conserved && self.cards_accounted
+        !self.stalled
+            && self.chips_conserved
+            && self.cards_accounted
+            && self.chips_shown
+            && self.replays
+            && self.refused_commands == 0
     }
 }
 
 /// A windowless app with the game's logic at `level`, every seat played by AI, at `speed`.
 pub fn app(level: Level, seed: u64, speed: Speed) -> Result<App, crate::engine::RuleError> {
+    app_with(level, seed, speed, true)
+}
+
+/// A windowless app at `level`; the player's seat is played by AI when `autoplay`, else it waits for intents.
+pub fn app_with(
+    level: Level,
+    seed: u64,
+    speed: Speed,
+    autoplay: bool,
+) -> Result<App, crate::engine::RuleError> {
     let mut app = App::new();
     app.add_plugins((MinimalPlugins, StatesPlugin))
         .insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_millis(
             16,
         )));
     super::logic_plugin(&mut app);
-    super::open_table(&mut app, level, seed, speed, true)?;
+    super::open_table(&mut app, level, seed, speed, autoplay)?;
     app.update();
     app.world_mut()
         .resource_mut::<NextState<Screen>>()
@@ -71,6 +92,25 @@ pub fn cards_accounted(app: &mut App) -> bool {
             .sum::<usize>();
     let mut views = app.world_mut().query::<&CardView>();
     views.iter(app.world()).count() == on_felt
+}
+
+/// Between rounds, the chip piles on the felt (bankrolls, bet circles, the dealer's tray) hold what the engine says.
+pub fn chips_shown(app: &mut App) -> bool {
+    let world = app.world_mut();
+    let engine = world.resource::<Engine>();
+    let seats = engine.table.seats().clone();
+    let house = engine.table.house();
+    let mut bankrolls = world.query::<&Bankroll>();
+    let mut circles = world.query::<&BetCircle>();
+    let mut trays = world.query::<&DealerTray>();
+    bankrolls
+        .iter(world)
+        .all(|b| seats[usize::from(b.seat)].bankroll == b.amount)
+        && circles
+            .iter(world)
+            .all(|c| seats[usize::from(c.seat)].bet == c.amount)
+        && trays.iter(world).all(|t| t.amount == house)
+        && bankrolls.iter(world).count() == seats.len()
 }
 
 /// Plays `rounds` rounds as fast as the machine allows and reports frame costs and the books.
@@ -102,7 +142,9 @@ pub fn run(
         .get((frame_times.len() * 99 / 100).min(frame_times.len().saturating_sub(1)))
         .copied();
     let cards_accounted = cards_accounted(&mut app);
+    let chips_shown = chips_shown(&mut app);
     let engine = app.world().resource::<Engine>();
+    let replays = engine.replay().is_ok_and(|table| table == engine.table);
     Ok(HeadlessReport {
         rounds: engine.table.round(),
         frames,
@@ -110,6 +152,9 @@ pub fn run(
         frame_time_p99_us: p99.unwrap_or(0.0),
         chips_conserved: engine.chips_conserved(),
         cards_accounted,
+        chips_shown,
+        replays,
+        refused_commands: engine.refused,
         stalled: engine.table.round() < rounds,
     })
 }

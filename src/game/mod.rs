@@ -1,10 +1,13 @@
 //! The Bevy game: the casino table in ECS, driven by the engine. Built with the default `game` feature.
 
 pub mod headless;
+pub mod hud;
 pub mod player;
 pub mod screen;
 pub mod seats;
 pub mod table;
+pub mod view;
+pub mod window;
 
 use crate::engine::RuleError;
 use crate::level::Level;
@@ -17,9 +20,15 @@ pub fn logic_plugin(app: &mut App) {
     app.add_plugins((screen::plugin, table::plugin, seats::plugin, player::plugin))
         .add_systems(
             OnEnter(Screen::Table),
-            (table::open, table::spawn_table, seats::seat_the_table).chain(),
+            (table::open, table::spawn_table, seats::seat_the_table)
+                .chain()
+                .in_set(TableOpens),
         );
 }
+
+/// The systems that open the table on entering [`Screen::Table`]; anything dressing the table's entities runs after.
+#[derive(SystemSet, Debug, Clone, PartialEq, Eq, Hash)]
+pub struct TableOpens;
 
 /// Opens `level` on a table seeded from `seed`, at `speed`, with an AI in the player's seat if `autoplay`. The
 /// table itself opens on entering [`Screen::Table`].

@@ -25,6 +25,8 @@ pub enum Intent {
     Deal,
     /// A decision for the hand in turn (or the insurance / even-money / surrender offer).
     Play(Action),
+    /// Out of chips: buy in again for the table's buy-in.
+    Rebuy,
 }
 
 /// The bet the player is building, what they bet last, and the last thing the table refused.
@@ -83,14 +85,18 @@ pub(super) fn plugin(app: &mut App) {
         );
 }
 
+/// Chips in the player's rack.
+const RACK: usize = 5;
+
 /// The chip values offered at a table: the usual casino denominations from the smallest bet unit up to the table
-/// maximum.
+/// maximum, five of them.
 pub fn denominations(rules: &Rules) -> Vec<Cents> {
     const VALUES: [i64; 8] = [1, 5, 25, 100, 500, 1_000, 5_000, 25_000];
     let mut chips: Vec<Cents> = VALUES
         .iter()
         .map(|&v| Cents::units(v))
         .filter(|&c| c >= rules.bet_unit && c <= rules.max_bet && c.0 % rules.bet_unit.0 == 0)
+        .take(RACK)
         .collect();
     if chips.is_empty() {
         chips.push(rules.bet_unit);
@@ -146,6 +152,14 @@ fn build_bet(
             }
             Intent::Deal => {
                 slip.refusal = deal(seat, &mut slip, &mut engine, &mut beats).err();
+                None
+            }
+            Intent::Rebuy => {
+                let amount = session.level.buy_in;
+                slip.refusal = engine
+                    .apply(crate::engine::Command::Rebuy { seat, amount }, &mut beats)
+                    .err()
+                    .map(|e| e.to_string());
                 None
             }
             Intent::Play(_) => None,

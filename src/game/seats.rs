@@ -40,11 +40,11 @@ impl Session {
         let seed = self
             .seed
             .wrapping_add(self.visits.wrapping_mul(0x9E37_79B9_7F4A_7C15));
-        crate::engine::Table::new(
-            self.level.rules.rules(),
-            seed_from_number(seed),
-            self.level.house_bankroll,
-        )
+        let mut rules = self.level.rules.rules();
+        // Standing on 21 is the player's own option at this table (`PlayOptions`); no outcome changes, since a 21
+        // can only stand, but the player may want to press the button.
+        rules.auto_stand_on_21 = false;
+        crate::engine::Table::new(rules, seed_from_number(seed), self.level.house_bankroll)
     }
 }
 
@@ -54,7 +54,16 @@ pub struct Arrivals {
     rng: crate::engine::TableRng,
     /// Rounds each seat has stood empty.
     empty_for: [u32; 7],
+    /// Companions who got up this visit: they have gone home.
+    departed: Vec<String>,
+    /// The round the seats were last looked at.
+    last_round: Option<u64>,
+    /// Seconds the table has stood empty since someone last had a chance to sit.
+    idle: f32,
 }
+
+/// At a table nobody sits at, this many seconds count as a round for arrivals.
+const IDLE_ROUND_SECONDS: f32 = 2.0;
 
 /// Guests who drift over from other tables.
 const GUESTS: [(&str, Personality); 8] = [
@@ -124,6 +133,9 @@ pub(super) fn seat_the_table(
     commands.insert_resource(Arrivals {
         rng: crate::engine::TableRng::from_seed(seed_from_number(session.seed ^ 0xA11_1FE5)),
         empty_for: [0; 7],
+        departed: Vec::new(),
+        last_round: None,
+        idle: 0.0,
     });
     session.visits += 1;
     let level = &session.level;
@@ -204,16 +216,25 @@ fn rise_and_sit(
     mut occupants: ResMut<Occupants>,
     mut arrivals: ResMut<Arrivals>,
     mut remarks: MessageWriter<Remark>,
-    mut last_round: Local<Option<u64>>,
+    time: Res<Time>,
 ) {
     let round = engine.table.round();
     if !beats.settled() || engine.table.phase() != Phase::Betting || round == 0 {
         return;
     }
-    // Once per round, however many frames the table waits for bets.
-    if last_round.replace(round) == Some(round) {
+    // Once per round, however many frames the table waits for bets; at a table nobody sits at, rounds stop, so
+    // every few seconds count as one.
+    let nobody = occupants.seats.iter().all(Option::is_none);
+    arrivals.idle = if nobody {
+        arrivals.idle + time.delta_secs()
+    } else {
+        0.0
+    };
+    let new_round = arrivals.last_round.replace(round) != Some(round);
+    if !new_round && arrivals.idle < IDLE_ROUND_SECONDS {
         return;
     }
+    arrivals.idle = 0.0;
     for seat in 0..7u8 {
         let leaving = match &occupants.seats[usize::from(seat)] {
             Some(Occupant {
@@ -236,7 +257,9 @@ fn rise_and_sit(
                 seat,
                 line: line.to_string(),
             });
-            occupants.seats[usize::from(seat)] = None;
+            if let Some(gone) = occupants.seats[usize::from(seat)].take() {
+                arrivals.departed.push(gone.name);
+            }
         }
     }
     let companions = occupants
@@ -267,7 +290,9 @@ fn rise_and_sit(
             .iter()
             .map(|c| (c.name.as_str(), c.personality))
             .chain(GUESTS)
-            .filter(|(name, _)| !seated.contains(name))
+            .filter(|(name, _)| {
+                !seated.contains(name) && !arrivals.departed.iter().any(|d| d == name)
+            })
             .collect();
         if free.is_empty() {
             continue;
@@ -359,6 +384,7 @@ fn act_in_turn(
             remarks.write(Remark { seat, line });
         }
         if let Err(error) = engine.apply(choice.command, &mut beats) {
+            engine.refused += 1;
             error!("seat {seat}'s {:?} was refused: {error}", choice.command);
         }
     }

@@ -42,6 +42,8 @@ pub struct Engine {
     pub opened: Table,
     /// Commands accepted, in order.
     pub log: Vec<Command>,
+    /// Commands an AI seat asked for that the engine refused: a bug in a mind, counted so runs can fail on it.
+    pub refused: u64,
 }
 
 impl Engine {
@@ -51,6 +53,7 @@ impl Engine {
             expected_chips: table.chips_total(),
             opened: table.clone(),
             log: Vec::new(),
+            refused: 0,
             table,
         }
     }
@@ -168,6 +171,16 @@ pub struct HandView {
     pub hand: u8,
 }
 
+impl HandView {
+    /// Where the engine says this hand's cards go.
+    pub fn spot(&self) -> Spot {
+        Spot::Player {
+            seat: self.seat,
+            hand: self.hand,
+        }
+    }
+}
+
 /// A seat's bet circle and the chips in it: the bet, then during the round everything the seat has on the felt
 /// (doubles, split hands, insurance).
 #[derive(Component, Debug)]
@@ -243,15 +256,22 @@ pub(super) fn open(
 }
 
 pub(super) fn spawn_table(mut commands: Commands, engine: Option<Res<Engine>>) {
-    let house = engine.map_or(Cents::ZERO, |e| e.table.house());
+    let (house, remaining, discards) = engine.map_or((Cents::ZERO, 0, 0), |e| {
+        let shoe = e.table.shoe();
+        (
+            e.table.house(),
+            shoe.remaining() as u32,
+            shoe.discarded() as u32,
+        )
+    });
     commands.spawn((
         Name::new("Shoe"),
-        ShoeStack::default(),
+        ShoeStack { remaining },
         DespawnOnExit(Screen::Table),
     ));
     commands.spawn((
         Name::new("Discard tray"),
-        DiscardTray::default(),
+        DiscardTray { cards: discards },
         DespawnOnExit(Screen::Table),
     ));
     commands.spawn((

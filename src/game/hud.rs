@@ -1,0 +1,794 @@
+//! The screens and the heads-up display, in egui: Loading, Title (Play, Tables, Settings, Quit), and at the table the
+//! limits and bankroll bar, the chip rack and betting buttons, the action buttons with their keys, the round log and
+//! the pause menu. Everything the player asks for becomes an [`Intent`]; the keyboard sends the same intents.
+
+use super::player::{BetSlip, Intent, PlayOptions, denominations, human_seat};
+use super::screen::{RoundPhase, Screen};
+use super::seats::{Remark, Session};
+use super::table::{Beats, Engine, Occupants, Shown, Speed};
+use super::view::GameFonts;
+use crate::engine::{Action, Cents, Phase};
+use crate::level::{Listing, catalogue};
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+use std::collections::VecDeque;
+use std::path::Path;
+
+/// Where the Loading screen goes when it is done.
+#[derive(Resource, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StartAt(pub Screen);
+
+/// Assets the game needs before the title: loaded on the Loading screen.
+#[derive(Resource)]
+struct Preload {
+    handles: Vec<(String, UntypedHandle)>,
+    fonts_installed: bool,
+}
+
+/// Which page of the title menu is open.
+#[derive(Resource, Default, Clone, Copy, PartialEq, Eq)]
+enum Menu {
+    #[default]
+    Main,
+    Tables,
+    Settings,
+}
+
+/// The pause menu, and which of its pages is open.
+#[derive(Resource, Default, Clone, Copy, PartialEq, Eq)]
+enum Pause {
+    #[default]
+    Off,
+    Menu,
+    Settings,
+    Rules,
+}
+
+/// The table's story in words, newest last.
+#[derive(Resource, Default)]
+pub struct RoundLog {
+    /// Lines, at most [`RoundLog::KEEP`].
+    pub lines: VecDeque<String>,
+    /// The side panel is open.
+    pub open: bool,
+}
+
+impl RoundLog {
+    /// Lines kept.
+    pub const KEEP: usize = 300;
+
+    fn push(&mut self, line: String) {
+        if self.lines.len() == Self::KEEP {
+            self.lines.pop_front();
+        }
+        self.lines.push_back(line);
+    }
+}
+
+/// The levels on the Tables screen, read when the screen opens.
+#[derive(Resource, Default)]
+struct Tables(Vec<Listing>);
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<Menu>()
+        .init_resource::<Pause>()
+        .init_resource::<RoundLog>()
+        .init_resource::<Tables>()
+        .add_systems(Startup, preload)
+        .add_systems(
+            OnEnter(Screen::Table),
+            |mut log: ResMut<RoundLog>, mut pause: ResMut<Pause>| {
+                log.lines.clear();
+                *pause = Pause::Off;
+            },
+        )
+        .add_systems(Update, keys.run_if(in_state(Screen::Table)))
+        .add_systems(
+            Update,
+            write_log
+                .after(super::screen::RoundSet::Present)
+                .run_if(in_state(Screen::Table)),
+        )
+        .add_systems(
+            EguiPrimaryContextPass,
+            (
+                loading_screen.run_if(in_state(Screen::Loading)),
+                title_screen.run_if(in_state(Screen::Title)),
+                table_hud.run_if(in_state(Screen::Table)),
+            ),
+        );
+}
+
+fn preload(mut commands: Commands, assets: Res<AssetServer>) {
+    let regular: Handle<Font> = assets.load("fonts/DejaVuSans.ttf");
+    let bold: Handle<Font> = assets.load("fonts/DejaVuSans-Bold.ttf");
+    commands.insert_resource(Preload {
+        handles: vec![
+            ("fonts/DejaVuSans.ttf".into(), regular.clone().untyped()),
+            ("fonts/DejaVuSans-Bold.ttf".into(), bold.clone().untyped()),
+        ],
+        fonts_installed: false,
+    });
+    commands.insert_resource(GameFonts { regular, bold });
+}
+
+/// Colours of the HUD.
+const GOLD: egui::Color32 = egui::Color32::from_rgb(0xff, 0xd8, 0x4a);
+const REFUSAL: egui::Color32 = egui::Color32::from_rgb(0xff, 0x8a, 0x7a);
+const PANEL: egui::Color32 = egui::Color32::from_rgba_premultiplied(12, 16, 14, 215);
+
+fn panel_frame() -> egui::Frame {
+    egui::Frame::new()
+        .fill(PANEL)
+        .corner_radius(8.0)
+        .inner_margin(egui::Margin::same(10))
+}
+
+/// Progress of the preload; once every asset is in, egui gets the game's font and the game moves on.
+fn loading_screen(
+    mut contexts: EguiContexts,
+    mut preload: ResMut<Preload>,
+    assets: Res<AssetServer>,
+    fonts: Res<Assets<Font>>,
+    game_fonts: Res<GameFonts>,
+    start: Option<Res<StartAt>>,
+    mut next: ResMut<NextState<Screen>>,
+) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    let total = preload.handles.len();
+    let mut done = 0;
+    let mut failures = Vec::new();
+    for (path, handle) in &preload.handles {
+        match assets.load_state(handle.id()) {
+            bevy::asset::LoadState::Loaded => done += 1,
+            bevy::asset::LoadState::Failed(error) => {
+                done += 1;
+                failures.push(format!("{path}: {error}"));
+            }
+            _ => {}
+        }
+    }
+    egui::CentralPanel::default()
+        .frame(egui::Frame::new().fill(egui::Color32::from_rgb(0x10, 0x2a, 0x1c)))
+        .show(&mut root_ui(ctx), |ui| {
+            ui.vertical_centered(|ui| {
+                ui.add_space(ui.available_height() / 3.0);
+                ui.heading(egui::RichText::new("HOLECARD").size(48.0).color(GOLD));
+                ui.label(format!("Shuffling up… {done} of {total}"));
+                ui.add(
+                    egui::ProgressBar::new(done as f32 / total.max(1) as f32).desired_width(360.0),
+                );
+                for failure in &failures {
+                    ui.colored_label(REFUSAL, failure);
+                }
+            });
+        });
+    if done == total && !preload.fonts_installed {
+        preload.fonts_installed = true;
+        install_fonts(ctx, &fonts, &game_fonts);
+        if !failures.is_empty() {
+            for failure in &failures {
+                error!("could not load {failure}; the game carries on with egui's own font");
+            }
+        }
+        next.set(start.map_or(Screen::Title, |s| s.0));
+    }
+    Ok(())
+}
+
+/// A root `Ui` covering the window, for egui 0.36's panels.
+fn root_ui(ctx: &egui::Context) -> egui::Ui {
+    egui::Ui::new(
+        ctx.clone(),
+        "root".into(),
+        egui::UiBuilder::new()
+            .layer_id(egui::LayerId::background())
+            .max_rect(ctx.viewport_rect()),
+    )
+}
+
+/// egui draws in DejaVu Sans too, so ♠ ♥ ♦ ♣ and the table's text look the same everywhere.
+fn install_fonts(ctx: &egui::Context, fonts: &Assets<Font>, game_fonts: &GameFonts) {
+    let mut definitions = egui::FontDefinitions::default();
+    for (name, handle, family) in [
+        (
+            "DejaVuSans",
+            &game_fonts.regular,
+            egui::FontFamily::Proportional,
+        ),
+        (
+            "DejaVuSans-Bold",
+            &game_fonts.bold,
+            egui::FontFamily::Name("bold".into()),
+        ),
+    ] {
+        let Some(font) = fonts.get(handle) else {
+            continue;
+        };
+        definitions.font_data.insert(
+            name.to_string(),
+            std::sync::Arc::new(egui::FontData::from_owned(font.data.as_ref().to_vec())),
+        );
+        definitions
+            .families
+            .entry(family)
+            .or_default()
+            .insert(0, name.to_string());
+    }
+    // The bold family falls back on the regular one for anything it lacks.
+    let proportional = definitions
+        .families
+        .get(&egui::FontFamily::Proportional)
+        .cloned()
+        .unwrap_or_default();
+    definitions
+        .families
+        .entry(egui::FontFamily::Name("bold".into()))
+        .or_default()
+        .extend(proportional);
+    ctx.set_fonts(definitions);
+}
+
+fn bold(text: impl Into<String>) -> egui::RichText {
+    egui::RichText::new(text).family(egui::FontFamily::Name("bold".into()))
+}
+
+/// The title and its pages: Play, Tables, Settings, Quit.
+#[allow(clippy::too_many_arguments)]
+fn title_screen(
+    mut contexts: EguiContexts,
+    mut menu: ResMut<Menu>,
+    mut tables: ResMut<Tables>,
+    mut session: ResMut<Session>,
+    mut beats: ResMut<Beats>,
+    mut options: ResMut<PlayOptions>,
+    mut next: ResMut<NextState<Screen>>,
+    mut exit: MessageWriter<AppExit>,
+) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    egui::CentralPanel::default()
+        .frame(egui::Frame::new().fill(egui::Color32::from_rgb(0x10, 0x2a, 0x1c)))
+        .show(&mut root_ui(ctx), |ui| {
+            ui.vertical_centered(|ui| {
+                ui.add_space(60.0);
+                ui.heading(bold("HOLECARD").size(56.0).color(GOLD));
+                ui.label(egui::RichText::new("casino blackjack").size(18.0));
+                ui.add_space(24.0);
+                match *menu {
+                    Menu::Main => {
+                        ui.label(
+                            egui::RichText::new(format!("Table: {}", session.level.name))
+                                .size(18.0),
+                        );
+                        ui.add_space(12.0);
+                        let big = |ui: &mut egui::Ui, text: &str| {
+                            ui.add(
+                                egui::Button::new(bold(text).size(22.0))
+                                    .min_size(egui::vec2(240.0, 44.0)),
+                            )
+                            .clicked()
+                        };
+                        if big(ui, "Play") {
+                            next.set(Screen::Table);
+                        }
+                        if big(ui, "Tables") {
+                            tables.0 = catalogue(Path::new("levels"));
+                            *menu = Menu::Tables;
+                        }
+                        if big(ui, "Settings") {
+                            *menu = Menu::Settings;
+                        }
+                        if big(ui, "Quit") {
+                            exit.write(AppExit::Success);
+                        }
+                    }
+                    Menu::Tables => {
+                        if let Some(level) = tables_page(ui, &tables.0) {
+                            session.player_seat = level.player_seat;
+                            session.level = level;
+                            *menu = Menu::Main;
+                        }
+                        if ui.button("Back").clicked() {
+                            *menu = Menu::Main;
+                        }
+                    }
+                    Menu::Settings => {
+                        settings_page(ui, &mut beats, &mut options);
+                        if ui.button("Back").clicked() {
+                            *menu = Menu::Main;
+                        }
+                    }
+                }
+            });
+        });
+    Ok(())
+}
+
+/// Every level file with its key rules; a broken one shows its file, line and error. Returns the table picked.
+fn tables_page(ui: &mut egui::Ui, listings: &[Listing]) -> Option<crate::level::Level> {
+    let mut picked = None;
+    egui::ScrollArea::vertical()
+        .max_height(ui.available_height() - 40.0)
+        .show(ui, |ui| {
+            ui.set_max_width(760.0);
+            for listing in listings {
+                panel_frame().show(ui, |ui| {
+                    ui.set_width(740.0);
+                    match &listing.level {
+                        Ok(level) => {
+                            let rules = level.rules.rules();
+                            ui.horizontal(|ui| {
+                                ui.label(bold(&level.name).size(18.0).color(GOLD));
+                                ui.with_layout(
+                                    egui::Layout::right_to_left(egui::Align::Center),
+                                    |ui| {
+                                        if ui.button("Sit here").clicked() {
+                                            picked = Some(level.clone());
+                                        }
+                                    },
+                                );
+                            });
+                            ui.label(&level.description);
+                            ui.label(
+                                egui::RichText::new(format!(
+                                    "{rules} · bets {}–{} · buy-in {} · {} companions",
+                                    rules.min_bet,
+                                    rules.max_bet,
+                                    level.buy_in,
+                                    level.companions.len()
+                                ))
+                                .size(13.0),
+                            );
+                        }
+                        Err(error) => {
+                            ui.label(
+                                bold(format!("{} — broken", listing.path.display())).color(REFUSAL),
+                            );
+                            ui.label(error.to_string());
+                        }
+                    }
+                });
+                ui.add_space(6.0);
+            }
+        });
+    picked
+}
+
+fn settings_page(ui: &mut egui::Ui, beats: &mut Beats, options: &mut PlayOptions) {
+    panel_frame().show(ui, |ui| {
+        ui.set_width(360.0);
+        ui.label(bold("Speed"));
+        ui.horizontal(|ui| {
+            ui.radio_value(&mut beats.speed, Speed::Normal, "Normal");
+            ui.radio_value(&mut beats.speed, Speed::Fast, "Fast");
+            ui.radio_value(
+                &mut beats.speed,
+                Speed::Instant,
+                "Instant (skip animations)",
+            );
+        });
+        ui.add_space(6.0);
+        ui.checkbox(&mut options.auto_stand_21, "Stand by itself on 21");
+    });
+}
+
+/// Keys send the same intents as the buttons; each button shows its key.
+fn keys(
+    input: Res<ButtonInput<KeyCode>>,
+    pause: Res<Pause>,
+    engine: Option<Res<Engine>>,
+    mut log: ResMut<RoundLog>,
+    mut intents: MessageWriter<Intent>,
+) {
+    if *pause != Pause::Off {
+        return;
+    }
+    let Some(engine) = engine else {
+        return;
+    };
+    if input.just_pressed(KeyCode::KeyL) {
+        log.open = !log.open;
+    }
+    if engine.table.phase() == Phase::Betting {
+        let chips = denominations(engine.table.rules());
+        for (i, chip) in chips.iter().enumerate() {
+            if let Some(key) = DIGITS.get(i)
+                && input.just_pressed(*key)
+            {
+                intents.write(Intent::Chip(*chip));
+            }
+        }
+        let pairs = [
+            (KeyCode::KeyR, Intent::Rebet),
+            (KeyCode::KeyX, Intent::DoubleBet),
+            (KeyCode::KeyZ, Intent::Undo),
+            (KeyCode::Backspace, Intent::Undo),
+            (KeyCode::KeyC, Intent::Clear),
+            (KeyCode::Enter, Intent::Deal),
+            (KeyCode::Space, Intent::Deal),
+            (KeyCode::KeyB, Intent::Rebuy),
+        ];
+        for (key, intent) in pairs {
+            if input.just_pressed(key) {
+                intents.write(intent);
+            }
+        }
+    } else {
+        for action in Action::ALL {
+            if let Some(key) = letter_key(action.key())
+                && input.just_pressed(key)
+            {
+                intents.write(Intent::Play(action));
+            }
+        }
+    }
+}
+
+const DIGITS: [KeyCode; 8] = [
+    KeyCode::Digit1,
+    KeyCode::Digit2,
+    KeyCode::Digit3,
+    KeyCode::Digit4,
+    KeyCode::Digit5,
+    KeyCode::Digit6,
+    KeyCode::Digit7,
+    KeyCode::Digit8,
+];
+
+fn letter_key(letter: &str) -> Option<KeyCode> {
+    Some(match letter {
+        "h" => KeyCode::KeyH,
+        "s" => KeyCode::KeyS,
+        "d" => KeyCode::KeyD,
+        "p" => KeyCode::KeyP,
+        "r" => KeyCode::KeyR,
+        "k" => KeyCode::KeyK,
+        "i" => KeyCode::KeyI,
+        "n" => KeyCode::KeyN,
+        "e" => KeyCode::KeyE,
+        _ => return None,
+    })
+}
+
+/// The round in words: what the table showed, and what the companions said.
+fn write_log(
+    mut shown: MessageReader<Shown>,
+    mut remarks: MessageReader<Remark>,
+    occupants: Res<Occupants>,
+    mut log: ResMut<RoundLog>,
+) {
+    let names = |seat: crate::engine::SeatId| {
+        occupants
+            .seats
+            .get(usize::from(seat))
+            .and_then(|o| o.as_ref())
+            .map_or_else(|| format!("Seat {}", seat + 1), |o| o.name.clone())
+    };
+    for Shown(event) in shown.read() {
+        if let crate::engine::Event::RoundStarted { round } = event {
+            log.push(format!("— Round {round} —"));
+        }
+        if let Some(line) = crate::narrate::describe(event, &names) {
+            log.push(line);
+        }
+    }
+    for remark in remarks.read() {
+        log.push(format!("{}: “{}”", names(remark.seat), remark.line));
+    }
+}
+
+/// Chip colours for the rack, matching the felt's chips.
+fn chip_fill(value: Cents) -> egui::Color32 {
+    let c = super::view::chip_colour(value).to_srgba();
+    egui::Color32::from_rgb(
+        (c.red * 255.0) as u8,
+        (c.green * 255.0) as u8,
+        (c.blue * 255.0) as u8,
+    )
+}
+
+/// The table's HUD: limits and bankroll, the chip rack and betting buttons, the action buttons, the log, the pause
+/// menu.
+#[allow(clippy::too_many_arguments)]
+fn table_hud(
+    mut contexts: EguiContexts,
+    engine: Option<Res<Engine>>,
+    session: Res<Session>,
+    occupants: Res<Occupants>,
+    slip: Res<BetSlip>,
+    phase: Option<Res<State<RoundPhase>>>,
+    mut beats: ResMut<Beats>,
+    mut options: ResMut<PlayOptions>,
+    mut log: ResMut<RoundLog>,
+    mut pause: ResMut<Pause>,
+    mut time: ResMut<Time<Virtual>>,
+    input: Res<ButtonInput<KeyCode>>,
+    mut intents: MessageWriter<Intent>,
+    mut next: ResMut<NextState<Screen>>,
+) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    let Some(engine) = engine else {
+        return Ok(());
+    };
+    if input.just_pressed(KeyCode::Escape) {
+        *pause = if *pause == Pause::Off {
+            Pause::Menu
+        } else {
+            Pause::Off
+        };
+    }
+    if (*pause != Pause::Off) != time.is_paused() {
+        if *pause == Pause::Off {
+            time.unpause();
+        } else {
+            time.pause();
+        }
+    }
+    let table = &engine.table;
+    let rules = table.rules();
+    let me = human_seat(&session);
+
+    // Bottom left: the table, its rules and limits. Bottom right: the player's chips, the round, the log.
+    egui::Area::new("table info".into())
+        .anchor(egui::Align2::LEFT_BOTTOM, [8.0, -84.0])
+        .show(ctx, |ui| {
+            panel_frame().show(ui, |ui| {
+                ui.label(bold(&session.level.name).color(GOLD));
+                ui.label(format!("Bets {} to {}", rules.min_bet, rules.max_bet));
+                ui.label(egui::RichText::new(format!("{rules}")).size(12.0));
+            });
+        });
+    egui::Area::new("player info".into())
+        .anchor(egui::Align2::RIGHT_BOTTOM, [-8.0, -84.0])
+        .show(ctx, |ui| {
+            panel_frame().show(ui, |ui| {
+                match session.player_seat {
+                    Some(seat) => {
+                        let mine = &table.seats()[usize::from(seat)];
+                        ui.label(bold(format!("Your chips {}", mine.bankroll)).color(GOLD));
+                    }
+                    None => {
+                        ui.label("Watching");
+                    }
+                }
+                ui.label(format!("Round {}", table.round()));
+                let label = if log.open {
+                    "Hide log  [L]"
+                } else {
+                    "Round log  [L]"
+                };
+                if ui.button(label).clicked() {
+                    log.open = !log.open;
+                }
+            });
+        });
+
+    // Bottom bar: bets between rounds, decisions in the player's turn, otherwise what the table is doing.
+    egui::Area::new("bottom bar".into())
+        .anchor(egui::Align2::CENTER_BOTTOM, [0.0, -8.0])
+        .show(ctx, |ui| {
+            ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Extend);
+            panel_frame().show(ui, |ui| {
+                let busy = !beats.settled();
+                match me {
+                    Some(seat) if table.phase() == Phase::Betting => {
+                        let mine = &table.seats()[usize::from(seat)];
+                        if mine.bankroll + mine.bet < rules.min_bet {
+                            ui.horizontal(|ui| {
+                                ui.label("You're out of chips.");
+                                let label =
+                                    format!("Buy in again for {}  [B]", session.level.buy_in);
+                                if ui.button(label).clicked() {
+                                    intents.write(Intent::Rebuy);
+                                }
+                            });
+                        } else {
+                            betting_bar(ui, &mut intents, &slip, rules, busy);
+                        }
+                    }
+                    Some(seat) if table.seat_to_act() == Some(seat) && !busy => {
+                        let legal = table.legal_actions(seat);
+                        ui.horizontal(|ui| {
+                            ui.label(bold("Your move").color(GOLD));
+                            for action in legal.iter() {
+                                let mut label = format!(
+                                    "{}  [{}]",
+                                    capitalise(action.name()),
+                                    action.key().to_uppercase()
+                                );
+                                if action == Action::TakeInsurance {
+                                    label = format!("Insure {}  [I]", table.max_insurance(seat));
+                                }
+                                if ui
+                                    .add(
+                                        egui::Button::new(bold(label).size(17.0))
+                                            .min_size(egui::vec2(96.0, 38.0)),
+                                    )
+                                    .clicked()
+                                {
+                                    intents.write(Intent::Play(action));
+                                }
+                            }
+                        });
+                    }
+                    _ => {
+                        let words = match table.seat_to_act() {
+                            Some(seat) if !busy && session.player_seat == Some(seat) => {
+                                "Your move (autoplay)…".to_string()
+                            }
+                            Some(seat) if !busy => occupants.seats[usize::from(seat)]
+                                .as_ref()
+                                .map_or_else(String::new, |o| format!("{} is thinking…", o.name)),
+                            _ => match phase.as_deref().map(State::get) {
+                                Some(RoundPhase::Dealing) => "Dealing…".to_string(),
+                                Some(RoundPhase::DealerTurn) => "Dealer's turn".to_string(),
+                                Some(RoundPhase::Resolution) => "Paying…".to_string(),
+                                _ => "Place your bets".to_string(),
+                            },
+                        };
+                        ui.label(egui::RichText::new(words).size(17.0));
+                    }
+                }
+                if let Some(refusal) = &slip.refusal {
+                    ui.colored_label(REFUSAL, refusal);
+                }
+            });
+        });
+
+    // The round log, a collapsible side panel.
+    if log.open {
+        egui::Window::new("Round log")
+            .anchor(egui::Align2::RIGHT_BOTTOM, [-8.0, -186.0])
+            .default_width(280.0)
+            .max_height(420.0)
+            .collapsible(false)
+            .resizable(false)
+            .show(ctx, |ui| {
+                egui::ScrollArea::vertical()
+                    .stick_to_bottom(true)
+                    .max_height(400.0)
+                    .show(ui, |ui| {
+                        for line in &log.lines {
+                            ui.label(line);
+                        }
+                    });
+            });
+    }
+
+    // The pause menu.
+    if *pause != Pause::Off {
+        egui::Window::new("Paused")
+            .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
+            .collapsible(false)
+            .resizable(false)
+            .show(ctx, |ui| {
+                ui.set_min_width(320.0);
+                match *pause {
+                    Pause::Menu | Pause::Off => {
+                        let wide = |ui: &mut egui::Ui, text: &str| {
+                            ui.add(
+                                egui::Button::new(bold(text).size(18.0))
+                                    .min_size(egui::vec2(300.0, 36.0)),
+                            )
+                            .clicked()
+                        };
+                        if wide(ui, "Resume  [Esc]") {
+                            *pause = Pause::Off;
+                        }
+                        if wide(ui, "Settings") {
+                            *pause = Pause::Settings;
+                        }
+                        if wide(ui, "Rules of this table") {
+                            *pause = Pause::Rules;
+                        }
+                        if wide(ui, "Leave table") {
+                            *pause = Pause::Off;
+                            next.set(Screen::Title);
+                        }
+                    }
+                    Pause::Settings => {
+                        settings_page(ui, &mut beats, &mut options);
+                        if ui.button("Back").clicked() {
+                            *pause = Pause::Menu;
+                        }
+                    }
+                    Pause::Rules => {
+                        ui.label(bold(&session.level.name).color(GOLD));
+                        ui.label(&session.level.description);
+                        for line in rules.felt_lines() {
+                            ui.label(line);
+                        }
+                        ui.label(format!("{rules}"));
+                        ui.label(format!(
+                            "Bets {}–{} in steps of {}",
+                            rules.min_bet, rules.max_bet, rules.bet_unit
+                        ));
+                        if ui.button("Back").clicked() {
+                            *pause = Pause::Menu;
+                        }
+                    }
+                }
+            });
+    }
+    Ok(())
+}
+
+fn capitalise(word: &str) -> String {
+    let mut chars = word.chars();
+    chars
+        .next()
+        .map(|first| first.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
+}
+
+/// The chip rack and Rebet, 2×, Undo, Clear, Deal.
+fn betting_bar(
+    ui: &mut egui::Ui,
+    intents: &mut MessageWriter<Intent>,
+    slip: &BetSlip,
+    rules: &crate::engine::Rules,
+    busy: bool,
+) {
+    ui.horizontal(|ui| {
+        for (i, chip) in denominations(rules).into_iter().enumerate() {
+            let fill = chip_fill(chip);
+            let ink = if fill.r() as u32 + fill.g() as u32 + fill.b() as u32 > 500 {
+                egui::Color32::BLACK
+            } else {
+                egui::Color32::WHITE
+            };
+            let label = bold(format!("{chip}\n[{}]", i + 1)).color(ink).size(14.0);
+            let button = egui::Button::new(label)
+                .fill(fill)
+                .corner_radius(26.0)
+                .min_size(egui::vec2(52.0, 52.0));
+            if ui.add(button).clicked() {
+                intents.write(Intent::Chip(chip));
+            }
+        }
+        ui.separator();
+        ui.vertical(|ui| {
+            ui.label(
+                bold(format!("Your bet {}", slip.total()))
+                    .size(18.0)
+                    .color(GOLD),
+            );
+            ui.horizontal(|ui| {
+                for (label, intent, enabled) in [
+                    (
+                        if slip.last_bet.is_positive() {
+                            format!("Rebet {} [R]", slip.last_bet)
+                        } else {
+                            "Rebet [R]".to_string()
+                        },
+                        Intent::Rebet,
+                        slip.last_bet.is_positive(),
+                    ),
+                    (
+                        "2× [X]".to_string(),
+                        Intent::DoubleBet,
+                        !slip.chips.is_empty(),
+                    ),
+                    ("Undo [Z]".to_string(), Intent::Undo, !slip.chips.is_empty()),
+                    (
+                        "Clear [C]".to_string(),
+                        Intent::Clear,
+                        !slip.chips.is_empty(),
+                    ),
+                ] {
+                    if ui.add_enabled(enabled, egui::Button::new(label)).clicked() {
+                        intents.write(intent);
+                    }
+                }
+            });
+        });
+        let deal =
+            egui::Button::new(bold("Deal  [Enter]").size(20.0)).min_size(egui::vec2(130.0, 52.0));
+        if ui
+            .add_enabled(!busy && !slip.chips.is_empty(), deal)
+            .clicked()
+        {
+            intents.write(Intent::Deal);
+        }
+    });
+}

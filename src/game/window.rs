@@ -1,0 +1,118 @@
+//! The game in a window: Bevy's default plugins, egui, the table's look and HUD, and the command line's
+//! `--screenshot PATH --frames N`.
+
+use super::hud::StartAt;
+use super::screen::Screen;
+use super::table::Speed;
+use crate::level::Level;
+use bevy::diagnostic::FrameCount;
+use bevy::prelude::*;
+use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured, save_to_disk};
+use bevy::window::WindowResolution;
+use std::path::PathBuf;
+
+/// How to open the window.
+#[derive(Clone, Debug)]
+pub struct WindowOptions {
+    /// The table.
+    pub level: Level,
+    /// Seed for the shoe and the companions.
+    pub seed: u64,
+    /// An AI plays the player's seat.
+    pub autoplay: bool,
+    /// The table's pace.
+    pub speed: Speed,
+    /// Save the window to this PNG after `frames` frames, then exit.
+    pub screenshot: Option<PathBuf>,
+    /// Frames to run before the screenshot.
+    pub frames: u32,
+    /// Window size in logical pixels.
+    pub size: (u32, u32),
+}
+
+/// Runs the game until the window closes (or the screenshot is saved).
+pub fn run(options: WindowOptions) -> Result<AppExit, crate::engine::RuleError> {
+    let mut app = App::new();
+    app.add_plugins(
+        DefaultPlugins
+            .set(WindowPlugin {
+                primary_window: Some(Window {
+                    title: format!("Holecard — {}", options.level.name),
+                    resolution: WindowResolution::new(options.size.0, options.size.1)
+                        .with_scale_factor_override(1.0),
+                    canvas: Some("#holecard".into()),
+                    fit_canvas_to_parent: true,
+                    prevent_default_event_handling: true,
+                    ..default()
+                }),
+                ..default()
+            })
+            .set(AssetPlugin {
+                file_path: asset_root(),
+                meta_check: bevy::asset::AssetMetaCheck::Never,
+                ..default()
+            }),
+    )
+    .add_plugins(bevy_egui::EguiPlugin::default());
+    super::logic_plugin(&mut app);
+    app.add_plugins((super::view::plugin, super::hud::plugin));
+    super::open_table(
+        &mut app,
+        options.level,
+        options.seed,
+        options.speed,
+        options.autoplay,
+    )?;
+    let straight_to_table = options.autoplay || options.screenshot.is_some();
+    app.insert_resource(StartAt(if straight_to_table {
+        Screen::Table
+    } else {
+        Screen::Title
+    }));
+    if let Some(path) = options.screenshot {
+        app.insert_resource(ShootAt {
+            path,
+            frame: options.frames,
+            taken: false,
+        });
+        app.add_systems(Update, shoot_then_quit);
+    }
+    Ok(app.run())
+}
+
+/// The `assets` folder: beside the working directory when the game is run from its source tree or an unpacked
+/// release, else Bevy's default (beside the executable, or `BEVY_ASSET_ROOT` / `CARGO_MANIFEST_DIR`).
+fn asset_root() -> String {
+    let here = std::path::Path::new("assets");
+    if std::env::var_os("BEVY_ASSET_ROOT").is_none()
+        && here.join("fonts").is_dir()
+        && let Ok(absolute) = std::path::absolute(here)
+    {
+        return absolute.to_string_lossy().into_owned();
+    }
+    "assets".to_string()
+}
+
+/// Where and when to save the window.
+#[derive(Resource)]
+struct ShootAt {
+    path: PathBuf,
+    frame: u32,
+    taken: bool,
+}
+
+fn shoot_then_quit(mut commands: Commands, frames: Res<FrameCount>, mut shot: ResMut<ShootAt>) {
+    if shot.taken || frames.0 < shot.frame {
+        return;
+    }
+    shot.taken = true;
+    let path = shot.path.clone();
+    let mut save = save_to_disk(path.clone());
+    commands.spawn(Screenshot::primary_window()).observe(
+        move |captured: On<ScreenshotCaptured>, mut exit: MessageWriter<AppExit>| {
+            save(captured);
+            info!("saved the window to {}", path.display());
+            exit.write(AppExit::Success);
+        },
+    );
+}
