@@ -29,6 +29,9 @@ struct Cli {
     /// Frames to run before the screenshot.
     #[arg(long, value_name = "N")]
     frames: Option<u32>,
+    /// The screen to open on after loading (default: the table with --autoplay or --screenshot, else the title).
+    #[arg(long, value_enum)]
+    start: Option<window::Start>,
     /// Window size, WIDTHxHEIGHT in logical pixels.
     #[arg(long, value_name = "WxH", default_value = "1280x720", value_parser = parse_size)]
     size: (u32, u32),
@@ -96,6 +99,7 @@ fn main() -> ExitCode {
         speed,
         screenshot: cli.screenshot,
         frames: cli.frames.unwrap_or(0),
+        start: cli.start,
         size: cli.size,
     };
     match window::run(options) {

@@ -6,6 +6,7 @@ use holecard::engine::Rank::{self, *};
 use holecard::engine::{Cents, Event, Phase, Spot};
 use holecard::game::headless;
 use holecard::game::player::{BetSlip, Intent, PlayOptions};
+use holecard::game::save::{self, Sitting};
 use holecard::game::screen::{RoundPhase, Screen};
 use holecard::game::seats::Session;
 use holecard::game::table::{
@@ -247,25 +248,13 @@ fn every_level_soaks_with_seven_ai_seats() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("levels");
     for entry in std::fs::read_dir(dir).expect("levels/") {
         let path = entry.expect("entry").path();
-        let mut level = Level::load(&path).expect("level");
-        // Fill every seat with an AI: the level's companions plus regulars of each personality.
-        level.player_seat = None;
-        let personalities = [
-            Personality::ByTheBook,
-            Personality::HunchPlayer,
-            Personality::CardCounter,
-        ];
-        for seat in 0..7u8 {
-            if !level.companions.iter().any(|c| c.seat == seat) {
-                level.companions.push(Companion {
-                    name: format!("Regular {seat}"),
-                    personality: personalities[usize::from(seat) % 3],
-                    bankroll: Cents::units(500),
-                    seat,
-                });
-            }
-        }
+        let level = Level::load(&path).expect("level");
+        let filled = headless::seven_ai_seats(level.clone());
+        let seated = filled.companions.len() + usize::from(filled.player_seat.is_some());
+        assert_eq!(seated, 7, "{}", path.display());
+        // `run` seats an AI in every seat.
         let report = headless::run(level, 7, 300).expect("runs");
+        assert!(report.passed(), "{}: {report:?}", path.display());
         assert!(report.rounds >= 300, "{}: {report:?}", path.display());
         assert!(report.chips_conserved, "{}: {report:?}", path.display());
         assert!(report.cards_accounted, "{}: {report:?}", path.display());
@@ -615,4 +604,84 @@ fn auto_stand_can_be_turned_off() {
         "21 waits for the player"
     );
     assert!(engine.table.allows(3, holecard::engine::Action::Stand));
+}
+
+#[test]
+fn a_sitting_saved_mid_round_resumes_where_it_stopped() {
+    let mut app = human_app(&[Ten, Ten, Nine, Nine, Six, Ten, Five]);
+    settle(&mut app);
+    intend(&mut app, Intent::Chip(Cents::units(25)));
+    intend(&mut app, Intent::Deal);
+    settle(&mut app);
+    let world = app.world();
+    let sitting = Sitting::capture(
+        world.resource::<Session>(),
+        world.resource::<Engine>(),
+        world.resource::<Occupants>(),
+    );
+    assert_eq!(
+        sitting.player_chips(),
+        Cents::units(1_000),
+        "$975 + $25 on the felt"
+    );
+    // Through the file format, as the game writes it.
+    let text = ron::ser::to_string(&sitting).expect("serialises");
+    let back = save::parse(Path::new("sitting.ron"), &text).expect("reads back");
+    let mut resumed = headless::app_restoring(back, Speed::Instant).expect("restores");
+    settle(&mut resumed);
+    assert!(
+        headless::cards_accounted(&mut resumed),
+        "the cards on the felt are back"
+    );
+    assert_eq!(
+        *resumed.world().resource::<State<RoundPhase>>().get(),
+        RoundPhase::PlayerTurn
+    );
+    let circle = resumed
+        .world_mut()
+        .query::<&BetCircle>()
+        .iter(resumed.world())
+        .find(|c| c.seat == 3)
+        .map(|c| c.amount);
+    assert_eq!(circle, Some(Cents::units(25)));
+    intend(&mut resumed, Intent::Play(holecard::engine::Action::Hit));
+    run_until(&mut resumed, |app, shown| {
+        headless::between_rounds(app) && shown.iter().any(|e| matches!(e, Event::RoundEnded { .. }))
+    });
+    let engine = resumed.world().resource::<Engine>();
+    assert_eq!(engine.table.seats()[3].bankroll, Cents::units(1_025));
+    assert!(engine.chips_conserved());
+    assert!(headless::chips_shown(&mut resumed));
+}
+
+#[test]
+fn a_damaged_save_is_refused_with_where_it_went_wrong() {
+    let error = save::parse(
+        Path::new("sitting.ron"),
+        "(level: (name: \"X\",\n  rules: Preset(Nope)))",
+    )
+    .expect_err("damaged");
+    assert!(error.starts_with("sitting.ron:2:"), "{error}");
+}
+
+#[test]
+fn the_player_can_move_to_an_empty_seat_between_rounds() {
+    let mut app = human_app(&[Ten, Ten, Nine, Nine, Six, Ten, Five]);
+    settle(&mut app);
+    intend(&mut app, Intent::SitAt(0));
+    assert!(refusal(&app).is_some(), "Mae sits there");
+    intend(&mut app, Intent::SitAt(5));
+    settle(&mut app);
+    assert_eq!(app.world().resource::<Session>().player_seat, Some(5));
+    let engine = app.world().resource::<Engine>();
+    assert!(!engine.table.seats()[3].occupied);
+    assert_eq!(engine.table.seats()[5].bankroll, Cents::units(1_000));
+    assert!(engine.chips_conserved());
+    intend(&mut app, Intent::Chip(Cents::units(10)));
+    intend(&mut app, Intent::Deal);
+    assert_eq!(app.world().resource::<Engine>().table.round(), 1);
+    assert_eq!(
+        app.world().resource::<Engine>().table.seat_hands(5).count(),
+        1
+    );
 }

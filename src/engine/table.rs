@@ -333,6 +333,12 @@ impl Table {
         bets + self.hands.iter().map(Hand::on_felt).sum()
     }
 
+    /// One seat's chips on the felt: its bet circle, its hands still in play and its insurance.
+    pub fn seat_on_felt(&self, seat: SeatId) -> Cents {
+        let s = &self.seats[usize::from(seat)];
+        s.bet + s.insurance + self.seat_hands(seat).map(Hand::on_felt).sum()
+    }
+
     /// Every chip at the table: bankrolls, the house's tray and the felt.
     pub fn chips_total(&self) -> Cents {
         self.seats.iter().map(|s| s.bankroll).sum::<Cents>() + self.house + self.on_felt()

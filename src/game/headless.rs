@@ -1,5 +1,6 @@
 //! The whole ECS game without a window or GPU: every seat played by AI, for soaks and frame-cost measurements.
 
+use super::save::{Restore, Sitting};
 use super::screen::Screen;
 use super::table::{Bankroll, Beats, BetCircle, CardView, DealerTray, Engine, Speed};
 use crate::level::Level;
@@ -58,6 +59,22 @@ pub fn app_with(
     speed: Speed,
     autoplay: bool,
 ) -> Result<App, crate::engine::RuleError> {
+    build(level, seed, speed, autoplay, None)
+}
+
+/// A windowless app that sits back down at a saved sitting.
+pub fn app_restoring(sitting: Sitting, speed: Speed) -> Result<App, crate::engine::RuleError> {
+    let (level, seed, autoplay) = (sitting.level.clone(), sitting.seed, sitting.autoplay);
+    build(level, seed, speed, autoplay, Some(sitting))
+}
+
+fn build(
+    level: Level,
+    seed: u64,
+    speed: Speed,
+    autoplay: bool,
+    restore: Option<Sitting>,
+) -> Result<App, crate::engine::RuleError> {
     let mut app = App::new();
     app.add_plugins((MinimalPlugins, StatesPlugin))
         .insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_millis(
@@ -65,6 +82,9 @@ pub fn app_with(
         )));
     super::logic_plugin(&mut app);
     super::open_table(&mut app, level, seed, speed, autoplay)?;
+    if let Some(sitting) = restore {
+        app.insert_resource(Restore(sitting));
+    }
     app.update();
     app.world_mut()
         .resource_mut::<NextState<Screen>>()
@@ -113,13 +133,39 @@ pub fn chips_shown(app: &mut App) -> bool {
         && bankrolls.iter(world).count() == seats.len()
 }
 
-/// Plays `rounds` rounds as fast as the machine allows and reports frame costs and the books.
+/// The level with an AI in every seat: its companions, an AI in the player's seat, and regulars of each personality
+/// in the seats left over.
+pub fn seven_ai_seats(mut level: Level) -> Level {
+    use crate::engine::ai::Personality;
+    const STYLES: [Personality; 4] = [
+        Personality::ByTheBook,
+        Personality::HunchPlayer,
+        Personality::CardCounter,
+        Personality::HighRoller,
+    ];
+    for seat in 0..7u8 {
+        let taken =
+            level.companions.iter().any(|c| c.seat == seat) || level.player_seat == Some(seat);
+        if !taken {
+            level.companions.push(crate::level::Companion {
+                name: format!("Regular {}", seat + 1),
+                personality: STYLES[usize::from(seat) % STYLES.len()],
+                bankroll: crate::engine::Cents(level.buy_in.0.max(1) * 5),
+                seat,
+            });
+        }
+    }
+    level
+}
+
+/// Plays `rounds` rounds with an AI in every seat, as fast as the machine allows, and reports frame costs and the
+/// books.
 pub fn run(
     level: Level,
     seed: u64,
     rounds: u64,
 ) -> Result<HeadlessReport, crate::engine::RuleError> {
-    let mut app = app(level, seed, Speed::Instant)?;
+    let mut app = app(seven_ai_seats(level), seed, Speed::Instant)?;
     let mut frame_times = Vec::new();
     let frame_limit = rounds.saturating_mul(200).max(1_000);
     loop {

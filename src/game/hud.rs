@@ -27,10 +27,13 @@ struct Preload {
 
 /// Which page of the title menu is open.
 #[derive(Resource, Default, Clone, Copy, PartialEq, Eq)]
-enum Menu {
+pub enum Menu {
+    /// Resume, Play, Watch, Tables, Settings, Quit.
     #[default]
     Main,
+    /// Every level file.
     Tables,
+    /// Speed and options.
     Settings,
 }
 
@@ -244,6 +247,8 @@ fn title_screen(
     mut options: ResMut<PlayOptions>,
     mut next: ResMut<NextState<Screen>>,
     mut exit: MessageWriter<AppExit>,
+    saved: Res<super::save::Saved>,
+    mut commands: Commands,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     egui::CentralPanel::default()
@@ -261,28 +266,70 @@ fn title_screen(
                                 .size(18.0),
                         );
                         ui.add_space(12.0);
-                        let big = |ui: &mut egui::Ui, text: &str| {
-                            ui.add(
+                        let big = |ui: &mut egui::Ui, text: &str, enabled: bool| {
+                            ui.add_enabled(
+                                enabled,
                                 egui::Button::new(bold(text).size(22.0))
-                                    .min_size(egui::vec2(240.0, 44.0)),
+                                    .min_size(egui::vec2(300.0, 44.0)),
                             )
                             .clicked()
                         };
-                        if big(ui, "Play") {
+                        let mid_round = saved
+                            .sitting
+                            .as_ref()
+                            .is_some_and(|s| s.table.phase() != Phase::Betting);
+                        if let Some(sitting) = &saved.sitting {
+                            let label = format!(
+                                "Resume at {}{}",
+                                sitting.level.name,
+                                if mid_round { " (mid-round)" } else { "" }
+                            );
+                            if big(ui, &label, true) {
+                                commands.insert_resource(super::save::Restore(sitting.clone()));
+                                next.set(Screen::Table);
+                            }
+                        }
+                        let play = match &saved.sitting {
+                            Some(s) if s.player_seat.is_some() => {
+                                format!("Play here with your {}", s.player_chips())
+                            }
+                            _ => "Play".to_string(),
+                        };
+                        if big(ui, &play, !mid_round) {
+                            session.player_seat = session.level.player_seat;
+                            session.player_chips = saved
+                                .sitting
+                                .as_ref()
+                                .filter(|s| s.player_seat.is_some())
+                                .map(super::save::Sitting::player_chips)
+                                .filter(|c| c.is_positive());
                             next.set(Screen::Table);
                         }
-                        if big(ui, "Tables") {
+                        if big(ui, "Watch this table", !mid_round) {
+                            session.player_seat = None;
+                            next.set(Screen::Table);
+                        }
+                        if mid_round {
+                            ui.label("Your last round is still on the felt: resume it first.");
+                        }
+                        if let Some(problem) = &saved.problem {
+                            ui.colored_label(REFUSAL, problem);
+                        }
+                        if big(ui, "Tables", true) {
                             tables.0 = catalogue(Path::new("levels"));
                             *menu = Menu::Tables;
                         }
-                        if big(ui, "Settings") {
+                        if big(ui, "Settings", true) {
                             *menu = Menu::Settings;
                         }
-                        if big(ui, "Quit") {
+                        if big(ui, "Quit", true) {
                             exit.write(AppExit::Success);
                         }
                     }
                     Menu::Tables => {
+                        if tables.0.is_empty() {
+                            tables.0 = catalogue(Path::new("levels"));
+                        }
                         if let Some(level) = tables_page(ui, &tables.0) {
                             session.player_seat = level.player_seat;
                             session.level = level;
@@ -307,50 +354,61 @@ fn title_screen(
 /// Every level file with its key rules; a broken one shows its file, line and error. Returns the table picked.
 fn tables_page(ui: &mut egui::Ui, listings: &[Listing]) -> Option<crate::level::Level> {
     let mut picked = None;
-    egui::ScrollArea::vertical()
-        .max_height(ui.available_height() - 40.0)
-        .show(ui, |ui| {
-            ui.set_max_width(760.0);
-            for listing in listings {
-                panel_frame().show(ui, |ui| {
-                    ui.set_width(740.0);
-                    match &listing.level {
-                        Ok(level) => {
-                            let rules = level.rules.rules();
-                            ui.horizontal(|ui| {
-                                ui.label(bold(&level.name).size(18.0).color(GOLD));
-                                ui.with_layout(
-                                    egui::Layout::right_to_left(egui::Align::Center),
-                                    |ui| {
-                                        if ui.button("Sit here").clicked() {
-                                            picked = Some(level.clone());
-                                        }
-                                    },
+    // Broken files first, so they are seen.
+    let mut order: Vec<&Listing> = listings.iter().collect();
+    order.sort_by_key(|l| l.level.is_ok());
+    let size = egui::vec2(780.0, ui.available_height() - 40.0);
+    ui.allocate_ui_with_layout(size, egui::Layout::top_down(egui::Align::Min), |ui| {
+        egui::ScrollArea::vertical()
+            .auto_shrink([false, false])
+            .show(ui, |ui| {
+                for listing in order {
+                    panel_frame().show(ui, |ui| {
+                        ui.set_width(740.0);
+                        match &listing.level {
+                            Ok(level) => {
+                                let rules = level.rules.rules();
+                                ui.horizontal(|ui| {
+                                    ui.label(bold(&level.name).size(18.0).color(GOLD));
+                                    ui.with_layout(
+                                        egui::Layout::right_to_left(egui::Align::Center),
+                                        |ui| {
+                                            if ui.button("Sit here").clicked() {
+                                                picked = Some(level.clone());
+                                            }
+                                        },
+                                    );
+                                });
+                                ui.label(&level.description);
+                                let companions = match level.companions.len() {
+                                    0 => "no companions".to_string(),
+                                    1 => "1 companion".to_string(),
+                                    n => format!("{n} companions"),
+                                };
+                                ui.label(
+                                    egui::RichText::new(format!(
+                                        "{rules} · bets {}–{} · buy-in {} · {companions}",
+                                        rules.min_bet, rules.max_bet, level.buy_in,
+                                    ))
+                                    .size(13.0),
                                 );
-                            });
-                            ui.label(&level.description);
-                            ui.label(
-                                egui::RichText::new(format!(
-                                    "{rules} · bets {}–{} · buy-in {} · {} companions",
-                                    rules.min_bet,
-                                    rules.max_bet,
-                                    level.buy_in,
-                                    level.companions.len()
-                                ))
-                                .size(13.0),
-                            );
+                            }
+                            Err(error) => {
+                                ui.label(
+                                    bold(format!(
+                                        "{} — broken, not playable",
+                                        listing.path.display()
+                                    ))
+                                    .color(REFUSAL),
+                                );
+                                ui.label(error.to_string());
+                            }
                         }
-                        Err(error) => {
-                            ui.label(
-                                bold(format!("{} — broken", listing.path.display())).color(REFUSAL),
-                            );
-                            ui.label(error.to_string());
-                        }
-                    }
-                });
-                ui.add_space(6.0);
-            }
-        });
+                    });
+                    ui.add_space(6.0);
+                }
+            });
+    });
     picked
 }
 
@@ -505,11 +563,34 @@ fn table_hud(
     input: Res<ButtonInput<KeyCode>>,
     mut intents: MessageWriter<Intent>,
     mut next: ResMut<NextState<Screen>>,
+    cameras: Query<(&Camera, &GlobalTransform)>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let Some(engine) = engine else {
         return Ok(());
     };
+    // Between rounds, an empty seat can be taken with a click.
+    if engine.table.phase() == Phase::Betting
+        && beats.settled()
+        && *pause == Pause::Off
+        && let Ok((camera, at)) = cameras.single()
+    {
+        for seat in 0..7u8 {
+            let empty = occupants.seats[usize::from(seat)].is_none()
+                && !engine.table.seats()[usize::from(seat)].occupied;
+            let point = super::view::seat_point(seat).extend(0.0);
+            if let (true, Ok(screen)) = (empty, camera.world_to_viewport(at, point)) {
+                egui::Area::new(egui::Id::new(("sit", seat)))
+                    .fixed_pos(egui::pos2(screen.x, screen.y))
+                    .pivot(egui::Align2::CENTER_CENTER)
+                    .show(ctx, |ui| {
+                        if ui.button("Sit here").clicked() {
+                            intents.write(Intent::SitAt(seat));
+                        }
+                    });
+            }
+        }
+    }
     if input.just_pressed(KeyCode::Escape) {
         *pause = if *pause == Pause::Off {
             Pause::Menu

@@ -3,6 +3,7 @@
 pub mod headless;
 pub mod hud;
 pub mod player;
+pub mod save;
 pub mod screen;
 pub mod seats;
 pub mod table;
@@ -20,7 +21,12 @@ pub fn logic_plugin(app: &mut App) {
     app.add_plugins((screen::plugin, table::plugin, seats::plugin, player::plugin))
         .add_systems(
             OnEnter(Screen::Table),
-            (table::open, table::spawn_table, seats::seat_the_table)
+            (
+                table::open,
+                table::spawn_table,
+                table::show_restored,
+                seats::seat_the_table,
+            )
                 .chain()
                 .in_set(TableOpens),
         );

@@ -27,6 +27,8 @@ pub enum Intent {
     Play(Action),
     /// Out of chips: buy in again for the table's buy-in.
     Rebuy,
+    /// Between rounds, move to this empty seat (or sit down in it, when watching).
+    SitAt(SeatId),
 }
 
 /// The bet the player is building, what they bet last, and the last thing the table refused.
@@ -78,7 +80,10 @@ pub(super) fn plugin(app: &mut App) {
                 pending.0 = None;
             },
         )
-        .add_systems(Update, build_bet.in_set(RoundSet::Betting))
+        .add_systems(
+            Update,
+            (change_seat, build_bet).chain().in_set(RoundSet::Betting),
+        )
         .add_systems(
             Update,
             (auto_stand, play_hand).chain().in_set(RoundSet::PlayerTurn),
@@ -162,7 +167,7 @@ fn build_bet(
                     .map(|e| e.to_string());
                 None
             }
-            Intent::Play(_) => None,
+            Intent::Play(_) | Intent::SitAt(_) => None,
         };
         if let Some(chips) = proposed {
             let total: Cents = chips.iter().copied().sum();
@@ -268,5 +273,64 @@ fn auto_stand(
         && engine.table.hands()[index].total().value() == 21
     {
         pending.0 = Some(Action::Stand);
+    }
+}
+
+/// Between rounds the player may take an empty seat: moving carries the chips along; a watcher sits down with the
+/// table's buy-in.
+fn change_seat(
+    mut intents: MessageReader<Intent>,
+    mut session: ResMut<Session>,
+    mut slip: ResMut<BetSlip>,
+    mut engine: ResMut<Engine>,
+    mut beats: ResMut<Beats>,
+    mut occupants: ResMut<super::table::Occupants>,
+) {
+    for intent in intents.read() {
+        let Intent::SitAt(seat) = *intent else {
+            continue;
+        };
+        let free = occupants
+            .seats
+            .get(usize::from(seat))
+            .is_some_and(Option::is_none)
+            && !engine.table.seats()[usize::from(seat)].occupied;
+        if !free || !beats.settled() || engine.table.phase() != Phase::Betting {
+            slip.refusal = Some("That seat can't be taken now.".to_string());
+            continue;
+        }
+        let (occupant, chips) = match session.player_seat {
+            Some(old) => {
+                let chips = engine.table.seats()[usize::from(old)].bankroll;
+                if let Err(error) =
+                    engine.apply(crate::engine::Command::Leave { seat: old }, &mut beats)
+                {
+                    slip.refusal = Some(error.to_string());
+                    continue;
+                }
+                (occupants.seats[usize::from(old)].take(), chips)
+            }
+            None => (None, Cents::ZERO),
+        };
+        let buy_in = if chips.is_positive() {
+            chips
+        } else {
+            session.level.buy_in
+        };
+        match engine.apply(crate::engine::Command::Join { seat, buy_in }, &mut beats) {
+            Ok(()) => {
+                let mut occupant = occupant.unwrap_or_else(|| super::table::Occupant {
+                    name: "You".into(),
+                    mind: None,
+                    buy_in,
+                });
+                occupant.buy_in = buy_in;
+                occupants.seats[usize::from(seat)] = Some(occupant);
+                session.player_seat = Some(seat);
+                slip.chips.clear();
+                slip.refusal = None;
+            }
+            Err(error) => slip.refusal = Some(error.to_string()),
+        }
     }
 }

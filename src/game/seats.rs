@@ -21,6 +21,8 @@ pub struct Session {
     pub player_seat: Option<SeatId>,
     /// Times the table has been opened this session: each visit shuffles a new shoe.
     pub visits: u64,
+    /// Chips the player brings from an earlier table, instead of the level's buy-in.
+    pub player_chips: Option<Cents>,
 }
 
 impl Session {
@@ -32,6 +34,7 @@ impl Session {
             seed,
             autoplay,
             visits: 0,
+            player_chips: None,
         }
     }
 
@@ -124,6 +127,7 @@ pub(super) fn seat_the_table(
     mut beats: ResMut<Beats>,
     mut occupants: ResMut<Occupants>,
     mut thinking: ResMut<Thinking>,
+    restored: Option<Res<super::table::Restored>>,
     mut commands: Commands,
 ) {
     let Some(mut engine) = engine else {
@@ -131,12 +135,18 @@ pub(super) fn seat_the_table(
     };
     *thinking = Thinking::default();
     commands.insert_resource(Arrivals {
-        rng: crate::engine::TableRng::from_seed(seed_from_number(session.seed ^ 0xA11_1FE5)),
+        rng: crate::engine::TableRng::from_seed(seed_from_number(
+            session.seed ^ 0xA11_1FE5 ^ session.visits,
+        )),
         empty_for: [0; 7],
         departed: Vec::new(),
         last_round: None,
         idle: 0.0,
     });
+    if restored.is_some() {
+        // The saved seats are already taken.
+        return;
+    }
     session.visits += 1;
     let level = &session.level;
     let rules = engine.table.rules().clone();
@@ -152,7 +162,7 @@ pub(super) fn seat_the_table(
             Occupant {
                 name: "You".into(),
                 mind,
-                buy_in: level.buy_in,
+                buy_in: session.player_chips.unwrap_or(level.buy_in),
             },
         );
     }

@@ -237,7 +237,8 @@ pub(super) fn plugin(app: &mut App) {
 /// Opens the session's table afresh: a new engine table, an empty queue of beats and empty seats. Runs first on
 /// entering the table, so a second visit starts clean.
 pub(super) fn open(
-    session: Res<super::seats::Session>,
+    mut session: ResMut<super::seats::Session>,
+    restore: Option<Res<super::save::Restore>>,
     mut commands: Commands,
     mut beats: ResMut<Beats>,
     mut occupants: ResMut<Occupants>,
@@ -245,6 +246,20 @@ pub(super) fn open(
 ) {
     *beats = Beats::at(beats.speed);
     *occupants = Occupants::default();
+    commands.remove_resource::<Restored>();
+    if let Some(restore) = restore {
+        let sitting = &restore.0;
+        session.level = sitting.level.clone();
+        session.seed = sitting.seed;
+        session.visits = sitting.visits;
+        session.player_seat = sitting.player_seat;
+        session.autoplay = sitting.autoplay;
+        *occupants = sitting.occupants();
+        commands.insert_resource(Engine::new(sitting.table.clone()));
+        commands.insert_resource(Restored);
+        commands.remove_resource::<super::save::Restore>();
+        return;
+    }
     match session.new_table() {
         Ok(table) => commands.insert_resource(Engine::new(table)),
         Err(error) => {
@@ -253,6 +268,78 @@ pub(super) fn open(
             screen.set(Screen::Title);
         }
     }
+}
+
+/// The table on the felt was restored from a save: its seats are taken and its cards are out.
+#[derive(Resource, Debug)]
+pub struct Restored;
+
+/// A restored table shows what the engine has: cards on the felt, hands, chips, and the round's phase.
+pub(super) fn show_restored(
+    restored: Option<Res<Restored>>,
+    engine: Option<Res<Engine>>,
+    mut commands: Commands,
+    mut next_phase: ResMut<NextState<RoundPhase>>,
+    mut bankrolls: Query<&mut Bankroll>,
+    mut circles: Query<&mut BetCircle>,
+    mut trays: Query<&mut DealerTray>,
+) {
+    let (Some(_), Some(engine)) = (restored, engine) else {
+        return;
+    };
+    let table = &engine.table;
+    for mut pile in &mut bankrolls {
+        pile.amount = table.seats()[usize::from(pile.seat)].bankroll;
+    }
+    for mut circle in &mut circles {
+        circle.amount = table.seat_on_felt(circle.seat);
+    }
+    for mut tray in &mut trays {
+        tray.amount = table.house();
+    }
+    let mut numbers = [0u8; 7];
+    for hand in table.hands() {
+        let number = numbers[usize::from(hand.seat)];
+        numbers[usize::from(hand.seat)] += 1;
+        let view = HandView {
+            seat: hand.seat,
+            hand: number,
+        };
+        commands.spawn((
+            Name::new(format!("Seat {} hand {number}", hand.seat)),
+            view,
+            DespawnOnExit(Screen::Table),
+        ));
+        for (order, &card) in hand.cards.as_slice().iter().enumerate() {
+            commands.spawn((
+                Name::new(format!("Card {card}")),
+                CardView {
+                    card,
+                    face_up: true,
+                    spot: view.spot(),
+                    order: order as u8,
+                },
+                DespawnOnExit(Screen::Table),
+            ));
+        }
+    }
+    for (order, &card) in table.dealer().as_slice().iter().enumerate() {
+        commands.spawn((
+            Name::new(format!("Card {card}")),
+            CardView {
+                card,
+                face_up: order == 0 || table.hole_revealed() || table.rules().no_hole_card(),
+                spot: Spot::Dealer,
+                order: order as u8,
+            },
+            DespawnOnExit(Screen::Table),
+        ));
+    }
+    let phase = match table.phase() {
+        crate::engine::Phase::Betting => RoundPhase::Betting,
+        _ => RoundPhase::PlayerTurn,
+    };
+    NextState::set_if_neq(&mut *next_phase, phase);
 }
 
 pub(super) fn spawn_table(mut commands: Commands, engine: Option<Res<Engine>>) {

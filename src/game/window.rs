@@ -28,6 +28,19 @@ pub struct WindowOptions {
     pub frames: u32,
     /// Window size in logical pixels.
     pub size: (u32, u32),
+    /// The screen after loading, if not the default.
+    pub start: Option<Start>,
+}
+
+/// Where the game opens after loading.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Start {
+    /// The title menu.
+    Title,
+    /// The Tables page of the title menu.
+    Tables,
+    /// Straight to the table.
+    Table,
 }
 
 /// Runs the game until the window closes (or the screenshot is saved).
@@ -55,7 +68,7 @@ pub fn run(options: WindowOptions) -> Result<AppExit, crate::engine::RuleError> 
     )
     .add_plugins(bevy_egui::EguiPlugin::default());
     super::logic_plugin(&mut app);
-    app.add_plugins((super::view::plugin, super::hud::plugin));
+    app.add_plugins((super::view::plugin, super::hud::plugin, super::save::plugin));
     super::open_table(
         &mut app,
         options.level,
@@ -63,12 +76,20 @@ pub fn run(options: WindowOptions) -> Result<AppExit, crate::engine::RuleError> 
         options.speed,
         options.autoplay,
     )?;
-    let straight_to_table = options.autoplay || options.screenshot.is_some();
-    app.insert_resource(StartAt(if straight_to_table {
-        Screen::Table
-    } else {
-        Screen::Title
+    let start = options
+        .start
+        .unwrap_or(if options.autoplay || options.screenshot.is_some() {
+            Start::Table
+        } else {
+            Start::Title
+        });
+    app.insert_resource(StartAt(match start {
+        Start::Table => Screen::Table,
+        Start::Title | Start::Tables => Screen::Title,
     }));
+    if start == Start::Tables {
+        app.insert_resource(super::hud::Menu::Tables);
+    }
     if let Some(path) = options.screenshot {
         app.insert_resource(ShootAt {
             path,
