@@ -82,6 +82,7 @@ fn build(
         )));
     super::logic_plugin(&mut app);
     super::open_table(&mut app, level, seed, speed, autoplay)?;
+    super::single_threaded(&mut app);
     if let Some(sitting) = restore {
         app.insert_resource(Restore(sitting));
     }
