@@ -127,6 +127,35 @@ pub fn card_words(card: crate::engine::Card) -> String {
     format!("the {} of {}", card.rank().name(), card.suit().name())
 }
 
+/// A sentence about the player, named "You", in the second person: "You hits." → "You hit.",
+/// "You (hand 2) pushes." → "You (hand 2) push.".
+pub fn to_you(line: &str) -> String {
+    let Some(rest) = line.strip_prefix("You ") else {
+        return line.to_string();
+    };
+    let (subject, rest) = match rest.strip_prefix('(').and_then(|r| r.split_once(") ")) {
+        Some((hand, after)) => (format!("You ({hand}) "), after),
+        None => ("You ".to_string(), rest),
+    };
+    let (verb, tail) = rest.split_once(' ').unwrap_or((rest, ""));
+    let (verb, punctuation) = match verb.strip_suffix(['.', ',', '!']) {
+        Some(bare) => (bare, &verb[bare.len()..]),
+        None => (verb, ""),
+    };
+    let base = if ["shes", "ches", "xes", "sses"]
+        .iter()
+        .any(|e| verb.ends_with(e))
+    {
+        &verb[..verb.len() - 2]
+    } else if verb.ends_with('s') && !verb.ends_with("ss") {
+        &verb[..verb.len() - 1]
+    } else {
+        verb
+    };
+    let space = if tail.is_empty() { "" } else { " " };
+    format!("{subject}{base}{punctuation}{space}{tail}")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -177,5 +206,22 @@ mod tests {
         };
         assert_eq!(said(lost), "Seat 0 loses $5.");
         assert_eq!(describe(&Event::RoundEnded { round: 1 }, &names), None);
+    }
+
+    #[test]
+    fn the_player_is_spoken_to() {
+        assert_eq!(to_you("You hits."), "You hit.");
+        assert_eq!(
+            to_you("You gets the two of clubs."),
+            "You get the two of clubs."
+        );
+        assert_eq!(to_you("You pushes."), "You push.");
+        assert_eq!(to_you("You loses $10."), "You lose $10.");
+        assert_eq!(
+            to_you("You (hand 2) doubles down."),
+            "You (hand 2) double down."
+        );
+        assert_eq!(to_you("You to act."), "You to act.");
+        assert_eq!(to_you("Mae hits."), "Mae hits.");
     }
 }

@@ -527,7 +527,7 @@ fn write_log(
             log.push(format!("— Round {round} —"));
         }
         if let Some(line) = crate::narrate::describe(event, &names) {
-            log.push(line);
+            log.push(crate::narrate::to_you(&line));
         }
     }
     for remark in remarks.read() {
@@ -564,6 +564,7 @@ fn table_hud(
     mut intents: MessageWriter<Intent>,
     mut next: ResMut<NextState<Screen>>,
     cameras: Query<(&Camera, &GlobalTransform)>,
+    bankrolls: Query<&super::table::Bankroll>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let Some(engine) = engine else {
@@ -625,8 +626,12 @@ fn table_hud(
             panel_frame().show(ui, |ui| {
                 match session.player_seat {
                     Some(seat) => {
-                        let mine = &table.seats()[usize::from(seat)];
-                        ui.label(bold(format!("Your chips {}", mine.bankroll)).color(GOLD));
+                        // As shown on the felt, which may be a beat behind the engine.
+                        let chips = bankrolls
+                            .iter()
+                            .find(|b| b.seat == seat)
+                            .map_or(Cents::ZERO, |b| b.amount);
+                        ui.label(bold(format!("Your chips {chips}")).color(GOLD));
                     }
                     None => {
                         ui.label("Watching");
