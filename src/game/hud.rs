@@ -709,6 +709,7 @@ fn table_hud(
                                 Some(RoundPhase::Dealing) => "Dealing…".to_string(),
                                 Some(RoundPhase::DealerTurn) => "Dealer's turn".to_string(),
                                 Some(RoundPhase::Resolution) => "Paying…".to_string(),
+                                Some(RoundPhase::PlayerTurn) => "Players' turn".to_string(),
                                 _ => "Place your bets".to_string(),
                             },
                         };
