@@ -20,9 +20,9 @@ struct Cli {
     /// An AI plays the player's seat too.
     #[arg(long)]
     autoplay: bool,
-    /// How fast cards and chips move.
-    #[arg(long, value_enum, default_value_t = Pace::Normal)]
-    speed: Pace,
+    /// How fast cards and chips move (default: as last set in Settings, else normal).
+    #[arg(long, value_enum)]
+    speed: Option<Pace>,
     /// Run N frames, save the window to this PNG, and exit.
     #[arg(long, value_name = "PATH", requires = "frames")]
     screenshot: Option<PathBuf>,
@@ -87,11 +87,11 @@ fn main() -> ExitCode {
     if cli.headless {
         return headless_run(level, seed, cli.rounds.unwrap_or(0));
     }
-    let speed = match cli.speed {
+    let speed = cli.speed.map(|pace| match pace {
         Pace::Normal => Speed::Normal,
         Pace::Fast => Speed::Fast,
         Pace::Instant => Speed::Instant,
-    };
+    });
     let options = window::WindowOptions {
         level,
         seed,

@@ -685,3 +685,18 @@ fn the_player_can_move_to_an_empty_seat_between_rounds() {
         1
     );
 }
+
+#[test]
+fn settings_read_back_and_a_mistake_names_its_line() {
+    let path = Path::new("settings.ron");
+    let prefs =
+        save::Preferences::parse(path, "(speed: Fast, auto_stand_21: false)").expect("valid");
+    assert_eq!(prefs.speed, Speed::Fast);
+    assert!(!prefs.auto_stand_21);
+    assert_eq!(
+        save::Preferences::parse(path, "()").expect("all defaults"),
+        save::Preferences::default()
+    );
+    let error = save::Preferences::parse(path, "(\n  speed: Warp,\n)").expect_err("no such speed");
+    assert!(error.starts_with("settings.ron:2:"), "{error}");
+}

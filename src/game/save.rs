@@ -176,9 +176,9 @@ impl SaveSlot {
     }
 }
 
-/// Reads a save's text, checking the table inside is whole.
-pub fn parse(path: &Path, text: &str) -> Result<Sitting, String> {
-    let sitting: Sitting = ron::Options::default().from_str(text).map_err(|e| {
+/// Reads RON text; a mistake is reported as `file:line:column: what`.
+fn read_ron<T: serde::de::DeserializeOwned>(path: &Path, text: &str) -> Result<T, String> {
+    ron::Options::default().from_str(text).map_err(|e| {
         format!(
             "{}:{}:{}: {}",
             path.display(),
@@ -186,12 +186,100 @@ pub fn parse(path: &Path, text: &str) -> Result<Sitting, String> {
             e.span.start.col,
             e.code
         )
-    })?;
+    })
+}
+
+/// Reads a save's text, checking the table inside is whole.
+pub fn parse(path: &Path, text: &str) -> Result<Sitting, String> {
+    let sitting: Sitting = read_ron(path, text)?;
     sitting
         .table
         .check_consistency()
         .map_err(|e| format!("{}: the saved table is damaged: {e}", path.display()))?;
     Ok(sitting)
+}
+
+/// Settings remembered between launches, beside the save.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Preferences {
+    /// The table's pace.
+    pub speed: super::table::Speed,
+    /// Stand by itself on 21.
+    pub auto_stand_21: bool,
+}
+
+impl Default for Preferences {
+    fn default() -> Preferences {
+        Preferences {
+            speed: super::table::Speed::Normal,
+            auto_stand_21: super::player::PlayOptions::default().auto_stand_21,
+        }
+    }
+}
+
+impl Preferences {
+    fn path() -> Option<PathBuf> {
+        SaveSlot::platform().map(|slot| slot.path.with_file_name("settings.ron"))
+    }
+
+    /// The remembered settings; defaults when there are none. Unreadable settings are reported and left in place
+    /// for the player to look at; the defaults are used meanwhile.
+    pub fn load() -> Preferences {
+        let Some(path) = Preferences::path() else {
+            return Preferences::default();
+        };
+        match std::fs::read_to_string(&path) {
+            Ok(text) => Preferences::parse(&path, &text).unwrap_or_else(|message| {
+                error!("{message}; using the default settings");
+                Preferences::default()
+            }),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Preferences::default(),
+            Err(e) => {
+                error!("{}: {e}; using the default settings", path.display());
+                Preferences::default()
+            }
+        }
+    }
+
+    /// Reads settings text, naming the file, line and column of a mistake.
+    pub fn parse(path: &Path, text: &str) -> Result<Preferences, String> {
+        read_ron(path, text)
+    }
+
+    fn write(&self) -> Result<(), String> {
+        let Some(path) = Preferences::path() else {
+            return Ok(());
+        };
+        let text = ron::ser::to_string_pretty(self, ron::ser::PrettyConfig::default())
+            .map_err(|e| format!("cannot write the settings: {e}"))?;
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        }
+        std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))
+    }
+}
+
+/// Writes the settings whenever the player changes them.
+fn remember_preferences(
+    beats: Res<super::table::Beats>,
+    options: Res<super::player::PlayOptions>,
+    mut last: Local<Option<Preferences>>,
+) {
+    let now = Preferences {
+        speed: beats.speed,
+        auto_stand_21: options.auto_stand_21,
+    };
+    match *last {
+        None => *last = Some(now),
+        Some(before) if before != now => {
+            *last = Some(now);
+            if let Err(message) = now.write() {
+                error!("{message}");
+            }
+        }
+        Some(_) => {}
+    }
 }
 
 /// The save as the Title sees it.
@@ -227,6 +315,7 @@ pub(super) fn plugin(app: &mut App) {
         app.insert_resource(slot);
     }
     app.insert_resource(saved)
+        .add_systems(Update, remember_preferences)
         .add_systems(OnExit(super::screen::Screen::Table), save_now)
         .add_systems(
             Update,

@@ -9,7 +9,7 @@ use bevy::prelude::*;
 use std::collections::VecDeque;
 
 /// How fast the table moves.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Speed {
     /// A casino's pace.
     #[default]

@@ -20,8 +20,8 @@ pub struct WindowOptions {
     pub seed: u64,
     /// An AI plays the player's seat.
     pub autoplay: bool,
-    /// The table's pace.
-    pub speed: Speed,
+    /// The table's pace, when given on the command line (else the remembered setting).
+    pub speed: Option<Speed>,
     /// Save the window to this PNG after `frames` frames, then exit.
     pub screenshot: Option<PathBuf>,
     /// Frames to run before the screenshot.
@@ -69,13 +69,17 @@ pub fn run(options: WindowOptions) -> Result<AppExit, crate::engine::RuleError> 
     .add_plugins(bevy_egui::EguiPlugin::default());
     super::logic_plugin(&mut app);
     app.add_plugins((super::view::plugin, super::hud::plugin, super::save::plugin));
+    let remembered = super::save::Preferences::load();
     super::open_table(
         &mut app,
         options.level,
         options.seed,
-        options.speed,
+        options.speed.unwrap_or(remembered.speed),
         options.autoplay,
     )?;
+    app.insert_resource(super::player::PlayOptions {
+        auto_stand_21: remembered.auto_stand_21,
+    });
     let start = options
         .start
         .unwrap_or(if options.autoplay || options.screenshot.is_some() {
