@@ -658,7 +658,7 @@ fn a_sitting_saved_mid_round_resumes_where_it_stopped() {
 fn a_damaged_save_is_refused_with_where_it_went_wrong() {
     let error = save::parse(
         Path::new("sitting.ron"),
-        "(level: (name: \"X\",\n  rules: Preset(Nope)))",
+        "(session: (level: (name: \"X\",\n  rules: Preset(Nope))))",
     )
     .expect_err("damaged");
     assert!(error.starts_with("sitting.ron:2:"), "{error}");

@@ -137,7 +137,7 @@ impl Mind {
         };
         let wanted = Cents(rules.min_bet.0.saturating_mul(units)).min(rules.max_bet);
         // Whole chips out of what is in front of the companion (a bet already in the circle counts).
-        let chips = s.bankroll + s.bet;
+        let chips = s.chips();
         let affordable = Cents(chips.0 - chips.0 % rules.bet_unit.0);
         let bet = wanted.min(affordable);
         if bet < rules.min_bet {
@@ -228,7 +228,7 @@ impl Mind {
     /// Whether the companion gets up between rounds.
     pub fn departure(&self, table: &Table, seat: SeatId, buy_in: Cents) -> Option<Departure> {
         let s = table.seats().get(usize::from(seat))?;
-        let chips = s.bankroll + s.bet;
+        let chips = s.chips();
         if chips < table.rules().min_bet {
             Some(Departure::Broke)
         } else if chips.0 >= buy_in.0.saturating_mul(2) {

@@ -36,6 +36,13 @@ pub struct Seat {
     pub deciding: bool,
 }
 
+impl Seat {
+    /// The seat's own chips between rounds: in front of it and in its bet circle (what it would cash out).
+    pub fn chips(&self) -> Cents {
+        self.bankroll + self.bet
+    }
+}
+
 /// Where a hand is in its life.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum HandState {
@@ -618,7 +625,7 @@ impl Table {
                 let s = std::mem::take(&mut self.seats[usize::from(seat)]);
                 sink.emit(Event::Left {
                     seat,
-                    cash_out: s.bankroll + s.bet,
+                    cash_out: s.chips(),
                 });
             }
             Command::Bet { seat, amount } => {

@@ -64,7 +64,8 @@ pub fn app_with(
 
 /// A windowless app that sits back down at a saved sitting.
 pub fn app_restoring(sitting: Sitting, speed: Speed) -> Result<App, crate::engine::RuleError> {
-    let (level, seed, autoplay) = (sitting.level.clone(), sitting.seed, sitting.autoplay);
+    let session = &sitting.session;
+    let (level, seed, autoplay) = (session.level.clone(), session.seed, session.autoplay);
     build(level, seed, speed, autoplay, Some(sitting))
 }
 

@@ -103,12 +103,14 @@ pub(super) fn plugin(app: &mut App) {
 }
 
 fn preload(mut commands: Commands, assets: Res<AssetServer>) {
-    let regular: Handle<Font> = assets.load("fonts/DejaVuSans.ttf");
-    let bold: Handle<Font> = assets.load("fonts/DejaVuSans-Bold.ttf");
+    const REGULAR: &str = "fonts/DejaVuSans.ttf";
+    const BOLD: &str = "fonts/DejaVuSans-Bold.ttf";
+    let regular: Handle<Font> = assets.load(REGULAR);
+    let bold: Handle<Font> = assets.load(BOLD);
     commands.insert_resource(Preload {
         handles: vec![
-            ("fonts/DejaVuSans.ttf".into(), regular.clone().untyped()),
-            ("fonts/DejaVuSans-Bold.ttf".into(), bold.clone().untyped()),
+            (REGULAR.into(), regular.clone().untyped()),
+            (BOLD.into(), bold.clone().untyped()),
         ],
         fonts_installed: false,
     });
@@ -118,6 +120,8 @@ fn preload(mut commands: Commands, assets: Res<AssetServer>) {
 /// Colours of the HUD.
 const GOLD: egui::Color32 = egui::Color32::from_rgb(0xff, 0xd8, 0x4a);
 const REFUSAL: egui::Color32 = egui::Color32::from_rgb(0xff, 0x8a, 0x7a);
+/// Behind the Loading and Title screens.
+const BACKDROP: egui::Color32 = egui::Color32::from_rgb(0x10, 0x2a, 0x1c);
 const PANEL: egui::Color32 = egui::Color32::from_rgba_premultiplied(12, 16, 14, 215);
 
 fn panel_frame() -> egui::Frame {
@@ -152,7 +156,7 @@ fn loading_screen(
         }
     }
     egui::CentralPanel::default()
-        .frame(egui::Frame::new().fill(egui::Color32::from_rgb(0x10, 0x2a, 0x1c)))
+        .frame(egui::Frame::new().fill(BACKDROP))
         .show(&mut root_ui(ctx), |ui| {
             ui.vertical_centered(|ui| {
                 ui.add_space(ui.available_height() / 3.0);
@@ -169,10 +173,8 @@ fn loading_screen(
     if done == total && !preload.fonts_installed {
         preload.fonts_installed = true;
         install_fonts(ctx, &fonts, &game_fonts);
-        if !failures.is_empty() {
-            for failure in &failures {
-                error!("could not load {failure}; the game carries on with egui's own font");
-            }
+        for failure in &failures {
+            error!("could not load {failure}; the game carries on with egui's own font");
         }
         next.set(start.map_or(Screen::Title, |s| s.0));
     }
@@ -252,7 +254,7 @@ fn title_screen(
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     egui::CentralPanel::default()
-        .frame(egui::Frame::new().fill(egui::Color32::from_rgb(0x10, 0x2a, 0x1c)))
+        .frame(egui::Frame::new().fill(BACKDROP))
         .show(&mut root_ui(ctx), |ui| {
             ui.vertical_centered(|ui| {
                 ui.add_space(60.0);
@@ -281,7 +283,7 @@ fn title_screen(
                         if let Some(sitting) = &saved.sitting {
                             let label = format!(
                                 "Resume at {}{}",
-                                sitting.level.name,
+                                sitting.session.level.name,
                                 if mid_round { " (mid-round)" } else { "" }
                             );
                             if big(ui, &label, true) {
@@ -290,7 +292,7 @@ fn title_screen(
                             }
                         }
                         let play = match &saved.sitting {
-                            Some(s) if s.player_seat.is_some() => {
+                            Some(s) if s.session.player_seat.is_some() => {
                                 format!("Play here with your {}", s.player_chips())
                             }
                             _ => "Play".to_string(),
@@ -300,7 +302,7 @@ fn title_screen(
                             session.player_chips = saved
                                 .sitting
                                 .as_ref()
-                                .filter(|s| s.player_seat.is_some())
+                                .filter(|s| s.session.player_seat.is_some())
                                 .map(super::save::Sitting::player_chips)
                                 .filter(|c| c.is_positive());
                             next.set(Screen::Table);
@@ -435,6 +437,7 @@ fn keys(
     input: Res<ButtonInput<KeyCode>>,
     pause: Res<Pause>,
     engine: Option<Res<Engine>>,
+    session: Res<Session>,
     mut log: ResMut<RoundLog>,
     mut intents: MessageWriter<Intent>,
 ) {
@@ -471,8 +474,9 @@ fn keys(
                 intents.write(intent);
             }
         }
-    } else {
-        for action in Action::ALL {
+    } else if let Some(seat) = human_seat(&session) {
+        // Only what the buttons offer: N means "no insurance" or "no even money", whichever is on the table.
+        for action in engine.table.legal_actions(seat).iter() {
             if let Some(key) = letter_key(action.key())
                 && input.just_pressed(key)
             {
@@ -577,8 +581,7 @@ fn table_hud(
         && let Ok((camera, at)) = cameras.single()
     {
         for seat in 0..7u8 {
-            let empty = occupants.seats[usize::from(seat)].is_none()
-                && !engine.table.seats()[usize::from(seat)].occupied;
+            let empty = occupants.is_free(&engine.table, seat);
             let point = super::view::seat_point(seat).extend(0.0);
             if let (true, Ok(screen)) = (empty, camera.world_to_viewport(at, point)) {
                 egui::Area::new(egui::Id::new(("sit", seat)))
@@ -659,7 +662,7 @@ fn table_hud(
                 match me {
                     Some(seat) if table.phase() == Phase::Betting => {
                         let mine = &table.seats()[usize::from(seat)];
-                        if mine.bankroll + mine.bet < rules.min_bet {
+                        if mine.chips() < rules.min_bet {
                             ui.horizontal(|ui| {
                                 ui.label("You're out of chips.");
                                 let label =

@@ -93,13 +93,23 @@ pub(super) fn plugin(app: &mut App) {
 /// Chips in the player's rack.
 const RACK: usize = 5;
 
+/// The casino's chip values, smallest first.
+pub const CHIP_VALUES: [Cents; 8] = [
+    Cents::units(1),
+    Cents::units(5),
+    Cents::units(25),
+    Cents::units(100),
+    Cents::units(500),
+    Cents::units(1_000),
+    Cents::units(5_000),
+    Cents::units(25_000),
+];
+
 /// The chip values offered at a table: the usual casino denominations from the smallest bet unit up to the table
 /// maximum, five of them.
 pub fn denominations(rules: &Rules) -> Vec<Cents> {
-    const VALUES: [i64; 8] = [1, 5, 25, 100, 500, 1_000, 5_000, 25_000];
-    let mut chips: Vec<Cents> = VALUES
-        .iter()
-        .map(|&v| Cents::units(v))
+    let mut chips: Vec<Cents> = CHIP_VALUES
+        .into_iter()
         .filter(|&c| c >= rules.bet_unit && c <= rules.max_bet && c.0 % rules.bet_unit.0 == 0)
         .take(RACK)
         .collect();
@@ -290,18 +300,17 @@ fn change_seat(
         let Intent::SitAt(seat) = *intent else {
             continue;
         };
-        let free = occupants
-            .seats
-            .get(usize::from(seat))
-            .is_some_and(Option::is_none)
-            && !engine.table.seats()[usize::from(seat)].occupied;
-        if !free || !beats.settled() || engine.table.phase() != Phase::Betting {
+        if !occupants.is_free(&engine.table, seat)
+            || !beats.settled()
+            || engine.table.phase() != Phase::Betting
+        {
             slip.refusal = Some("That seat can't be taken now.".to_string());
             continue;
         }
         let (occupant, chips) = match session.player_seat {
             Some(old) => {
-                let chips = engine.table.seats()[usize::from(old)].bankroll;
+                // Everything the seat cashes out, a bet already in its circle included.
+                let chips = engine.table.seats()[usize::from(old)].chips();
                 if let Err(error) =
                     engine.apply(crate::engine::Command::Leave { seat: old }, &mut beats)
                 {

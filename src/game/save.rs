@@ -6,7 +6,6 @@ use super::seats::Session;
 use super::table::{Engine, Occupant, Occupants};
 use crate::engine::ai::{Mind, Personality};
 use crate::engine::{Cents, SeatId, Table};
-use crate::level::Level;
 use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -15,17 +14,9 @@ use std::path::{Path, PathBuf};
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Sitting {
-    /// The table's level.
-    pub level: Level,
-    /// The session's seed.
-    pub seed: u64,
-    /// Visits so far.
-    pub visits: u64,
-    /// Where the player sits, if anywhere.
-    pub player_seat: Option<SeatId>,
-    /// An AI plays the player's seat.
-    pub autoplay: bool,
-    /// Who else sits where.
+    /// The level, seed, visits and the player's seat, as the session had them.
+    pub session: Session,
+    /// Who sits where.
     pub occupants: Vec<SavedOccupant>,
     /// The engine's table, exactly.
     pub table: Table,
@@ -49,11 +40,7 @@ impl Sitting {
     /// The sitting as the world has it now.
     pub fn capture(session: &Session, engine: &Engine, occupants: &Occupants) -> Sitting {
         Sitting {
-            level: session.level.clone(),
-            seed: session.seed,
-            visits: session.visits,
-            player_seat: session.player_seat,
-            autoplay: session.autoplay,
+            session: session.clone(),
             occupants: occupants
                 .seats
                 .iter()
@@ -73,7 +60,7 @@ impl Sitting {
 
     /// The player's chips in this sitting: in front of them and on the felt.
     pub fn player_chips(&self) -> Cents {
-        self.player_seat.map_or(Cents::ZERO, |seat| {
+        self.session.player_seat.map_or(Cents::ZERO, |seat| {
             self.table.seats()[usize::from(seat)].bankroll + self.table.seat_on_felt(seat)
         })
     }
@@ -82,17 +69,11 @@ impl Sitting {
     pub fn occupants(&self) -> Occupants {
         let mut occupants = Occupants::default();
         for saved in &self.occupants {
-            let personality = saved
-                .personality
-                .or((Some(saved.seat) == self.player_seat && self.autoplay)
-                    .then_some(Personality::ByTheBook));
-            let mind = personality.map(|p| {
+            let mind = saved.personality.map(|p| {
                 Mind::new(
                     p,
                     self.table.rules(),
-                    crate::engine::seed_from_number(
-                        self.seed ^ u64::from(saved.seat) ^ self.visits,
-                    ),
+                    super::seats::mind_seed(&self.session, saved.seat),
                 )
             });
             if let Some(slot) = occupants.seats.get_mut(usize::from(saved.seat)) {

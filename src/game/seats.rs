@@ -2,14 +2,15 @@
 //! engine; between rounds broke or satisfied companions get up and the level's regulars sit back down.
 
 use super::screen::RoundSet;
-use super::table::{Beats, Engine, Occupant, Occupants, Shown, Speed};
+use super::table::{Beats, Engine, Occupant, Occupants, Shown};
 use crate::engine::ai::{Mind, Personality};
 use crate::engine::{Cents, Command, Phase, SeatId, seed_from_number};
 use crate::level::Level;
 use bevy::prelude::*;
 
-/// The level being played, where the player sits and how the player's seat is run.
-#[derive(Resource, Clone)]
+/// The level being played, where the player sits and how the player's seat is run. Saved with the sitting.
+#[derive(Resource, Clone, Debug, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Session {
     /// The table.
     pub level: Level,
@@ -117,7 +118,7 @@ pub(super) fn plugin(app: &mut App) {
 }
 
 /// Seeds for each seat's mind, apart from the table's stream.
-fn mind_seed(session: &Session, seat: SeatId) -> crate::engine::Seed {
+pub(super) fn mind_seed(session: &Session, seat: SeatId) -> crate::engine::Seed {
     seed_from_number(session.seed ^ (0x5EA7_0000 + u64::from(seat)))
 }
 
@@ -218,7 +219,6 @@ fn sit(
 
 /// Between rounds: companions who are broke or satisfied leave; now and then someone new sits down in a seat that
 /// has stood empty, never more companions than the level seats.
-#[allow(clippy::too_many_arguments)]
 fn rise_and_sit(
     session: Res<Session>,
     mut engine: ResMut<Engine>,
@@ -357,9 +357,8 @@ fn place_bets_and_deal(
     if super::player::human_seat(&session).is_some() || !beats.settled() {
         return;
     }
-    if engine.apply(Command::Deal, &mut beats).is_err() {
-        // Nobody could bet (everyone broke): wait for seats to change.
-    }
+    // Refused when nobody could bet (everyone broke): the table waits for seats to change.
+    let _ = engine.apply(Command::Deal, &mut beats);
 }
 
 /// The seat to act makes its move after a short, human-paced pause.
@@ -383,7 +382,9 @@ fn act_in_turn(
     else {
         return; // The player's own decision comes from the table's buttons.
     };
-    let left = thinking.left.get_or_insert(thinking_time(beats.speed));
+    let left = thinking
+        .left
+        .get_or_insert(beats.speed.seconds(THINKING_SECONDS));
     *left -= time.delta_secs();
     if *left > 0.0 {
         return;
@@ -424,11 +425,5 @@ fn companions_watch(
     }
 }
 
-/// How long a seat thinks before acting, at this pace.
-fn thinking_time(speed: Speed) -> f32 {
-    match speed {
-        Speed::Normal => 0.8,
-        Speed::Fast => 0.25,
-        Speed::Instant => 0.0,
-    }
-}
+/// How long a seat thinks before acting, at normal speed.
+const THINKING_SECONDS: f32 = 0.8;

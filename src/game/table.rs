@@ -21,11 +21,12 @@ pub enum Speed {
 }
 
 impl Speed {
-    /// Seconds a beat of this kind takes at this speed.
-    fn seconds(self, beat: f32) -> f32 {
+    /// Seconds something that takes `seconds` at normal speed takes at this speed: every pause and motion of the
+    /// table scales by this one rule.
+    pub fn seconds(self, seconds: f32) -> f32 {
         match self {
-            Speed::Normal => beat,
-            Speed::Fast => beat / 3.0,
+            Speed::Normal => seconds,
+            Speed::Fast => seconds / 3.0,
             Speed::Instant => 0.0,
         }
     }
@@ -125,6 +126,19 @@ pub struct Occupants {
     pub seats: [Option<Occupant>; 7],
 }
 
+impl Occupants {
+    /// Nobody sits at `seat`, by the names here and by the engine.
+    pub fn is_free(&self, table: &Table, seat: SeatId) -> bool {
+        self.seats
+            .get(usize::from(seat))
+            .is_some_and(Option::is_none)
+            && table
+                .seats()
+                .get(usize::from(seat))
+                .is_some_and(|s| !s.occupied)
+    }
+}
+
 /// One seat's occupant.
 pub struct Occupant {
     /// Name in the log.
@@ -169,6 +183,24 @@ pub struct HandView {
     pub seat: u8,
     /// Left to right within the seat.
     pub hand: u8,
+}
+
+/// A hand's entity on the felt, gone when the table closes.
+fn hand_entity(view: HandView) -> impl Bundle {
+    (
+        Name::new(format!("Seat {} hand {}", view.seat, view.hand)),
+        view,
+        DespawnOnExit(Screen::Table),
+    )
+}
+
+/// A card's entity on the felt, gone when the table closes.
+fn card_entity(view: CardView) -> impl Bundle {
+    (
+        Name::new(format!("Card {}", view.card)),
+        view,
+        DespawnOnExit(Screen::Table),
+    )
 }
 
 impl HandView {
@@ -249,11 +281,7 @@ pub(super) fn open(
     commands.remove_resource::<Restored>();
     if let Some(restore) = restore {
         let sitting = &restore.0;
-        session.level = sitting.level.clone();
-        session.seed = sitting.seed;
-        session.visits = sitting.visits;
-        session.player_seat = sitting.player_seat;
-        session.autoplay = sitting.autoplay;
+        *session = sitting.session.clone();
         *occupants = sitting.occupants();
         commands.insert_resource(Engine::new(sitting.table.clone()));
         commands.insert_resource(Restored);
@@ -274,29 +302,18 @@ pub(super) fn open(
 #[derive(Resource, Debug)]
 pub struct Restored;
 
-/// A restored table shows what the engine has: cards on the felt, hands, chips, and the round's phase.
+/// A restored table shows what the engine has: cards on the felt, hands, and the round's phase (the chips are
+/// counted out by `spawn_table`).
 pub(super) fn show_restored(
     restored: Option<Res<Restored>>,
     engine: Option<Res<Engine>>,
     mut commands: Commands,
     mut next_phase: ResMut<NextState<RoundPhase>>,
-    mut bankrolls: Query<&mut Bankroll>,
-    mut circles: Query<&mut BetCircle>,
-    mut trays: Query<&mut DealerTray>,
 ) {
     let (Some(_), Some(engine)) = (restored, engine) else {
         return;
     };
     let table = &engine.table;
-    for mut pile in &mut bankrolls {
-        pile.amount = table.seats()[usize::from(pile.seat)].bankroll;
-    }
-    for mut circle in &mut circles {
-        circle.amount = table.seat_on_felt(circle.seat);
-    }
-    for mut tray in &mut trays {
-        tray.amount = table.house();
-    }
     let mut numbers = [0u8; 7];
     for hand in table.hands() {
         let number = numbers[usize::from(hand.seat)];
@@ -305,35 +322,23 @@ pub(super) fn show_restored(
             seat: hand.seat,
             hand: number,
         };
-        commands.spawn((
-            Name::new(format!("Seat {} hand {number}", hand.seat)),
-            view,
-            DespawnOnExit(Screen::Table),
-        ));
+        commands.spawn(hand_entity(view));
         for (order, &card) in hand.cards.as_slice().iter().enumerate() {
-            commands.spawn((
-                Name::new(format!("Card {card}")),
-                CardView {
-                    card,
-                    face_up: true,
-                    spot: view.spot(),
-                    order: order as u8,
-                },
-                DespawnOnExit(Screen::Table),
-            ));
+            commands.spawn(card_entity(CardView {
+                card,
+                face_up: true,
+                spot: view.spot(),
+                order: order as u8,
+            }));
         }
     }
     for (order, &card) in table.dealer().as_slice().iter().enumerate() {
-        commands.spawn((
-            Name::new(format!("Card {card}")),
-            CardView {
-                card,
-                face_up: order == 0 || table.hole_revealed() || table.rules().no_hole_card(),
-                spot: Spot::Dealer,
-                order: order as u8,
-            },
-            DespawnOnExit(Screen::Table),
-        ));
+        commands.spawn(card_entity(CardView {
+            card,
+            face_up: order == 0 || table.hole_revealed() || table.rules().no_hole_card(),
+            spot: Spot::Dealer,
+            order: order as u8,
+        }));
     }
     let phase = match table.phase() {
         crate::engine::Phase::Betting => RoundPhase::Betting,
@@ -342,15 +347,18 @@ pub(super) fn show_restored(
     NextState::set_if_neq(&mut *next_phase, phase);
 }
 
+/// The table's fixed pieces, their counts and chips as the engine has them: empty at a fresh table, the saved
+/// amounts at a restored one.
 pub(super) fn spawn_table(mut commands: Commands, engine: Option<Res<Engine>>) {
-    let (house, remaining, discards) = engine.map_or((Cents::ZERO, 0, 0), |e| {
-        let shoe = e.table.shoe();
-        (
-            e.table.house(),
-            shoe.remaining() as u32,
-            shoe.discarded() as u32,
-        )
-    });
+    let Some(engine) = engine else {
+        return;
+    };
+    let table = &engine.table;
+    let (house, remaining, discards) = (
+        table.house(),
+        table.shoe().remaining() as u32,
+        table.shoe().discarded() as u32,
+    );
     commands.spawn((
         Name::new("Shoe"),
         ShoeStack { remaining },
@@ -373,7 +381,7 @@ pub(super) fn spawn_table(mut commands: Commands, engine: Option<Res<Engine>>) {
             SeatSpot { seat },
             Bankroll {
                 seat,
-                amount: Cents::ZERO,
+                amount: table.seats()[usize::from(seat)].bankroll,
             },
             DespawnOnExit(Screen::Table),
         ));
@@ -381,7 +389,7 @@ pub(super) fn spawn_table(mut commands: Commands, engine: Option<Res<Engine>>) {
             Name::new(format!("Bet circle {seat}")),
             BetCircle {
                 seat,
-                amount: Cents::ZERO,
+                amount: table.seat_on_felt(seat),
             },
             DespawnOnExit(Screen::Table),
         ));
@@ -556,22 +564,14 @@ pub(super) fn present(
                     .iter()
                     .any(|(_, h)| *h == HandView { seat, hand })
             {
-                felt.commands.spawn((
-                    Name::new(format!("Seat {seat} hand {hand}")),
-                    HandView { seat, hand },
-                    DespawnOnExit(Screen::Table),
-                ));
+                felt.commands.spawn(hand_entity(HandView { seat, hand }));
             }
-            felt.commands.spawn((
-                Name::new(format!("Card {card}")),
-                CardView {
-                    card,
-                    face_up,
-                    spot: to,
-                    order,
-                },
-                DespawnOnExit(Screen::Table),
-            ));
+            felt.commands.spawn(card_entity(CardView {
+                card,
+                face_up,
+                spot: to,
+                order,
+            }));
         }
         Event::HoleCardRevealed { .. } => {
             for (_, mut view) in &mut felt.cards {
@@ -588,14 +588,10 @@ pub(super) fn present(
                     view.hand += 1;
                 }
             }
-            felt.commands.spawn((
-                Name::new(format!("Seat {seat} hand {}", hand + 1)),
-                HandView {
-                    seat,
-                    hand: hand + 1,
-                },
-                DespawnOnExit(Screen::Table),
-            ));
+            felt.commands.spawn(hand_entity(HandView {
+                seat,
+                hand: hand + 1,
+            }));
             for (_, mut view) in &mut felt.cards {
                 if let Spot::Player { seat: s, hand: h } = view.spot
                     && s == seat

@@ -166,7 +166,6 @@ fn make_shapes(
     mut meshes: ResMut<Assets<Mesh>>,
     mut materials: ResMut<Assets<ColorMaterial>>,
 ) {
-    let values = [1, 5, 25, 100, 500, 1_000, 5_000, 25_000].map(Cents::units);
     commands.insert_resource(Shapes {
         chip: meshes.add(Circle::new(11.0).mesh().resolution(48)),
         chip_edge: meshes.add(Annulus::new(8.0, 11.0).mesh().resolution(48)),
@@ -175,7 +174,7 @@ fn make_shapes(
         rail: meshes.add(Circle::new(ARC_RADIUS + 160.0).mesh().resolution(512)),
         white: materials.add(Color::srgba(1.0, 1.0, 1.0, 0.85)),
         ring_colour: materials.add(Color::srgba(1.0, 0.95, 0.8, 0.55)),
-        chip_colours: values
+        chip_colours: super::player::CHIP_VALUES
             .iter()
             .map(|&v| (v, materials.add(chip_colour(v))))
             .collect(),
@@ -521,11 +520,8 @@ fn slide(
     mut cards: Query<(&CardView, &mut Slide, &mut Transform)>,
     hands: Query<&HandView>,
 ) {
-    let rate = match beats.speed {
-        Speed::Normal => 10.0,
-        Speed::Fast => 24.0,
-        Speed::Instant => f32::INFINITY,
-    };
+    // A tenth of a second closes about two thirds of the way; at instant speed the rate is infinite.
+    let rate = 1.0 / beats.speed.seconds(0.1);
     let step = 1.0 - (-rate * time.delta_secs()).exp();
     for (view, mut slide, mut transform) in &mut cards {
         let seat_hands = match view.spot {
@@ -558,11 +554,7 @@ fn flip(
     mut backs: Query<&mut Visibility, (With<BackSide>, Without<FaceSide>)>,
 ) {
     const FLIP_SECONDS: f32 = 0.3;
-    let length = match beats.speed {
-        Speed::Normal => FLIP_SECONDS,
-        Speed::Fast => FLIP_SECONDS / 2.0,
-        Speed::Instant => 0.0,
-    };
+    let length = beats.speed.seconds(FLIP_SECONDS);
     for (view, mut drawn, mut transform, children) in &mut cards {
         if drawn.face_up == view.face_up && drawn.flipping.is_none() {
             continue;
