@@ -41,6 +41,9 @@ struct Cli {
     /// Rounds to play in a headless run.
     #[arg(long, value_name = "N")]
     rounds: Option<u64>,
+    /// In a headless run, also run the table's look at normal speed: every glide, flip, chip flight and banner.
+    #[arg(long, requires = "headless")]
+    animated: bool,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -85,7 +88,7 @@ fn main() -> ExitCode {
         },
     };
     if cli.headless {
-        return headless_run(level, seed, cli.rounds.unwrap_or(0));
+        return headless_run(level, seed, cli.rounds.unwrap_or(0), cli.animated);
     }
     let speed = cli.speed.map(|pace| match pace {
         Pace::Normal => Speed::Normal,
@@ -112,8 +115,8 @@ fn main() -> ExitCode {
     }
 }
 
-fn headless_run(level: Level, seed: u64, rounds: u64) -> ExitCode {
-    match headless::run(level, seed, rounds) {
+fn headless_run(level: Level, seed: u64, rounds: u64, animated: bool) -> ExitCode {
+    match headless::run(level, seed, rounds, animated) {
         Ok(report) => match serde_json::to_string(&report) {
             Ok(json) => {
                 println!("{json}");

@@ -1,6 +1,10 @@
 //! The table in ECS, headless: no window, no GPU, no audio. Scripted rounds through the real plugins.
 #![cfg(feature = "game")]
 
+mod common;
+
+use common::one_seat_level;
+
 use bevy::prelude::*;
 use holecard::engine::Rank::{self, *};
 use holecard::engine::{Cents, Event, Phase, Spot};
@@ -15,29 +19,6 @@ use holecard::game::table::{
 };
 use holecard::level::{Companion, Level, Personality, RuleSource};
 use std::path::Path;
-
-/// One companion playing the book in seat 0, nobody else; no burn card so stacked cards come out as written.
-fn one_seat_level() -> Level {
-    let mut rules = holecard::engine::Preset::LasVegasStrip.rules();
-    rules.burn_card = false;
-    rules.surrender = holecard::engine::Surrender::None;
-    Level {
-        name: "Test".into(),
-        description: String::new(),
-        rules: RuleSource::Custom(rules),
-        buy_in: Cents::units(1_000),
-        house_bankroll: Cents::units(1_000_000),
-        felt: (0, 90, 40),
-        card_back: Default::default(),
-        companions: vec![Companion {
-            name: "Mae".into(),
-            personality: Personality::ByTheBook,
-            bankroll: Cents::units(1_000),
-            seat: 0,
-        }],
-        player_seat: None,
-    }
-}
 
 fn stacked_app(cards: &[Rank]) -> App {
     stacked(one_seat_level(), true, cards)
@@ -253,7 +234,7 @@ fn every_level_soaks_with_seven_ai_seats() {
         let seated = filled.companions.len() + usize::from(filled.player_seat.is_some());
         assert_eq!(seated, 7, "{}", path.display());
         // `run` seats an AI in every seat.
-        let report = headless::run(level, 7, 2_000).expect("runs");
+        let report = headless::run(level, 7, 2_000, false).expect("runs");
         assert!(report.passed(), "{}: {report:?}", path.display());
         assert!(report.rounds >= 2_000, "{}: {report:?}", path.display());
         assert!(report.chips_conserved, "{}: {report:?}", path.display());

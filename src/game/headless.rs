@@ -59,14 +59,27 @@ pub fn app_with(
     speed: Speed,
     autoplay: bool,
 ) -> Result<App, crate::engine::RuleError> {
-    build(level, seed, speed, autoplay, None)
+    build(level, seed, speed, autoplay, None, false)
+}
+
+/// A windowless app that also runs the table's look: sprites, labels, glides, flips, chip flights and banners, as
+/// the window would, with nothing drawn. For frame costs with every animation running, and tests of the motion.
+pub fn app_animated(
+    level: Level,
+    seed: u64,
+    speed: Speed,
+    look: super::art::Look,
+) -> Result<App, crate::engine::RuleError> {
+    let mut app = build(level, seed, speed, true, None, true)?;
+    app.insert_resource(look);
+    Ok(app)
 }
 
 /// A windowless app that sits back down at a saved sitting.
 pub fn app_restoring(sitting: Sitting, speed: Speed) -> Result<App, crate::engine::RuleError> {
     let session = &sitting.session;
     let (level, seed, autoplay) = (session.level.clone(), session.seed, session.autoplay);
-    build(level, seed, speed, autoplay, Some(sitting))
+    build(level, seed, speed, autoplay, Some(sitting), false)
 }
 
 fn build(
@@ -75,6 +88,7 @@ fn build(
     speed: Speed,
     autoplay: bool,
     restore: Option<Sitting>,
+    animated: bool,
 ) -> Result<App, crate::engine::RuleError> {
     let mut app = App::new();
     app.add_plugins((MinimalPlugins, StatesPlugin))
@@ -82,6 +96,9 @@ fn build(
             16,
         )));
     super::logic_plugin(&mut app);
+    if animated {
+        look_without_a_screen(&mut app);
+    }
     super::open_table(&mut app, level, seed, speed, autoplay)?;
     super::single_threaded(&mut app);
     if let Some(sitting) = restore {
@@ -93,6 +110,26 @@ fn build(
         .set(Screen::Table);
     app.update();
     Ok(app)
+}
+
+/// The view and motion plugins on placeholder pictures and fonts: every entity, label and animation of the table
+/// exists and moves, and nothing is drawn.
+fn look_without_a_screen(app: &mut App) {
+    use bevy::asset::AssetApp;
+    app.add_plugins((AssetPlugin::default(), bevy::transform::TransformPlugin))
+        .init_asset::<Image>()
+        .init_asset::<TextureAtlasLayout>()
+        .init_asset::<Mesh>()
+        .init_asset::<ColorMaterial>()
+        .init_asset::<Font>()
+        .init_resource::<super::art::Look>()
+        .init_resource::<ClearColor>()
+        .insert_resource(super::art::Art::placeholder())
+        .insert_resource(super::view::GameFonts {
+            regular: Handle::default(),
+            bold: Handle::default(),
+        })
+        .add_plugins((super::motion::plugin, super::view::plugin));
 }
 
 /// True when the table is between rounds with everything shown.
@@ -162,14 +199,24 @@ pub fn seven_ai_seats(mut level: Level) -> Level {
 
 /// Plays `rounds` rounds with an AI in every seat, as fast as the machine allows, and reports frame costs and the
 /// books.
+///
+/// `animated` runs the table's look too, at normal speed: every card glides, the hole card flips, chips fly and
+/// banners pop, as in the window (nothing is drawn).
 pub fn run(
     level: Level,
     seed: u64,
     rounds: u64,
+    animated: bool,
 ) -> Result<HeadlessReport, crate::engine::RuleError> {
-    let mut app = app(seven_ai_seats(level), seed, Speed::Instant)?;
+    let level = seven_ai_seats(level);
+    let (mut app, frames_a_round) = if animated {
+        let look = super::art::Look::default();
+        (app_animated(level, seed, Speed::Normal, look)?, 4_000)
+    } else {
+        (app(level, seed, Speed::Instant)?, 200)
+    };
     let mut frame_times = Vec::new();
-    let frame_limit = rounds.saturating_mul(200).max(1_000);
+    let frame_limit = rounds.saturating_mul(frames_a_round).max(1_000);
     loop {
         let round = app.world().resource::<Engine>().table.round();
         if round >= rounds && between_rounds(&app) {

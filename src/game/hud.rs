@@ -18,11 +18,35 @@ use std::path::Path;
 #[derive(Resource, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct StartAt(pub Screen);
 
-/// Assets the game needs before the title: loaded on the Loading screen.
-#[derive(Resource)]
-struct Preload {
+/// Assets the game needs before the title: loaded on the Loading screen. Each module that loads assets lists them
+/// here at startup.
+#[derive(Resource, Default)]
+pub struct Preload {
     handles: Vec<(String, UntypedHandle)>,
     fonts_installed: bool,
+}
+
+impl Preload {
+    /// Waits for `handle` (loaded from `path`) before leaving the Loading screen.
+    pub fn add(&mut self, path: &str, handle: UntypedHandle) {
+        self.handles.push((path.to_string(), handle));
+    }
+
+    /// Every asset listed, with where it comes from.
+    pub fn handles(&self) -> impl Iterator<Item = (&str, &UntypedHandle)> {
+        self.handles
+            .iter()
+            .map(|(path, handle)| (path.as_str(), handle))
+    }
+}
+
+/// Everything the Settings page changes.
+#[derive(bevy::ecs::system::SystemParam)]
+pub struct Settings<'w> {
+    beats: ResMut<'w, Beats>,
+    options: ResMut<'w, PlayOptions>,
+    look: ResMut<'w, super::art::Look>,
+    mix: Option<ResMut<'w, super::audio::Mix>>,
 }
 
 /// Which page of the title menu is open.
@@ -77,6 +101,7 @@ pub(super) fn plugin(app: &mut App) {
         .init_resource::<Pause>()
         .init_resource::<RoundLog>()
         .init_resource::<Tables>()
+        .init_resource::<Preload>()
         .add_systems(Startup, preload)
         .add_systems(
             OnEnter(Screen::Table),
@@ -102,18 +127,14 @@ pub(super) fn plugin(app: &mut App) {
         );
 }
 
-fn preload(mut commands: Commands, assets: Res<AssetServer>) {
+/// The fonts, first of the preload.
+pub fn preload(mut commands: Commands, assets: Res<AssetServer>, mut preload: ResMut<Preload>) {
     const REGULAR: &str = "fonts/DejaVuSans.ttf";
     const BOLD: &str = "fonts/DejaVuSans-Bold.ttf";
     let regular: Handle<Font> = assets.load(REGULAR);
     let bold: Handle<Font> = assets.load(BOLD);
-    commands.insert_resource(Preload {
-        handles: vec![
-            (REGULAR.into(), regular.clone().untyped()),
-            (BOLD.into(), bold.clone().untyped()),
-        ],
-        fonts_installed: false,
-    });
+    preload.add(REGULAR, regular.clone().untyped());
+    preload.add(BOLD, bold.clone().untyped());
     commands.insert_resource(GameFonts { regular, bold });
 }
 
@@ -245,8 +266,7 @@ fn title_screen(
     mut menu: ResMut<Menu>,
     mut tables: ResMut<Tables>,
     mut session: ResMut<Session>,
-    mut beats: ResMut<Beats>,
-    mut options: ResMut<PlayOptions>,
+    mut settings: Settings,
     mut next: ResMut<NextState<Screen>>,
     mut exit: MessageWriter<AppExit>,
     saved: Res<super::save::Saved>,
@@ -342,7 +362,7 @@ fn title_screen(
                         }
                     }
                     Menu::Settings => {
-                        settings_page(ui, &mut beats, &mut options);
+                        settings_page(ui, &mut settings);
                         if ui.button("Back").clicked() {
                             *menu = Menu::Main;
                         }
@@ -414,21 +434,50 @@ fn tables_page(ui: &mut egui::Ui, listings: &[Listing]) -> Option<crate::level::
     picked
 }
 
-fn settings_page(ui: &mut egui::Ui, beats: &mut Beats, options: &mut PlayOptions) {
+fn settings_page(ui: &mut egui::Ui, settings: &mut Settings) {
     panel_frame().show(ui, |ui| {
-        ui.set_width(360.0);
+        ui.set_width(380.0);
         ui.label(bold("Speed"));
-        ui.horizontal(|ui| {
-            ui.radio_value(&mut beats.speed, Speed::Normal, "Normal");
-            ui.radio_value(&mut beats.speed, Speed::Fast, "Fast");
-            ui.radio_value(
-                &mut beats.speed,
-                Speed::Instant,
-                "Instant (skip animations)",
-            );
+        ui.horizontal_wrapped(|ui| {
+            let speed = &mut settings.beats.speed;
+            ui.radio_value(speed, Speed::Normal, "Normal");
+            ui.radio_value(speed, Speed::Fast, "Fast");
+            ui.radio_value(speed, Speed::Instant, "Instant (skip animations)");
         });
         ui.add_space(6.0);
-        ui.checkbox(&mut options.auto_stand_21, "Stand by itself on 21");
+        ui.checkbox(&mut settings.options.auto_stand_21, "Stand by itself on 21");
+        ui.add_space(8.0);
+        ui.label(bold("Cards and motion"));
+        let look = &mut *settings.look;
+        ui.checkbox(&mut look.four_colour, "Four-colour deck (♣ green, ♦ blue)");
+        ui.checkbox(&mut look.large_index, "Large corner indices");
+        ui.checkbox(
+            &mut look.reduced_motion,
+            "Reduced motion (fades instead of moves)",
+        );
+        ui.add_space(8.0);
+        ui.label(bold("Sound"));
+        match settings.mix.as_deref_mut() {
+            Some(mix) => {
+                for (name, fader) in [
+                    ("Music", &mut mix.music),
+                    ("Ambience", &mut mix.ambience),
+                    ("Effects", &mut mix.effects),
+                ] {
+                    ui.horizontal(|ui| {
+                        ui.add_sized([76.0, 18.0], egui::Label::new(name));
+                        ui.add_enabled(
+                            !fader.muted,
+                            egui::Slider::new(&mut fader.volume, 0.0..=1.0).show_value(false),
+                        );
+                        ui.checkbox(&mut fader.muted, "Mute");
+                    });
+                }
+            }
+            None => {
+                ui.label("No sound in this build.");
+            }
+        }
     });
 }
 
@@ -559,8 +608,7 @@ fn table_hud(
     occupants: Res<Occupants>,
     slip: Res<BetSlip>,
     phase: Option<Res<State<RoundPhase>>>,
-    mut beats: ResMut<Beats>,
-    mut options: ResMut<PlayOptions>,
+    mut settings: Settings,
     mut log: ResMut<RoundLog>,
     mut pause: ResMut<Pause>,
     mut time: ResMut<Time<Virtual>>,
@@ -568,6 +616,7 @@ fn table_hud(
     mut intents: MessageWriter<Intent>,
     mut next: ResMut<NextState<Screen>>,
     cameras: Query<(&Camera, &GlobalTransform)>,
+    layout: Res<super::layout::TableLayout>,
     bankrolls: Query<&super::table::Bankroll>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
@@ -576,13 +625,13 @@ fn table_hud(
     };
     // Between rounds, an empty seat can be taken with a click.
     if engine.table.phase() == Phase::Betting
-        && beats.settled()
+        && settings.beats.settled()
         && *pause == Pause::Off
         && let Ok((camera, at)) = cameras.single()
     {
         for seat in 0..7u8 {
             let empty = occupants.is_free(&engine.table, seat);
-            let point = super::view::seat_point(seat).extend(0.0);
+            let point = layout.seat_point(seat).extend(0.0);
             if let (true, Ok(screen)) = (empty, camera.world_to_viewport(at, point)) {
                 egui::Area::new(egui::Id::new(("sit", seat)))
                     .fixed_pos(egui::pos2(screen.x, screen.y))
@@ -658,7 +707,7 @@ fn table_hud(
         .show(ctx, |ui| {
             ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Extend);
             panel_frame().show(ui, |ui| {
-                let busy = !beats.settled();
+                let busy = !settings.beats.settled();
                 match me {
                     Some(seat) if table.phase() == Phase::Betting => {
                         let mine = &table.seats()[usize::from(seat)];
@@ -777,7 +826,7 @@ fn table_hud(
                         }
                     }
                     Pause::Settings => {
-                        settings_page(ui, &mut beats, &mut options);
+                        settings_page(ui, &mut settings);
                         if ui.button("Back").clicked() {
                             *pause = Pause::Menu;
                         }

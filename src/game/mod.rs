@@ -1,7 +1,11 @@
 //! The Bevy game: the casino table in ECS, driven by the engine. Built with the default `game` feature.
 
+pub mod art;
+pub mod audio;
 pub mod headless;
 pub mod hud;
+pub mod layout;
+pub mod motion;
 pub mod player;
 pub mod save;
 pub mod screen;

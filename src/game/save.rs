@@ -188,6 +188,12 @@ pub struct Preferences {
     pub speed: super::table::Speed,
     /// Stand by itself on 21.
     pub auto_stand_21: bool,
+    /// How cards are printed, and reduced motion.
+    #[serde(default)]
+    pub look: super::art::Look,
+    /// Volumes of music, ambience and effects.
+    #[serde(default)]
+    pub mix: super::audio::Mix,
 }
 
 impl Default for Preferences {
@@ -195,6 +201,8 @@ impl Default for Preferences {
         Preferences {
             speed: super::table::Speed::Normal,
             auto_stand_21: super::player::PlayOptions::default().auto_stand_21,
+            look: super::art::Look::default(),
+            mix: super::audio::Mix::default(),
         }
     }
 }
@@ -245,11 +253,15 @@ impl Preferences {
 fn remember_preferences(
     beats: Res<super::table::Beats>,
     options: Res<super::player::PlayOptions>,
+    look: Res<super::art::Look>,
+    mix: Option<Res<super::audio::Mix>>,
     mut last: Local<Option<Preferences>>,
 ) {
     let now = Preferences {
         speed: beats.speed,
         auto_stand_21: options.auto_stand_21,
+        look: *look,
+        mix: mix.map_or_else(super::audio::Mix::default, |m| *m),
     };
     match *last {
         None => *last = Some(now),

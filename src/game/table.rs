@@ -119,6 +119,40 @@ impl Beats {
 #[derive(Message, Clone, Copy, Debug)]
 pub struct Shown(pub Event);
 
+/// A pile of chips on the felt.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pile {
+    /// In front of a seat.
+    Bankroll(SeatId),
+    /// In a seat's bet circle.
+    Circle(SeatId),
+    /// The dealer's tray.
+    Tray,
+}
+
+/// Chips the table has just moved from one pile to another (the piles' amounts already say so): the view flies
+/// them across, the chip sounds play. `after` orders the moves of one payout, in seconds at normal speed.
+#[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ChipsMoved {
+    /// Where they leave.
+    pub from: Pile,
+    /// Where they land.
+    pub to: Pile,
+    /// How much.
+    pub amount: Cents,
+    /// Seconds (at normal speed) after the event that they leave.
+    pub after: Delay,
+}
+
+/// When a chip move starts within its event.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Delay {
+    /// At once.
+    Now,
+    /// After the moves before it in a payout have landed.
+    Then,
+}
+
 /// Who sits in each seat: a name, and the mind that plays for them (the player's seat has one only on autoplay).
 #[derive(Resource, Default)]
 pub struct Occupants {
@@ -263,6 +297,7 @@ pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Beats>()
         .init_resource::<Occupants>()
         .add_message::<Shown>()
+        .add_message::<ChipsMoved>()
         .add_systems(Update, present.in_set(RoundSet::Present));
 }
 
@@ -439,6 +474,7 @@ pub(super) struct Felt<'w, 's> {
     bankrolls: Query<'w, 's, &'static mut Bankroll>,
     cards: Query<'w, 's, (Entity, &'static mut CardView)>,
     hands: Query<'w, 's, (Entity, &'static mut HandView)>,
+    moves: MessageWriter<'w, ChipsMoved>,
 }
 
 impl Felt<'_, '_> {
@@ -455,11 +491,34 @@ impl Felt<'_, '_> {
     }
 
     /// Chips `stake` leave the seat's circle; the seat gets them back plus `net`, paid by (or taken into) the tray.
+    /// A negative stake is the seat putting more chips in the circle (doubles, splits, insurance).
     fn pay(&mut self, seat: SeatId, stake: Cents, net: Cents) {
         self.circle(seat, |c| *c -= stake);
         self.bankroll(seat, |b| *b += stake + net);
         for mut tray in &mut self.house {
             tray.amount -= net;
+        }
+        let (circle, bankroll) = (Pile::Circle(seat), Pile::Bankroll(seat));
+        let mut moved = |from, to, amount: Cents, after| {
+            if amount.is_positive() {
+                self.moves.write(ChipsMoved {
+                    from,
+                    to,
+                    amount,
+                    after,
+                });
+            }
+        };
+        if stake.0 < 0 {
+            moved(bankroll, circle, -stake, Delay::Now);
+        } else if net.is_positive() {
+            // The dealer pays beside the bet, then the player picks up both.
+            moved(Pile::Tray, circle, net, Delay::Now);
+            moved(circle, bankroll, stake + net, Delay::Then);
+        } else {
+            // A loss is swept into the tray; whatever is left (a push, half a surrender) goes back to the player.
+            moved(circle, Pile::Tray, -net, Delay::Now);
+            moved(circle, bankroll, stake + net, Delay::Then);
         }
     }
 
@@ -505,8 +564,26 @@ pub(super) fn present(
             amount,
             bankroll,
         } => {
+            let before = felt
+                .circles
+                .iter()
+                .find(|c| c.seat == seat)
+                .map_or(Cents::ZERO, |c| c.amount);
             felt.circle(seat, |c| *c = amount);
             felt.bankroll(seat, |b| *b = bankroll);
+            let (from, to) = if amount > before {
+                (Pile::Bankroll(seat), Pile::Circle(seat))
+            } else {
+                (Pile::Circle(seat), Pile::Bankroll(seat))
+            };
+            if amount != before {
+                felt.moves.write(ChipsMoved {
+                    from,
+                    to,
+                    amount: Cents((amount - before).0.abs()),
+                    after: Delay::Now,
+                });
+            }
         }
         Event::InsuranceTaken { seat, amount } => felt.pay(seat, -amount, Cents::ZERO),
         Event::Doubled { seat, wager, .. } => felt.pay(seat, -wager.half(), Cents::ZERO),

@@ -1,42 +1,30 @@
-//! What the table looks like: the felt, the shoe and tray, cards, chips and labels, drawn from the logic's entities.
-//! Nothing here decides anything; it follows `CardView`, `HandView`, `BetCircle`, `Bankroll` and `DealerTray` as
-//! `present` changes them, and moves every card with an eased slide so the eye can follow the deal.
+//! What the table looks like: the felt with its rules printed on the curve, the shoe, the discard holder, the
+//! dealer's tray, cards, chips, labels and banners, drawn from the logic's entities with the art `holecard-assets`
+//! made. Nothing here decides anything; it follows `CardView`, `HandView`, `BetCircle`, `Bankroll` and
+//! `DealerTray` as `present` changes them, glides cards from the shoe and flies chips between piles.
 
+use super::art::{Art, Look};
+use super::layout::{CARD_SIZE, TableLayout};
+use super::motion::{Animate, Banner, Fade, Flight, Glide};
 use super::screen::Screen;
 use super::seats::Session;
 use super::table::{
-    Bankroll, Beats, BetCircle, CardView, DealerTray, DiscardTray, Engine, HandView, Occupants,
-    Settlement, ShoeStack, Speed,
+    Bankroll, Beats, BetCircle, CardView, ChipsMoved, DealerTray, Delay, DiscardTray, Engine,
+    HandView, Occupants, Pile, Settlement, ShoeStack, Shown,
 };
-use crate::engine::{Card, Cents, Outcome, Spot, Suit, Total};
-use crate::level::CardBack;
+use crate::engine::{Card, Cents, Event, Outcome, Spot, Total};
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use bevy::sprite::Anchor;
 
-/// The table is laid out for this many logical pixels; the camera scales it to the window.
-pub const TABLE_SIZE: Vec2 = Vec2::new(1280.0, 720.0);
-/// A card on the felt.
-pub const CARD_SIZE: Vec2 = Vec2::new(60.0, 84.0);
-/// Where cards leave the shoe.
-const SHOE_AT: Vec2 = Vec2::new(566.0, 292.0);
-/// Where cards go when a round is cleared.
-const TRAY_AT: Vec2 = Vec2::new(-566.0, 292.0);
-/// The dealer's first card.
-const DEALER_AT: Vec2 = Vec2::new(-23.0, 212.0);
-/// The dealer's chip tray.
-const DEALER_TRAY_AT: Vec2 = Vec2::new(0.0, 300.0);
-/// The arc the seats sit on: its centre and radius.
-const ARC_CENTRE: Vec2 = Vec2::new(0.0, 620.0);
-const ARC_RADIUS: f32 = 800.0;
-/// Degrees between neighbouring seats on the arc.
-const SEAT_STEP_DEG: f32 = 13.0;
-/// Offsets of a hand's cards, each on the one before (a casino fan), leaning towards the middle of the table.
-const FAN: Vec2 = Vec2::new(15.0, 22.0);
-/// Distance between a seat's split hands.
-const SPLIT_GAP: f32 = 68.0;
-/// From a seat's bet circle to its first card.
-const HAND_ABOVE_CIRCLE: f32 = 82.0;
+/// A chip on the felt, in table units (the edge band is the offset between chips in a stack).
+const CHIP_SIZE: Vec2 = Vec2::new(32.0, 28.0);
+/// Height of one chip in a stack.
+const CHIP_STEP: f32 = 4.0;
+/// Seconds a card takes from the shoe to its place, at normal speed.
+const DEAL_SECONDS: f32 = 0.38;
+/// Seconds chips take between piles.
+const FLIGHT_SECONDS: f32 = 0.42;
 
 /// The fonts, loaded on the Loading screen.
 #[derive(Resource, Clone)]
@@ -47,25 +35,6 @@ pub struct GameFonts {
     pub bold: Handle<Font>,
 }
 
-/// Meshes and materials shared by every chip and ring.
-#[derive(Resource)]
-struct Shapes {
-    chip: Handle<Mesh>,
-    chip_edge: Handle<Mesh>,
-    ring: Handle<Mesh>,
-    felt: Handle<Mesh>,
-    rail: Handle<Mesh>,
-    white: Handle<ColorMaterial>,
-    ring_colour: Handle<ColorMaterial>,
-    chip_colours: Vec<(Cents, Handle<ColorMaterial>)>,
-}
-
-/// Where an entity is heading and how it gets there.
-#[derive(Component, Debug)]
-struct Slide {
-    target: Vec3,
-}
-
 /// A card's face as drawn (it lags the logic while the card turns over).
 #[derive(Component, Debug)]
 struct Drawn {
@@ -74,11 +43,11 @@ struct Drawn {
     flipping: Option<f32>,
 }
 
-/// The face-up parts of a card.
+/// The face of a card.
 #[derive(Component)]
 struct FaceSide;
 
-/// The back of a card.
+/// The back of a card (and the one showing at the shoe's mouth).
 #[derive(Component)]
 struct BackSide;
 
@@ -106,48 +75,118 @@ struct PileLabel;
 #[derive(Component)]
 struct ChipSprite;
 
-/// The shoe's count.
+/// What a pile shows: its amount less chips still flying in, plus chips waiting to fly out.
+#[derive(Component, Default)]
+struct ShownAmount(Option<Cents>);
+
+/// The shoe's or discard holder's count.
 #[derive(Component)]
-struct ShoeLabel;
+struct CountLabel;
+
+/// The cards lying in the discard holder.
+#[derive(Component)]
+struct DiscardPile;
+
+/// A fixed piece of the table, placed by the layout.
+#[derive(Component, Clone, Copy)]
+enum Fixture {
+    Rail,
+    Felt,
+    Shoe,
+    Discards,
+    DealerTray,
+    /// The dealer's total (a child of the tray).
+    DealerLabel,
+    /// A seat's name and chips.
+    Seat(u8),
+    /// A seat's bet circle.
+    Circle(u8),
+}
+
+/// One line of the rules printed on the felt's curve: its glyphs are children, bent onto the curve once laid out.
+#[derive(Component)]
+struct Printed {
+    line: usize,
+    placed: bool,
+}
+
+/// One character of a printed line.
+#[derive(Component)]
+struct Glyph;
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_systems(Startup, (make_shapes, spawn_camera))
-        .add_systems(OnEnter(Screen::Table), dress_table.after(super::TableOpens))
+    app.init_resource::<TableLayout>()
+        .add_systems(Startup, spawn_camera)
+        .add_systems(
+            OnEnter(Screen::Table),
+            (dress_table, place_fixtures)
+                .chain()
+                .after(super::TableOpens),
+        )
         .add_systems(
             Update,
             (
+                fit_layout,
+                place_fixtures.run_if(resource_changed::<TableLayout>),
+                print_rules,
                 dress_cards,
                 dress_hands,
                 dress_piles,
-                slide,
+                restyle_cards,
+                place_cards,
+                launch_chips,
+                raise_banners,
                 flip,
                 label_hands,
                 label_dealer,
                 label_seats,
                 redraw_piles,
-                count_shoe,
+                count_cards,
                 glow_turn,
             )
                 .chain()
                 .after(super::screen::RoundSet::Present)
+                .before(Animate)
                 .run_if(in_state(Screen::Table)),
         );
 }
 
 fn spawn_camera(mut commands: Commands) {
-    commands.spawn((
-        Camera2d,
-        Projection::Orthographic(OrthographicProjection {
-            scaling_mode: bevy::camera::ScalingMode::AutoMin {
-                min_width: TABLE_SIZE.x,
-                min_height: TABLE_SIZE.y,
-            },
-            ..OrthographicProjection::default_2d()
-        }),
-    ));
+    commands.spawn((Camera2d, projection(&TableLayout::default())));
 }
 
-/// Chip colours by value: casino convention for the common ones.
+/// The camera fits the layout's table into the window, whatever its size.
+fn projection(layout: &TableLayout) -> Projection {
+    Projection::Orthographic(OrthographicProjection {
+        scaling_mode: bevy::camera::ScalingMode::AutoMin {
+            min_width: layout.size.x,
+            min_height: layout.size.y,
+        },
+        ..OrthographicProjection::default_2d()
+    })
+}
+
+/// Picks the layout for the window's shape and the card style, and points the camera at it.
+fn fit_layout(
+    windows: Query<&Window>,
+    look: Res<Look>,
+    mut layout: ResMut<TableLayout>,
+    mut cameras: Query<&mut Projection, With<Camera2d>>,
+) {
+    let Ok(window) = windows.single() else {
+        return;
+    };
+    let wanted =
+        TableLayout::for_window(window.width(), window.height()).with_large_index(look.large_index);
+    if *layout != wanted {
+        for mut projection in &mut cameras {
+            *projection = super::view::projection(&wanted);
+        }
+        *layout = wanted;
+    }
+}
+
+/// Chip colours by value: casino convention for the common ones (the chip art uses the same).
 pub fn chip_colour(value: Cents) -> Color {
     match value.0 / 100 {
         0..=1 => Color::srgb_u8(0xf2, 0xf0, 0xe6),
@@ -158,62 +197,6 @@ pub fn chip_colour(value: Cents) -> Color {
         501..=1_000 => Color::srgb_u8(0xe8, 0xb0, 0x1a),
         1_001..=5_000 => Color::srgb_u8(0x8a, 0x4b, 0x23),
         _ => Color::srgb_u8(0x2f, 0x6f, 0xd0),
-    }
-}
-
-fn make_shapes(
-    mut commands: Commands,
-    mut meshes: ResMut<Assets<Mesh>>,
-    mut materials: ResMut<Assets<ColorMaterial>>,
-) {
-    commands.insert_resource(Shapes {
-        chip: meshes.add(Circle::new(11.0).mesh().resolution(48)),
-        chip_edge: meshes.add(Annulus::new(8.0, 11.0).mesh().resolution(48)),
-        ring: meshes.add(Annulus::new(27.0, 30.0).mesh().resolution(64)),
-        felt: meshes.add(Circle::new(ARC_RADIUS + 130.0).mesh().resolution(512)),
-        rail: meshes.add(Circle::new(ARC_RADIUS + 160.0).mesh().resolution(512)),
-        white: materials.add(Color::srgba(1.0, 1.0, 1.0, 0.85)),
-        ring_colour: materials.add(Color::srgba(1.0, 0.95, 0.8, 0.55)),
-        chip_colours: super::player::CHIP_VALUES
-            .iter()
-            .map(|&v| (v, materials.add(chip_colour(v))))
-            .collect(),
-    });
-}
-
-/// A seat's bet circle on the arc. Seat 0, first base, is on the dealer's left: the right of the screen.
-pub fn seat_point(seat: u8) -> Vec2 {
-    let angle = ((3.0 - f32::from(seat)) * SEAT_STEP_DEG).to_radians();
-    Vec2::new(
-        ARC_CENTRE.x + ARC_RADIUS * angle.sin(),
-        ARC_CENTRE.y - ARC_RADIUS * angle.cos(),
-    )
-}
-
-/// How each card of a seat's hand sits on the one before: up, and in towards the middle of the table.
-fn fan(seat: u8) -> Vec2 {
-    if seat < 3 {
-        Vec2::new(-FAN.x, FAN.y)
-    } else {
-        FAN
-    }
-}
-
-/// Where a hand's first card lies, given how many hands its seat has.
-fn hand_base(seat: u8, hand: u8, hands_in_seat: u8) -> Vec2 {
-    let spread = (f32::from(hand) - (f32::from(hands_in_seat.max(1)) - 1.0) / 2.0) * SPLIT_GAP;
-    seat_point(seat) + Vec2::new(spread, HAND_ABOVE_CIRCLE)
-}
-
-/// Where a card belongs on the felt.
-fn card_place(view: &CardView, hands_in_seat: u8) -> Vec3 {
-    let order = f32::from(view.order);
-    match view.spot {
-        Spot::Dealer => (DEALER_AT + Vec2::new(order * 46.0, 0.0)).extend(10.0 + order),
-        Spot::Player { seat, hand } => {
-            let at = hand_base(seat, hand, hands_in_seat) + fan(seat) * order;
-            at.extend(10.0 + order)
-        }
     }
 }
 
@@ -240,7 +223,15 @@ fn text(
     )
 }
 
-/// The felt, the printed rules, the shoe, the tray, the dealer's tray, and a ring and label at every seat.
+/// A picture drawn at `size` table units.
+fn picture(image: &Handle<Image>, size: Vec2) -> Sprite {
+    Sprite {
+        image: image.clone(),
+        custom_size: Some(size),
+        ..default()
+    }
+}
+
 /// The table's fixed pieces, as the logic spawned them.
 #[derive(SystemParam)]
 struct Pieces<'w, 's> {
@@ -249,86 +240,102 @@ struct Pieces<'w, 's> {
     shoes: Query<'w, 's, Entity, With<ShoeStack>>,
     trays: Query<'w, 's, Entity, With<DiscardTray>>,
     house: Query<'w, 's, Entity, With<DealerTray>>,
-    clear: ResMut<'w, ClearColor>,
 }
 
+/// Gives the table's fixed pieces their pictures: the felt tinted for the level, the rules to print, the shoe with
+/// the level's card back at its mouth, the discard holder, the dealer's tray, a ring and a label at every seat.
+#[allow(clippy::too_many_arguments)]
 fn dress_table(
     mut commands: Commands,
     session: Res<Session>,
     engine: Option<Res<Engine>>,
     fonts: Res<GameFonts>,
-    shapes: Res<Shapes>,
+    art: Res<Art>,
+    look: Res<Look>,
+    mut meshes: ResMut<Assets<Mesh>>,
     mut materials: ResMut<Assets<ColorMaterial>>,
+    mut clear: ResMut<ClearColor>,
     pieces: Pieces,
 ) {
-    let Pieces {
-        spots,
-        circles,
-        shoes,
-        trays,
-        house,
-        mut clear,
-    } = pieces;
     let (r, g, b) = session.level.felt;
-    let felt = Color::srgb_u8(r, g, b);
     clear.0 = Color::srgb_u8(0x1a, 0x10, 0x0a);
     let ink = Color::srgba(1.0, 0.96, 0.85, 0.8);
     commands.spawn((
         Name::new("Rail"),
-        Mesh2d(shapes.rail.clone()),
+        Fixture::Rail,
+        Mesh2d(meshes.add(Circle::new(1.0).mesh().resolution(256))),
         MeshMaterial2d(materials.add(Color::srgb_u8(0x4a, 0x2c, 0x18))),
-        Transform::from_xyz(ARC_CENTRE.x, ARC_CENTRE.y, 0.0),
+        Transform::default(),
         DespawnOnExit(Screen::Table),
     ));
     commands.spawn((
         Name::new("Felt"),
-        Mesh2d(shapes.felt.clone()),
-        MeshMaterial2d(materials.add(felt)),
-        Transform::from_xyz(ARC_CENTRE.x, ARC_CENTRE.y, 0.1),
+        Fixture::Felt,
+        Mesh2d(meshes.add(Circle::new(1.0).mesh().resolution(256))),
+        MeshMaterial2d(materials.add(ColorMaterial {
+            color: Color::srgb_u8(r, g, b),
+            texture: Some(art.felt.clone()),
+            ..default()
+        })),
+        Transform::default(),
         DespawnOnExit(Screen::Table),
     ));
     if let Some(engine) = engine {
-        for (i, line) in engine.table.rules().felt_lines().iter().enumerate() {
-            commands.spawn((
+        for (line, words) in engine.table.rules().felt_lines().iter().enumerate() {
+            let size = if line == 0 { 24.0 } else { 15.0 };
+            let mut printed = commands.spawn((
                 Name::new("Felt print"),
-                text(
-                    &fonts,
-                    i == 0,
-                    if i == 0 { 22.0 } else { 15.0 },
-                    ink,
-                    line.clone(),
-                ),
-                Transform::from_xyz(0.0, 112.0 - 23.0 * i as f32, 1.0),
+                Printed {
+                    line,
+                    placed: false,
+                },
+                Transform::default(),
+                Visibility::Hidden,
                 DespawnOnExit(Screen::Table),
             ));
+            for letter in words.chars() {
+                printed.with_child((
+                    Glyph,
+                    text(&fonts, line == 0, size, ink, letter.to_string()),
+                ));
+            }
         }
     }
-    for entity in &shoes {
+    for entity in &pieces.shoes {
         commands.entity(entity).insert((
-            Sprite::from_color(Color::srgb_u8(0x22, 0x22, 0x26), Vec2::new(92.0, 112.0)),
-            Transform::from_xyz(SHOE_AT.x + 6.0, SHOE_AT.y, 2.0)
-                .with_rotation(Quat::from_rotation_z(0.25)),
+            Fixture::Shoe,
+            picture(&art.shoe, Vec2::new(92.0, 112.0)),
             children![
                 (
-                    Sprite::from_color(back_colour(session.level.card_back), CARD_SIZE),
-                    Transform::from_xyz(-6.0, 0.0, 0.1),
+                    BackSide,
+                    art.back(*look, session.level.card_back, CARD_SIZE * 0.92),
+                    Transform::from_xyz(0.0, 7.0, 0.1),
                 ),
                 count_label(&fonts),
             ],
         ));
     }
-    for entity in &trays {
+    for entity in &pieces.trays {
         commands.entity(entity).insert((
-            Sprite::from_color(Color::srgb_u8(0x1e, 0x1e, 0x22), Vec2::new(84.0, 104.0)),
-            Transform::from_xyz(TRAY_AT.x, TRAY_AT.y, 2.0)
-                .with_rotation(Quat::from_rotation_z(-0.25)),
-            children![count_label(&fonts)],
+            Fixture::Discards,
+            picture(&art.discard, Vec2::new(84.0, 104.0)),
+            children![
+                (
+                    DiscardPile,
+                    BackSide,
+                    art.back(*look, session.level.card_back, CARD_SIZE),
+                    Transform::from_xyz(0.0, 0.0, 0.1).with_rotation(Quat::from_rotation_z(0.06)),
+                    Visibility::Hidden,
+                ),
+                count_label(&fonts),
+            ],
         ));
     }
-    for entity in &house {
+    for entity in &pieces.house {
         commands.entity(entity).insert((
-            Sprite::from_color(Color::srgb_u8(0x30, 0x22, 0x16), Vec2::new(300.0, 44.0)),
-            Transform::from_xyz(DEALER_TRAY_AT.x, DEALER_TRAY_AT.y, 2.0),
+            Fixture::DealerTray,
+            picture(&art.chip_tray, Vec2::new(300.0, 44.0)),
+            ShownAmount::default(),
             children![
                 (
                     PileLabel,
@@ -338,16 +345,16 @@ fn dress_table(
                 ),
                 (
                     DealerLabel,
+                    Fixture::DealerLabel,
                     text(&fonts, true, 18.0, Color::WHITE, ""),
-                    Transform::from_xyz(0.0, -148.0, 30.0),
                 ),
             ],
         ));
     }
-    for (entity, spot) in &spots {
-        let at = seat_point(spot.seat);
+    for (entity, spot) in &pieces.spots {
         commands.entity(entity).insert((
-            Transform::from_xyz(at.x, at.y - 44.0, 3.0),
+            Fixture::Seat(spot.seat),
+            Transform::default(),
             Visibility::default(),
             children![(
                 SeatLabel(spot.seat),
@@ -357,105 +364,122 @@ fn dress_table(
             )],
         ));
     }
-    for (entity, circle) in &circles {
-        let at = seat_point(circle.seat);
+    for (entity, circle) in &pieces.circles {
         commands.entity(entity).insert((
-            Mesh2d(shapes.ring.clone()),
-            MeshMaterial2d(shapes.ring_colour.clone()),
-            Transform::from_xyz(at.x, at.y, 3.0),
+            Fixture::Circle(circle.seat),
+            picture(&art.ring, Vec2::splat(64.0)),
+            ShownAmount::default(),
         ));
     }
 }
 
-/// The count under the shoe or the discard tray.
+/// Puts the fixed pieces where the layout says: on entering the table and whenever the window changes shape.
+fn place_fixtures(
+    layout: Res<TableLayout>,
+    mut fixtures: Query<(&Fixture, &mut Transform)>,
+    mut printed: Query<&mut Printed>,
+) {
+    for (fixture, mut transform) in &mut fixtures {
+        *transform = match *fixture {
+            Fixture::Rail => Transform::from_translation(layout.centre.extend(0.0)).with_scale(
+                Vec3::new(layout.felt_radius + 30.0, layout.felt_radius + 30.0, 1.0),
+            ),
+            Fixture::Felt => Transform::from_translation(layout.centre.extend(0.1))
+                .with_scale(Vec3::new(layout.felt_radius, layout.felt_radius, 1.0)),
+            Fixture::Shoe => {
+                Transform::from_translation((layout.shoe + Vec2::new(6.0, 0.0)).extend(2.0))
+                    .with_rotation(Quat::from_rotation_z(0.25))
+            }
+            Fixture::Discards => Transform::from_translation(layout.discards.extend(2.0))
+                .with_rotation(Quat::from_rotation_z(-0.25)),
+            Fixture::DealerTray => Transform::from_translation(layout.dealer_tray.extend(2.0)),
+            Fixture::DealerLabel => {
+                Transform::from_translation((layout.dealer_label - layout.dealer_tray).extend(30.0))
+            }
+            Fixture::Seat(seat) => {
+                let at = layout.seat_point(seat);
+                Transform::from_xyz(at.x, at.y - 44.0, 3.0)
+            }
+            Fixture::Circle(seat) => {
+                Transform::from_translation(layout.seat_point(seat).extend(3.0))
+            }
+        };
+    }
+    for mut line in &mut printed {
+        line.placed = false;
+    }
+}
+
+/// Bends each printed line onto the felt's curve once its glyphs are laid out: every glyph sits on the arc at its
+/// own width's distance from the one before and leans with the curve, as the ink on a real table does.
+fn print_rules(
+    layout: Res<TableLayout>,
+    mut lines: Query<(&mut Printed, &Children, &mut Visibility)>,
+    mut glyphs: Query<
+        (
+            &Text2d,
+            &TextFont,
+            &bevy::text::TextLayoutInfo,
+            &mut Transform,
+        ),
+        With<Glyph>,
+    >,
+) {
+    const TRACKING: f32 = 1.5;
+    for (mut printed, children, mut visibility) in &mut lines {
+        if printed.placed {
+            continue;
+        }
+        let mut widths = Vec::with_capacity(children.len());
+        for child in children {
+            let Ok((text, font, info, _)) = glyphs.get(*child) else {
+                continue;
+            };
+            let size = match font.font_size {
+                FontSize::Px(px) => px,
+                _ => 16.0,
+            };
+            let width = if text.0.trim().is_empty() {
+                size * 0.35
+            } else if info.size.x > 0.0 && info.scale_factor > 0.0 {
+                info.size.x / info.scale_factor
+            } else {
+                // Not laid out yet: try next frame.
+                widths.clear();
+                break;
+            };
+            widths.push((*child, width));
+        }
+        if widths.is_empty() {
+            continue;
+        }
+        let radius = layout.print_radius + 28.0 * printed.line as f32;
+        let total: f32 = widths.iter().map(|(_, w)| w + TRACKING).sum::<f32>() - TRACKING;
+        let mut along = -total / 2.0;
+        for (glyph, width) in widths {
+            let angle = (along + width / 2.0) / radius;
+            along += width + TRACKING;
+            if let Ok((.., mut transform)) = glyphs.get_mut(glyph) {
+                *transform = Transform::from_xyz(
+                    layout.print_centre.x + radius * angle.sin(),
+                    layout.print_centre.y - radius * angle.cos(),
+                    1.0,
+                )
+                .with_rotation(Quat::from_rotation_z(angle));
+            }
+        }
+        printed.placed = true;
+        *visibility = Visibility::Inherited;
+    }
+}
+
+/// The count under the shoe or the discard holder.
 fn count_label(fonts: &GameFonts) -> impl Bundle {
     (
-        ShoeLabel,
+        CountLabel,
         text(fonts, false, 13.0, Color::WHITE, ""),
         Transform::from_xyz(0.0, -70.0, 0.2),
     )
-}
-
-fn back_colour(back: CardBack) -> Color {
-    match back {
-        CardBack::Crimson => Color::srgb_u8(0x9e, 0x1b, 0x2a),
-        CardBack::Navy => Color::srgb_u8(0x1b, 0x2f, 0x6e),
-    }
-}
-
-fn suit_colour(suit: Suit) -> Color {
-    match suit {
-        Suit::Hearts | Suit::Diamonds => Color::srgb_u8(0xc0, 0x10, 0x20),
-        Suit::Clubs | Suit::Spades => Color::srgb_u8(0x14, 0x14, 0x18),
-    }
-}
-
-/// Gives each new card its face and back, and starts it at the shoe.
-fn dress_cards(
-    mut commands: Commands,
-    session: Res<Session>,
-    fonts: Res<GameFonts>,
-    beats: Res<Beats>,
-    cards: Query<(Entity, &CardView), Added<CardView>>,
-) {
-    for (entity, view) in &cards {
-        let card: Card = view.card;
-        let ink = suit_colour(card.suit());
-        let rank = card.rank().symbol();
-        let suit = card.suit().symbol().to_string();
-        let start = if beats.speed == Speed::Instant {
-            card_place(view, 1)
-        } else {
-            SHOE_AT.extend(60.0)
-        };
-        commands.entity(entity).insert((
-            Transform::from_translation(start),
-            Visibility::default(),
-            Slide {
-                target: card_place(view, 1),
-            },
-            Drawn {
-                face_up: view.face_up,
-                flipping: None,
-            },
-            children![
-                (
-                    Sprite::from_color(Color::srgb_u8(0x9a, 0x96, 0x8c), CARD_SIZE + 2.0),
-                    Transform::from_xyz(0.0, 0.0, -0.05),
-                ),
-                (
-                    FaceSide,
-                    Sprite::from_color(Color::srgb_u8(0xfb, 0xf9, 0xf3), CARD_SIZE),
-                    visible(view.face_up),
-                    children![
-                        (
-                            text(&fonts, true, 21.0, ink, rank),
-                            Anchor::TOP_LEFT,
-                            Transform::from_xyz(-27.0, 40.0, 0.1),
-                        ),
-                        (
-                            text(&fonts, false, 17.0, ink, suit.clone()),
-                            Anchor::TOP_LEFT,
-                            Transform::from_xyz(-26.0, 17.0, 0.1),
-                        ),
-                        (
-                            text(&fonts, false, 34.0, ink, suit),
-                            Transform::from_xyz(6.0, -14.0, 0.1),
-                        ),
-                    ],
-                ),
-                (
-                    BackSide,
-                    Sprite::from_color(back_colour(session.level.card_back), CARD_SIZE),
-                    visible(!view.face_up),
-                    children![(
-                        Sprite::from_color(Color::srgba(1.0, 1.0, 1.0, 0.18), CARD_SIZE - 12.0),
-                        Transform::from_xyz(0.0, 0.0, 0.1),
-                    )],
-                ),
-            ],
-        ));
-    }
 }
 
 fn visible(on: bool) -> Visibility {
@@ -466,10 +490,115 @@ fn visible(on: bool) -> Visibility {
     }
 }
 
+/// How many hands a card's seat has on the felt (its hands spread out when it splits).
+fn hands_in_seat(spot: Spot, hands: &Query<&HandView>) -> u8 {
+    match spot {
+        Spot::Player { seat, .. } => hands.iter().filter(|h| h.seat == seat).count() as u8,
+        Spot::Dealer => 1,
+    }
+}
+
+/// Gives each new card its face, back and shadow, and sends it from the shoe to its place (or fades it in place
+/// with reduced motion; instant speed puts it there at once).
+#[allow(clippy::too_many_arguments)]
+fn dress_cards(
+    mut commands: Commands,
+    session: Res<Session>,
+    art: Res<Art>,
+    look: Res<Look>,
+    beats: Res<Beats>,
+    layout: Res<TableLayout>,
+    cards: Query<(Entity, &CardView), Added<CardView>>,
+    hands: Query<&HandView>,
+) {
+    let seconds = beats.speed.seconds(DEAL_SECONDS);
+    for (entity, view) in &cards {
+        let place = layout.card_place(view.spot, view.order, hands_in_seat(view.spot, &hands));
+        let mut glide = Glide::at(place);
+        let mut start = place;
+        if !look.reduced_motion && seconds > 0.0 {
+            start = layout.shoe.extend(60.0);
+            // Cards leave the shoe turned a little, the way a dealer's flick sends them, and settle square.
+            let tilt = if place.x < layout.shoe.x { 0.35 } else { -0.35 };
+            glide.retarget(start, place, seconds, tilt);
+        }
+        let mut card = commands.entity(entity);
+        card.insert((
+            Transform::from_translation(start),
+            Visibility::default(),
+            glide,
+            Drawn {
+                face_up: view.face_up,
+                flipping: None,
+            },
+            children![
+                (
+                    // A soft shadow: the card's own shape, dark and a little offset.
+                    Sprite {
+                        color: Color::srgba(0.0, 0.0, 0.0, 0.3),
+                        ..art.back(*look, session.level.card_back, CARD_SIZE + 2.0)
+                    },
+                    Transform::from_xyz(2.0, -3.0, -0.05),
+                ),
+                (
+                    FaceSide,
+                    art.face(*look, view.card, CARD_SIZE),
+                    visible(view.face_up),
+                ),
+                (
+                    BackSide,
+                    art.back(*look, session.level.card_back, CARD_SIZE),
+                    visible(!view.face_up),
+                ),
+            ],
+        ));
+        if look.reduced_motion && seconds > 0.0 {
+            card.insert(Fade::r#in(seconds));
+        }
+    }
+}
+
+/// Reprints every card when the player picks another card style.
+/// Both sides of a card (and the back at the shoe's mouth).
+type CardSide = Or<(With<FaceSide>, With<BackSide>)>;
+
+fn restyle_cards(look: Res<Look>, art: Res<Art>, mut sides: Query<&mut Sprite, CardSide>) {
+    if !look.is_changed() || look.is_added() {
+        return;
+    }
+    let deck = art.deck(*look);
+    for mut sprite in &mut sides {
+        sprite.image = deck.clone();
+    }
+}
+
+/// Keeps every card heading for its place: a split sends the second card across to its new hand, and the hands
+/// of a seat slide apart to make room.
+fn place_cards(
+    beats: Res<Beats>,
+    look: Res<Look>,
+    layout: Res<TableLayout>,
+    mut cards: Query<(&CardView, &mut Glide, &Transform)>,
+    hands: Query<&HandView>,
+) {
+    let seconds = if look.reduced_motion {
+        0.0
+    } else {
+        beats.speed.seconds(DEAL_SECONDS * 0.8)
+    };
+    for (view, mut glide, transform) in &mut cards {
+        let place = layout.card_place(view.spot, view.order, hands_in_seat(view.spot, &hands));
+        if glide.to != place {
+            glide.retarget(transform.translation, place, seconds, 0.0);
+        }
+    }
+}
+
 /// Hands get a place for their label and glow.
 fn dress_hands(
     mut commands: Commands,
     fonts: Res<GameFonts>,
+    art: Res<Art>,
     hands: Query<Entity, Added<HandView>>,
 ) {
     for entity in &hands {
@@ -486,7 +615,10 @@ fn dress_hands(
                 ),
                 (
                     TurnGlow,
-                    Sprite::from_color(Color::srgba(1.0, 0.84, 0.3, 0.45), Vec2::ONE),
+                    Sprite {
+                        color: Color::srgba(1.0, 1.0, 1.0, 0.8),
+                        ..Sprite::from_image(art.glow.clone())
+                    },
                     Transform::from_xyz(0.0, 0.0, -1.0),
                     Visibility::Hidden,
                 ),
@@ -495,7 +627,7 @@ fn dress_hands(
     }
 }
 
-/// Bankroll piles sit beside the seat's label.
+/// Bankrolls and bet circles carry their amount in a label beside them.
 fn dress_piles(
     mut commands: Commands,
     fonts: Res<GameFonts>,
@@ -503,6 +635,7 @@ fn dress_piles(
     circles: Query<Entity, Added<BetCircle>>,
 ) {
     for entity in bankrolls.iter().chain(&circles) {
+        commands.entity(entity).insert(ShownAmount::default());
         commands.entity(entity).with_child((
             PileLabel,
             text(&fonts, true, 13.0, Color::WHITE, ""),
@@ -512,56 +645,182 @@ fn dress_piles(
     }
 }
 
-/// Eased motion: each card closes most of the way to its place every few frames and settles, tilting slightly while
-/// it travels. Instant speed puts it there at once.
-fn slide(
-    time: Res<Time>,
-    beats: Res<Beats>,
-    mut cards: Query<(&CardView, &mut Slide, &mut Transform)>,
-    hands: Query<&HandView>,
-) {
-    // A tenth of a second closes about two thirds of the way; at instant speed the rate is infinite.
-    let rate = 1.0 / beats.speed.seconds(0.1);
-    let step = 1.0 - (-rate * time.delta_secs()).exp();
-    for (view, mut slide, mut transform) in &mut cards {
-        let seat_hands = match view.spot {
-            Spot::Player { seat, .. } => hands.iter().filter(|h| h.seat == seat).count() as u8,
-            Spot::Dealer => 1,
-        };
-        slide.target = card_place(view, seat_hands);
-        let here = transform.translation;
-        let next = if step.is_finite() && step < 1.0 {
-            here.lerp(slide.target, step)
-        } else {
-            slide.target
-        };
-        let travel = (slide.target.truncate() - next.truncate()).length();
-        transform.translation = if travel < 0.5 {
-            slide.target
-        } else {
-            next.with_z(slide.target.z + 20.0)
-        };
-        transform.rotation = Quat::from_rotation_z((travel / 400.0).min(0.35));
+/// The piles on the felt, found by what the logic calls them.
+#[derive(SystemParam)]
+struct Piles<'w, 's> {
+    bankrolls: Query<'w, 's, (Entity, &'static Bankroll)>,
+    circles: Query<'w, 's, (Entity, &'static BetCircle)>,
+    house: Query<'w, 's, Entity, With<DealerTray>>,
+}
+
+impl Piles<'_, '_> {
+    /// A pile's entity and where its chips sit.
+    fn find(&self, pile: Pile, layout: &TableLayout) -> Option<(Entity, Vec3)> {
+        match pile {
+            Pile::Bankroll(seat) => self
+                .bankrolls
+                .iter()
+                .find(|(_, b)| b.seat == seat)
+                .map(|(e, _)| (e, layout.bankroll_point(seat).extend(50.0))),
+            Pile::Circle(seat) => self
+                .circles
+                .iter()
+                .find(|(_, c)| c.seat == seat)
+                .map(|(e, _)| (e, layout.seat_point(seat).extend(50.0))),
+            Pile::Tray => self
+                .house
+                .iter()
+                .next()
+                .map(|e| (e, layout.dealer_tray.extend(50.0))),
+        }
     }
 }
 
-/// The hole card turns over: it narrows to an edge, shows its other side, and widens again.
+/// Flies the chips the table moved: from the bankroll to the circle when a bet goes down, from the tray to a
+/// winning bet and then to the player, from a losing bet into the tray. Reduced motion fades them in where they
+/// land; instant speed only redraws the piles.
+#[allow(clippy::too_many_arguments)]
+fn launch_chips(
+    mut commands: Commands,
+    mut moves: MessageReader<ChipsMoved>,
+    beats: Res<Beats>,
+    look: Res<Look>,
+    art: Res<Art>,
+    layout: Res<TableLayout>,
+    piles: Piles,
+) {
+    let seconds = beats.speed.seconds(FLIGHT_SECONDS);
+    for moved in moves.read() {
+        if seconds <= 0.0 {
+            continue;
+        }
+        let (Some((source, from)), Some((destination, to))) = (
+            piles.find(moved.from, &layout),
+            piles.find(moved.to, &layout),
+        ) else {
+            continue;
+        };
+        let delay = match moved.after {
+            Delay::Now => 0.0,
+            Delay::Then => seconds * 1.2,
+        };
+        let flight = Flight::new(
+            source,
+            destination,
+            moved.amount,
+            from,
+            to,
+            delay,
+            seconds,
+            look.reduced_motion,
+        );
+        let mut chips = chips_for(moved.amount, &super::player::CHIP_VALUES);
+        chips.truncate(6);
+        commands
+            .spawn((
+                Name::new("Chips in flight"),
+                Transform::from_translation(flight.start()),
+                Visibility::Hidden,
+                flight,
+                DespawnOnExit(Screen::Table),
+            ))
+            .with_children(|stack| {
+                for (height, &chip) in chips.iter().rev().enumerate() {
+                    stack.spawn((
+                        art.chip(chip, CHIP_SIZE),
+                        Transform::from_xyz(0.0, height as f32 * CHIP_STEP, height as f32 * 0.01),
+                    ));
+                }
+            });
+    }
+}
+
+/// "Blackjack!", "Bust" and "Push" over the hand, and "Dealer busts" over the dealer's cards, as the table shows
+/// them; the player's own hands get the bigger banner.
+#[allow(clippy::too_many_arguments)]
+fn raise_banners(
+    mut commands: Commands,
+    mut shown: MessageReader<Shown>,
+    beats: Res<Beats>,
+    look: Res<Look>,
+    art: Res<Art>,
+    fonts: Res<GameFonts>,
+    layout: Res<TableLayout>,
+    session: Res<Session>,
+    cards: Query<&CardView>,
+    hands: Query<&HandView>,
+) {
+    for Shown(event) in shown.read() {
+        let (words, colour, seat_hand) = match *event {
+            Event::Blackjack { seat, hand } => (
+                "Blackjack!",
+                Color::srgb_u8(0xff, 0xd8, 0x4a),
+                Some((seat, hand)),
+            ),
+            Event::Busted { seat, hand, .. } => {
+                ("Bust", Color::srgb_u8(0xff, 0x9a, 0x8a), Some((seat, hand)))
+            }
+            Event::Settled {
+                seat,
+                hand,
+                outcome: Outcome::Push,
+                ..
+            } => ("Push", Color::WHITE, Some((seat, hand))),
+            Event::DealerBusted { .. } => ("Dealer busts", Color::srgb_u8(0x9a, 0xf0, 0xa0), None),
+            _ => continue,
+        };
+        let (at, scale) = match seat_hand {
+            Some((seat, hand)) => {
+                let spot = Spot::Player { seat, hand };
+                let count = cards.iter().filter(|c| c.spot == spot).count();
+                let seat_hands = hands.iter().filter(|h| h.seat == seat).count() as u8;
+                // Across the middle of the hand's cards, over them while it shows.
+                let first = layout.hand_base(seat, hand, seat_hands);
+                let last = first + layout.fan(seat) * count.saturating_sub(1) as f32;
+                let mine = session.player_seat == Some(seat);
+                ((first + last) / 2.0, if mine { 1.0 } else { 0.72 })
+            }
+            None => (layout.dealer + Vec2::new(46.0, 0.0), 1.0),
+        };
+        commands.spawn((
+            Name::new(format!("Banner {words}")),
+            Banner::new(scale, beats.speed, look.reduced_motion),
+            picture(&art.banner, Vec2::new(168.0, 37.0)),
+            Transform::from_translation(at.extend(80.0)).with_scale(Vec3::splat(scale)),
+            DespawnOnExit(Screen::Table),
+            children![(
+                text(&fonts, true, 19.0, colour, words),
+                Transform::from_xyz(0.0, 0.0, 0.1),
+            )],
+        ));
+    }
+}
+
+/// The hole card turns over: it narrows to an edge, shows its other side, and widens again. With reduced motion it
+/// turns at once and fades in.
+#[allow(clippy::type_complexity)]
 fn flip(
+    mut commands: Commands,
     time: Res<Time>,
     beats: Res<Beats>,
-    mut cards: Query<(&CardView, &mut Drawn, &mut Transform, &Children)>,
+    look: Res<Look>,
+    mut cards: Query<(Entity, &CardView, &mut Drawn, &mut Transform, &Children)>,
     mut faces: Query<&mut Visibility, (With<FaceSide>, Without<BackSide>)>,
     mut backs: Query<&mut Visibility, (With<BackSide>, Without<FaceSide>)>,
 ) {
     const FLIP_SECONDS: f32 = 0.3;
     let length = beats.speed.seconds(FLIP_SECONDS);
-    for (view, mut drawn, mut transform, children) in &mut cards {
+    for (entity, view, mut drawn, mut transform, children) in &mut cards {
         if drawn.face_up == view.face_up && drawn.flipping.is_none() {
             continue;
         }
         let t = drawn.flipping.get_or_insert(0.0);
         *t += time.delta_secs();
-        let progress = if length > 0.0 { *t / length } else { 1.0 };
+        let progress = if length > 0.0 && !look.reduced_motion {
+            *t / length
+        } else {
+            1.0
+        };
         if progress >= 0.5 && drawn.face_up != view.face_up {
             drawn.face_up = view.face_up;
             for child in children {
@@ -571,6 +830,9 @@ fn flip(
                 if let Ok(mut v) = backs.get_mut(*child) {
                     *v = visible(!view.face_up);
                 }
+            }
+            if look.reduced_motion && length > 0.0 {
+                commands.entity(entity).insert(Fade::r#in(length));
             }
         }
         if progress >= 1.0 {
@@ -608,6 +870,7 @@ pub fn outcome_words(settlement: &Settlement) -> String {
 }
 
 fn label_hands(
+    layout: Res<TableLayout>,
     cards: Query<&CardView>,
     hands: Query<(&HandView, Option<&Settlement>, &Children)>,
     mut labels: Query<(&mut Text2d, &mut Transform, &mut TextColor), With<HandLabel>>,
@@ -626,9 +889,7 @@ fn label_hands(
         if let Some(settlement) = settlement {
             words = format!("{words}\n{}", outcome_words(settlement));
         }
-        let top = hand_base(hand.seat, hand.hand, seat_hands)
-            + fan(hand.seat) * faces.len().saturating_sub(1) as f32
-            + Vec2::new(0.0, CARD_SIZE.y / 2.0 + 4.0);
+        let top = layout.hand_top(hand.seat, hand.hand, seat_hands, faces.len());
         for child in children {
             if let Ok((mut text, mut transform, mut colour)) = labels.get_mut(*child) {
                 if text.0 != words {
@@ -717,51 +978,79 @@ pub fn chips_for(amount: Cents, values: &[Cents]) -> Vec<Cents> {
     chips
 }
 
-/// Chips in bet circles and the dealer's tray are drawn as stacks; bankrolls and circles carry their amount.
+/// What a pile should show now: its amount, with chips still in the air not yet landed and chips waiting to leave
+/// still there.
+fn shown_amount(entity: Entity, amount: Cents, flights: &Query<&Flight>) -> Cents {
+    flights.iter().fold(amount, |shown, flight| {
+        let mut shown = shown;
+        if flight.source == entity && flight.waiting() {
+            shown += flight.amount;
+        }
+        if flight.destination == entity {
+            shown -= flight.amount;
+        }
+        shown
+    })
+}
+
+/// Chips in bet circles and the dealer's tray are drawn as stacks, each chip a little above the one under it;
+/// circles carry their amount in a label. Bankrolls are counted in the seat's label.
 #[allow(clippy::type_complexity)]
 fn redraw_piles(
     mut commands: Commands,
-    shapes: Res<Shapes>,
-    circles: Query<(Entity, &BetCircle, &Children), Changed<BetCircle>>,
-    trays: Query<(Entity, &DealerTray, &Children), Changed<DealerTray>>,
-    bankrolls: Query<(&Bankroll, &Children), Changed<Bankroll>>,
+    art: Res<Art>,
+    flights: Query<&Flight>,
+    mut circles: Query<(Entity, &BetCircle, &mut ShownAmount, &Children), Without<DealerTray>>,
+    mut trays: Query<(Entity, &DealerTray, &mut ShownAmount, &Children), Without<BetCircle>>,
     chips: Query<(), With<ChipSprite>>,
     mut labels: Query<&mut Text2d, With<PileLabel>>,
 ) {
-    let values: Vec<Cents> = shapes.chip_colours.iter().map(|(v, _)| *v).collect();
     let mut stack = |commands: &mut Commands,
                      entity: Entity,
                      children: &Children,
                      amount: Cents,
-                     columns: usize,
-                     base: f32| {
+                     house: bool| {
         for child in children {
             if chips.contains(*child) {
                 commands.entity(*child).despawn();
             }
         }
-        let pile = chips_for(amount, &values);
-        // Up to `columns` stacks of up to 12 chips; the label carries the exact amount.
-        for (i, chip) in pile.iter().take(columns * 12).enumerate() {
-            let (column, height) = (i / 12, i % 12);
-            let x =
-                (column as f32 - (columns.min(pile.len().div_ceil(12)) as f32 - 1.0) / 2.0) * 25.0;
-            let material = shapes
-                .chip_colours
-                .iter()
-                .find(|(v, _)| v == chip)
-                .map_or(shapes.white.clone(), |(_, m)| m.clone());
-            commands.entity(entity).with_child((
-                ChipSprite,
-                Mesh2d(shapes.chip.clone()),
-                MeshMaterial2d(material),
-                Transform::from_xyz(x, base + height as f32 * 3.5, 1.0 + height as f32 * 0.01),
-                children![(
-                    Mesh2d(shapes.chip_edge.clone()),
-                    MeshMaterial2d(shapes.white.clone()),
-                    Transform::from_xyz(0.0, 0.0, 0.001),
-                )],
-            ));
+        let pile = chips_for(amount, &super::player::CHIP_VALUES);
+        // Circles: up to two stacks of twelve. The tray: a stack of each value in its own groove.
+        let columns: Vec<Vec<Cents>> = if house {
+            let mut by_value: Vec<Vec<Cents>> = Vec::new();
+            for chip in pile {
+                match by_value.last_mut() {
+                    Some(column) if column[0] == chip => column.push(chip),
+                    _ => by_value.push(vec![chip]),
+                }
+            }
+            by_value.truncate(8);
+            by_value.iter_mut().for_each(|c| c.truncate(6));
+            by_value
+        } else {
+            pile.chunks(12).take(2).map(<[Cents]>::to_vec).collect()
+        };
+        let count = columns.len() as f32;
+        for (i, column) in columns.iter().enumerate() {
+            let x = if house {
+                -126.0 + 36.0 * i as f32
+            } else {
+                (i as f32 - (count - 1.0) / 2.0) * 30.0
+            };
+            let base = if house { -10.0 } else { -4.0 };
+            // The biggest chips at the bottom of the stack.
+            for (height, &chip) in column.iter().enumerate() {
+                commands.entity(entity).with_child((
+                    ChipSprite,
+                    art.chip(chip, CHIP_SIZE),
+                    Transform::from_xyz(
+                        x,
+                        base + height as f32 * CHIP_STEP,
+                        1.0 + height as f32 * 0.01,
+                    ),
+                ));
+            }
         }
         for child in children {
             if let Ok(mut label) = labels.get_mut(*child) {
@@ -773,27 +1062,29 @@ fn redraw_piles(
             }
         }
     };
-    for (entity, circle, children) in &circles {
-        stack(&mut commands, entity, children, circle.amount, 2, 0.0);
+    for (entity, circle, mut shown, children) in &mut circles {
+        let now = shown_amount(entity, circle.amount, &flights);
+        if shown.0 != Some(now) {
+            shown.0 = Some(now);
+            stack(&mut commands, entity, children, now, false);
+        }
     }
-    for (entity, tray, children) in &trays {
-        stack(&mut commands, entity, children, tray.amount, 10, -10.0);
-    }
-    // The bankroll's amount is in the seat's label; its pile has no stack of its own to keep the arc readable.
-    for (_, children) in &bankrolls {
-        for child in children {
-            if let Ok(mut label) = labels.get_mut(*child) {
-                label.0.clear();
-            }
+    for (entity, tray, mut shown, children) in &mut trays {
+        let now = shown_amount(entity, tray.amount, &flights);
+        if shown.0 != Some(now) {
+            shown.0 = Some(now);
+            stack(&mut commands, entity, children, now, true);
         }
     }
 }
 
-/// The shoe and the discard tray say how many cards they hold.
-fn count_shoe(
+/// The shoe and the discard holder say how many cards they hold; the holder shows its cards once it has any.
+#[allow(clippy::type_complexity)]
+fn count_cards(
     shoes: Query<(&ShoeStack, &Children), Changed<ShoeStack>>,
     trays: Query<(&DiscardTray, &Children), Changed<DiscardTray>>,
-    mut labels: Query<&mut Text2d, With<ShoeLabel>>,
+    mut labels: Query<&mut Text2d, With<CountLabel>>,
+    mut piles: Query<&mut Visibility, With<DiscardPile>>,
 ) {
     let counts = shoes
         .iter()
@@ -810,15 +1101,23 @@ fn count_shoe(
             }
         }
     }
+    for (tray, children) in &trays {
+        for child in children {
+            if let Ok(mut visibility) = piles.get_mut(*child) {
+                *visibility = visible(tray.cards > 0);
+            }
+        }
+    }
 }
 
 /// The hand in turn glows, once the table has shown everything up to it.
 fn glow_turn(
     engine: Option<Res<Engine>>,
     beats: Res<Beats>,
+    layout: Res<TableLayout>,
     cards: Query<&CardView>,
     hands: Query<(&HandView, &Children)>,
-    mut glows: Query<(&mut Visibility, &mut Transform), With<TurnGlow>>,
+    mut glows: Query<(&mut Visibility, &mut Transform, &mut Sprite), With<TurnGlow>>,
 ) {
     let turn = engine
         .filter(|_| beats.settled())
@@ -831,15 +1130,38 @@ fn glow_turn(
             .count()
             .max(1);
         let seat_hands = hands.iter().filter(|(h, _)| h.seat == hand.seat).count() as u8;
-        let base = hand_base(hand.seat, hand.hand, seat_hands);
-        let far = fan(hand.seat) * (count - 1) as f32;
-        let size = CARD_SIZE + far + Vec2::splat(12.0);
+        let base = layout.hand_base(hand.seat, hand.hand, seat_hands);
+        let far = layout.fan(hand.seat) * (count - 1) as f32;
+        // The glow picture's soft edge takes up a fifth of it on each side.
+        let size = (CARD_SIZE + far.abs() + Vec2::splat(16.0)) * (128.0 / 80.0);
         for child in children {
-            if let Ok((mut visibility, mut transform)) = glows.get_mut(*child) {
+            if let Ok((mut visibility, mut transform, mut sprite)) = glows.get_mut(*child) {
                 *visibility = visible(lit);
                 transform.translation = (base + far / 2.0).extend(9.0);
-                transform.scale = size.extend(1.0);
+                sprite.custom_size = Some(size);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn chips_make_up_the_amount_largest_first() {
+        let values = super::super::player::CHIP_VALUES;
+        let chips = chips_for(Cents::units(131), &values);
+        assert_eq!(
+            chips,
+            vec![
+                Cents::units(100),
+                Cents::units(25),
+                Cents::units(5),
+                Cents::units(1)
+            ]
+        );
+        assert_eq!(chips.iter().copied().sum::<Cents>(), Cents::units(131));
+        assert!(chips_for(Cents::ZERO, &values).is_empty());
     }
 }

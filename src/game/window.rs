@@ -68,7 +68,14 @@ pub fn run(options: WindowOptions) -> Result<AppExit, crate::engine::RuleError> 
     )
     .add_plugins(bevy_egui::EguiPlugin::default());
     super::logic_plugin(&mut app);
-    app.add_plugins((super::view::plugin, super::hud::plugin, super::save::plugin));
+    app.add_plugins((
+        super::art::plugin,
+        super::audio::plugin,
+        super::motion::plugin,
+        super::view::plugin,
+        super::hud::plugin,
+        super::save::plugin,
+    ));
     let remembered = super::save::Preferences::load();
     super::open_table(
         &mut app,
@@ -79,7 +86,9 @@ pub fn run(options: WindowOptions) -> Result<AppExit, crate::engine::RuleError> 
     )?;
     app.insert_resource(super::player::PlayOptions {
         auto_stand_21: remembered.auto_stand_21,
-    });
+    })
+    .insert_resource(remembered.look)
+    .insert_resource(remembered.mix);
     let start = options
         .start
         .unwrap_or(if options.autoplay || options.screenshot.is_some() {

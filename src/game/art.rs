@@ -1,0 +1,210 @@
+//! The table's pictures: the deck atlases, the chips and the table's fittings that `holecard-assets` draws into
+//! `assets/`, loaded behind the Loading screen, and the player's choice of how cards are printed.
+
+use super::hud::Preload;
+use crate::engine::{Card, Cents, Suit};
+use crate::level::CardBack;
+use bevy::prelude::*;
+
+/// One card in a deck atlas, in pixels (the table draws cards at half this).
+pub const CARD_CELL: UVec2 = UVec2::new(120, 168);
+/// One chip in the chip atlas, in pixels.
+pub const CHIP_CELL: UVec2 = UVec2::new(64, 56);
+/// The chip atlas's values, in its order: the casino's chips (`player::CHIP_VALUES`).
+pub const CHIP_ORDER: [Cents; 8] = super::player::CHIP_VALUES;
+
+/// How cards are printed: the player's choice in Settings.
+#[derive(
+    Resource, Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize,
+)]
+#[serde(default)]
+pub struct Look {
+    /// Clubs green and diamonds blue.
+    pub four_colour: bool,
+    /// Jumbo corner indices (and a wider fan so they show).
+    pub large_index: bool,
+    /// Fades instead of slides, flips and flying chips.
+    pub reduced_motion: bool,
+}
+
+/// Every picture the table uses.
+#[derive(Resource, Clone)]
+pub struct Art {
+    /// Deck atlases: classic, four-colour, large-index, large-index four-colour.
+    pub decks: [Handle<Image>; 4],
+    /// The cells of a deck atlas: 13 ranks by 4 suits, then the backs.
+    pub card_cells: Handle<TextureAtlasLayout>,
+    /// One chip per value.
+    pub chips: Handle<Image>,
+    /// The cells of the chip atlas.
+    pub chip_cells: Handle<TextureAtlasLayout>,
+    /// The cloth, tinted by the level's colour.
+    pub felt: Handle<Image>,
+    /// A bet circle.
+    pub ring: Handle<Image>,
+    /// The dealing shoe.
+    pub shoe: Handle<Image>,
+    /// The discard holder.
+    pub discard: Handle<Image>,
+    /// The dealer's chip tray.
+    pub chip_tray: Handle<Image>,
+    /// The ribbon banners are written on.
+    pub banner: Handle<Image>,
+    /// The glow round the hand in turn.
+    pub glow: Handle<Image>,
+}
+
+/// Paths of every picture, as the game loads them (and as the asset test checks them).
+pub const PICTURES: [&str; 12] = [
+    "cards/classic.png",
+    "cards/four-colour.png",
+    "cards/large-index.png",
+    "cards/large-index-four-colour.png",
+    "chips.png",
+    "table/felt.png",
+    "table/ring.png",
+    "table/shoe.png",
+    "table/discard.png",
+    "table/chip-tray.png",
+    "table/banner.png",
+    "table/glow.png",
+];
+
+impl Art {
+    /// Every picture a placeholder, for a table run without a screen (headless frame costs and tests).
+    pub fn placeholder() -> Art {
+        Art {
+            decks: std::array::from_fn(|_| Handle::default()),
+            card_cells: Handle::default(),
+            chips: Handle::default(),
+            chip_cells: Handle::default(),
+            felt: Handle::default(),
+            ring: Handle::default(),
+            shoe: Handle::default(),
+            discard: Handle::default(),
+            chip_tray: Handle::default(),
+            banner: Handle::default(),
+            glow: Handle::default(),
+        }
+    }
+
+    /// The deck atlas for a look.
+    pub fn deck(&self, look: Look) -> Handle<Image> {
+        let index = usize::from(look.four_colour) + 2 * usize::from(look.large_index);
+        self.decks[index].clone()
+    }
+
+    /// A card's face as a sprite of `size`.
+    pub fn face(&self, look: Look, card: Card, size: Vec2) -> Sprite {
+        self.card_sprite(look, face_cell(card), size)
+    }
+
+    /// A card back as a sprite of `size`.
+    pub fn back(&self, look: Look, back: CardBack, size: Vec2) -> Sprite {
+        self.card_sprite(look, back_cell(back), size)
+    }
+
+    fn card_sprite(&self, look: Look, index: usize, size: Vec2) -> Sprite {
+        Sprite {
+            image: self.deck(look),
+            texture_atlas: Some(TextureAtlas {
+                layout: self.card_cells.clone(),
+                index,
+            }),
+            custom_size: Some(size),
+            ..default()
+        }
+    }
+
+    /// A chip of `value` as a sprite of `size` (the nearest smaller chip for a value the casino has no chip for).
+    pub fn chip(&self, value: Cents, size: Vec2) -> Sprite {
+        let index = CHIP_ORDER.iter().rposition(|&c| c <= value).unwrap_or(0);
+        Sprite {
+            image: self.chips.clone(),
+            texture_atlas: Some(TextureAtlas {
+                layout: self.chip_cells.clone(),
+                index,
+            }),
+            custom_size: Some(size),
+            ..default()
+        }
+    }
+}
+
+/// A card's cell: its suit's row, its rank's column.
+pub fn face_cell(card: Card) -> usize {
+    let row = Suit::ALL
+        .iter()
+        .position(|&s| s == card.suit())
+        .unwrap_or(0);
+    row * 13 + (card.rank() as usize - 1)
+}
+
+/// A back's cell, in the row under the faces.
+pub fn back_cell(back: CardBack) -> usize {
+    4 * 13
+        + match back {
+            CardBack::Crimson => 0,
+            CardBack::Navy => 1,
+        }
+}
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<Look>()
+        .add_systems(Startup, load.after(super::hud::preload));
+}
+
+/// Starts loading every picture and lists them for the Loading screen.
+pub fn load(
+    mut commands: Commands,
+    assets: Res<AssetServer>,
+    mut layouts: ResMut<Assets<TextureAtlasLayout>>,
+    mut preload: ResMut<Preload>,
+) {
+    let handles: Vec<Handle<Image>> = PICTURES.iter().map(|&path| assets.load(path)).collect();
+    for (path, handle) in PICTURES.iter().zip(&handles) {
+        preload.add(path, handle.clone().untyped());
+    }
+    let picture = |i: usize| handles[i].clone();
+    commands.insert_resource(Art {
+        decks: [picture(0), picture(1), picture(2), picture(3)],
+        card_cells: layouts.add(TextureAtlasLayout::from_grid(CARD_CELL, 13, 5, None, None)),
+        chips: picture(4),
+        chip_cells: layouts.add(TextureAtlasLayout::from_grid(
+            CHIP_CELL,
+            CHIP_ORDER.len() as u32,
+            1,
+            None,
+            None,
+        )),
+        felt: picture(5),
+        ring: picture(6),
+        shoe: picture(7),
+        discard: picture(8),
+        chip_tray: picture(9),
+        banner: picture(10),
+        glow: picture(11),
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::Rank;
+
+    #[test]
+    fn every_card_has_its_own_cell_and_the_backs_follow() {
+        let mut cells: Vec<usize> = Suit::ALL
+            .iter()
+            .flat_map(|&suit| Rank::ALL.iter().map(move |&rank| Card::new(0, suit, rank)))
+            .map(face_cell)
+            .collect();
+        cells.sort_unstable();
+        cells.dedup();
+        assert_eq!(cells, (0..52).collect::<Vec<_>>());
+        assert_eq!(back_cell(CardBack::Crimson), 52);
+        assert_eq!(back_cell(CardBack::Navy), 53);
+        let ace_of_spades = Card::new(0, Suit::Spades, Rank::Ace);
+        assert_eq!(face_cell(ace_of_spades), 39);
+    }
+}

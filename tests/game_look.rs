@@ -1,0 +1,243 @@
+//! The table's look and motion, headless: the view and motion plugins run on placeholder pictures (nothing is drawn)
+//! so glides, flips, chip flights, banners and reduced motion can be watched frame by frame. And every picture and
+//! sound the game preloads exists and loads through Bevy's asset server.
+#![cfg(feature = "game")]
+
+mod common;
+
+use common::one_seat_level;
+
+use bevy::prelude::*;
+use holecard::engine::Rank::*;
+use holecard::game::art::{self, Look};
+use holecard::game::headless;
+use holecard::game::motion::{Banner, Fade, Flight, Glide};
+use holecard::game::table::{CardView, Engine, Speed};
+
+/// What was seen over a round at normal speed.
+#[derive(Default, Debug)]
+struct Seen {
+    /// Frames with a card away from its place (travelling).
+    gliding: u32,
+    /// Frames with a card narrower than full width (turning over).
+    flipping: u32,
+    /// Frames with chips in the air.
+    flying: u32,
+    /// Frames with a banner up.
+    banners: u32,
+    /// Frames with something fading in.
+    fading: u32,
+}
+
+/// Plays the first round of `app` through to the next betting phase, watching the motion. Between rounds the
+/// books and the piles must agree and every card must be in its place; the round's last chips must land soon after.
+fn watch_a_round(app: &mut App) -> Seen {
+    let mut seen = Seen::default();
+    let mut ended = None;
+    for frame in 0..20_000 {
+        app.update();
+        let world = app.world_mut();
+        let round = world.resource::<Engine>().table.round();
+        let mut cards = world.query::<(&CardView, &Glide, &Transform)>();
+        if cards.iter(world).any(|(_, glide, at)| {
+            glide.moving() && at.translation.truncate() != glide.to.truncate()
+        }) {
+            seen.gliding += 1;
+        }
+        if cards.iter(world).any(|(_, _, at)| at.scale.x < 0.99) {
+            seen.flipping += 1;
+        }
+        let flying = world.query::<&Flight>().iter(world).next().is_some();
+        seen.flying += u32::from(flying);
+        seen.banners += u32::from(world.query::<&Banner>().iter(world).next().is_some());
+        seen.fading += u32::from(world.query::<&Fade>().iter(world).next().is_some());
+        match ended {
+            None if round >= 1 && headless::between_rounds(app) => {
+                assert!(headless::chips_shown(app), "the books and the piles differ");
+                let world = app.world_mut();
+                assert!(
+                    world
+                        .query::<(&Glide, &Transform)>()
+                        .iter(world)
+                        .all(|(g, t)| !g.moving() && t.translation == g.to),
+                    "a card is still travelling between rounds"
+                );
+                ended = Some(frame);
+            }
+            Some(end) if !flying => {
+                assert!(
+                    frame - end < 120,
+                    "chips still flying {} frames on",
+                    frame - end
+                );
+                return seen;
+            }
+            _ => {}
+        }
+    }
+    panic!("the round did not end: {seen:?}");
+}
+
+#[test]
+fn cards_glide_the_hole_card_turns_chips_fly_and_a_blackjack_gets_its_banner() {
+    let mut app =
+        headless::app_animated(one_seat_level(), 3, Speed::Normal, Look::default()).expect("app");
+    // Mae: ace and king (blackjack); dealer: nine up, seven in the hole.
+    app.world_mut()
+        .resource_mut::<Engine>()
+        .table
+        .queue_next_cards(&[Ace, Nine, King, Seven])
+        .expect("cards");
+    let seen = watch_a_round(&mut app);
+    assert!(
+        seen.gliding > 10,
+        "cards should travel from the shoe: {seen:?}"
+    );
+    assert!(
+        seen.flipping > 2,
+        "the hole card should turn over: {seen:?}"
+    );
+    assert!(seen.flying > 10, "bets and payouts should fly: {seen:?}");
+    assert!(seen.banners > 10, "a blackjack raises a banner: {seen:?}");
+    assert_eq!(seen.fading, 0, "full motion does not fade: {seen:?}");
+}
+
+#[test]
+fn reduced_motion_fades_instead_of_moving() {
+    let still = Look {
+        reduced_motion: true,
+        ..Look::default()
+    };
+    let mut app = headless::app_animated(one_seat_level(), 3, Speed::Normal, still).expect("app");
+    app.world_mut()
+        .resource_mut::<Engine>()
+        .table
+        .queue_next_cards(&[Ten, Nine, Eight, Seven])
+        .expect("cards");
+    let seen = watch_a_round(&mut app);
+    assert_eq!(seen.gliding, 0, "no card travels: {seen:?}");
+    assert_eq!(
+        seen.flipping, 0,
+        "the hole card turns without the narrowing: {seen:?}"
+    );
+    assert!(seen.fading > 10, "cards and chips fade in: {seen:?}");
+    assert!(
+        seen.flying > 0,
+        "chips still appear where they land: {seen:?}"
+    );
+}
+
+#[test]
+fn every_level_plays_with_every_animation_running() {
+    for listing in holecard::level::catalogue(std::path::Path::new("levels")) {
+        let level = listing.level.expect("the shipped levels parse");
+        let name = level.name.clone();
+        let report = headless::run(level, 11, 6, true).expect("runs");
+        assert!(report.passed(), "{name}: {report:?}");
+        assert!(report.rounds >= 6, "{name}: {report:?}");
+    }
+}
+
+/// Every picture and sound the game preloads, loaded through Bevy's asset server the way the game loads them.
+#[test]
+fn every_card_chip_table_and_sound_asset_exists_and_loads() {
+    use bevy::asset::{AssetApp, LoadState};
+    use bevy::image::{CompressedImageFormats, ImageLoader};
+    use bevy_kira_audio::prelude::{AudioSource, WavLoader};
+    let mut app = App::new();
+    app.add_plugins((
+        MinimalPlugins,
+        AssetPlugin {
+            file_path: concat!(env!("CARGO_MANIFEST_DIR"), "/assets").into(),
+            meta_check: bevy::asset::AssetMetaCheck::Never,
+            ..default()
+        },
+        bevy::image::ImagePlugin::default(),
+    ))
+    .register_asset_loader(ImageLoader::new(CompressedImageFormats::NONE))
+    .init_asset::<TextureAtlasLayout>()
+    .init_asset::<Font>()
+    .init_asset_loader::<bevy::text::FontLoader>()
+    .init_asset::<AudioSource>()
+    .init_asset_loader::<WavLoader>()
+    .init_resource::<holecard::game::hud::Preload>()
+    .add_systems(
+        Startup,
+        (
+            holecard::game::hud::preload,
+            art::load,
+            holecard::game::audio::load,
+        )
+            .chain(),
+    );
+    let mut failed = Vec::new();
+    let mut pending = usize::MAX;
+    for _ in 0..2_000 {
+        app.update();
+        let preload = app.world().resource::<holecard::game::hud::Preload>();
+        let assets = app.world().resource::<AssetServer>();
+        pending = 0;
+        failed.clear();
+        for (path, handle) in preload.handles() {
+            match assets.load_state(handle.id()) {
+                LoadState::Loaded => {}
+                LoadState::Failed(error) => failed.push(format!("{path}: {error}")),
+                _ => pending += 1,
+            }
+        }
+        if pending == 0 {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    assert!(failed.is_empty(), "assets that did not load: {failed:#?}");
+    assert_eq!(pending, 0, "assets still loading after ten seconds");
+
+    let world = app.world();
+    let preload = world.resource::<holecard::game::hud::Preload>();
+    let paths: Vec<&str> = preload.handles().map(|(p, _)| p).collect();
+    assert_eq!(
+        paths.len(),
+        2 + art::PICTURES.len() + holecard::game::audio::EFFECTS.len() + 2
+    );
+    // The atlases are cut as the game cuts them: 13 ranks by four suits and a row of backs; one chip per value.
+    let images = world.resource::<Assets<Image>>();
+    let art = world.resource::<art::Art>();
+    for look in [false, true] {
+        for large in [false, true] {
+            let deck = art.deck(Look {
+                four_colour: look,
+                large_index: large,
+                reduced_motion: false,
+            });
+            let image = images.get(&deck).expect("deck loaded");
+            assert_eq!(image.size(), art::CARD_CELL * UVec2::new(13, 5));
+        }
+    }
+    let chips = images.get(&art.chips).expect("chips loaded");
+    assert_eq!(
+        chips.size(),
+        art::CHIP_CELL * UVec2::new(art::CHIP_ORDER.len() as u32, 1)
+    );
+    // Every level's chips and card back have a picture.
+    for listing in holecard::level::catalogue(std::path::Path::new("levels")) {
+        let level = listing.level.expect("the shipped levels parse");
+        for chip in holecard::game::player::denominations(&level.rules.rules()) {
+            assert!(
+                art::CHIP_ORDER.contains(&chip),
+                "{}: no chip art for {chip}",
+                level.name
+            );
+        }
+        assert!(art::back_cell(level.card_back) < 13 * 5);
+    }
+    // Every sound decoded to something with length.
+    let sounds = world.resource::<Assets<AudioSource>>();
+    assert_eq!(
+        sounds.len(),
+        holecard::game::audio::EFFECTS.len() + holecard::game::audio::LOOPS.len()
+    );
+    for (_, sound) in sounds.iter() {
+        assert!(sound.sound.duration().as_secs_f64() > 0.05);
+    }
+}
