@@ -23,7 +23,7 @@ struct Cli {
     /// How fast cards and chips move (default: as last set in Settings, else normal).
     #[arg(long, value_enum)]
     speed: Option<Pace>,
-    /// Run N frames, save the window to this PNG, and exit.
+    /// Run N frames after loading (the clock stepping 16 ms a frame), save the window to this PNG, and exit.
     #[arg(long, value_name = "PATH", requires = "frames")]
     screenshot: Option<PathBuf>,
     /// Frames to run before the screenshot.

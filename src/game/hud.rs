@@ -120,10 +120,12 @@ pub(super) fn plugin(app: &mut App) {
         .add_systems(
             EguiPrimaryContextPass,
             (
+                zoom_to_window,
                 loading_screen.run_if(in_state(Screen::Loading)),
                 title_screen.run_if(in_state(Screen::Title)),
                 table_hud.run_if(in_state(Screen::Table)),
-            ),
+            )
+                .chain(),
         );
 }
 
@@ -198,6 +200,23 @@ fn loading_screen(
             error!("could not load {failure}; the game carries on with egui's own font");
         }
         next.set(start.map_or(Screen::Title, |s| s.0));
+    }
+    Ok(())
+}
+
+/// The HUD grows with the window as the table does: laid out for 1280×720 (720×1280 upright), it is half as big
+/// again at 1920×1080.
+fn zoom_to_window(mut contexts: EguiContexts, windows: Query<&Window>) -> Result {
+    let Ok(window) = windows.single() else {
+        return Ok(());
+    };
+    let layout = super::layout::TableLayout::for_window(window.width(), window.height());
+    let zoom = (window.width() / layout.size.x)
+        .min(window.height() / layout.size.y)
+        .clamp(0.75, 3.0);
+    let ctx = contexts.ctx_mut()?;
+    if (ctx.zoom_factor() - zoom).abs() > 0.01 {
+        ctx.set_zoom_factor(zoom);
     }
     Ok(())
 }
@@ -634,7 +653,7 @@ fn table_hud(
             let point = layout.seat_point(seat).extend(0.0);
             if let (true, Ok(screen)) = (empty, camera.world_to_viewport(at, point)) {
                 egui::Area::new(egui::Id::new(("sit", seat)))
-                    .fixed_pos(egui::pos2(screen.x, screen.y))
+                    .fixed_pos(egui::pos2(screen.x, screen.y) / ctx.zoom_factor())
                     .pivot(egui::Align2::CENTER_CENTER)
                     .show(ctx, |ui| {
                         if ui.button("Sit here").clicked() {

@@ -910,14 +910,21 @@ fn label_hands(
     }
 }
 
-/// The dealer's total counts only cards turned up: the upcard's value until the hole card turns.
-fn label_dealer(cards: Query<&CardView>, mut labels: Query<&mut Text2d, With<DealerLabel>>) {
-    let up: Vec<Card> = cards
+/// The dealer's total counts only cards turned up as drawn: the upcard's value until the hole card has turned.
+fn label_dealer(
+    cards: Query<(&CardView, Option<&Drawn>)>,
+    mut labels: Query<&mut Text2d, With<DealerLabel>>,
+) {
+    let dealer = cards
         .iter()
-        .filter(|c| c.spot == Spot::Dealer && c.face_up)
-        .map(|c| c.card)
+        .filter(|(c, _)| c.spot == Spot::Dealer)
+        .map(|(c, drawn)| (c.card, drawn.map_or(c.face_up, |d| d.face_up)));
+    let up: Vec<Card> = dealer
+        .clone()
+        .filter(|(_, up)| *up)
+        .map(|(c, _)| c)
         .collect();
-    let down = cards.iter().any(|c| c.spot == Spot::Dealer && !c.face_up);
+    let down = dealer.clone().any(|(_, up)| !up);
     let words = if up.is_empty() {
         "Dealer".to_string()
     } else if down || up.len() == 1 {

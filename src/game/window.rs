@@ -5,7 +5,6 @@ use super::hud::StartAt;
 use super::screen::Screen;
 use super::table::Speed;
 use crate::level::Level;
-use bevy::diagnostic::FrameCount;
 use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured, save_to_disk};
 use bevy::window::WindowResolution;
@@ -104,12 +103,21 @@ pub fn run(options: WindowOptions) -> Result<AppExit, crate::engine::RuleError> 
         app.insert_resource(super::hud::Menu::Tables);
     }
     if let Some(path) = options.screenshot {
-        app.insert_resource(ShootAt {
+        // The clock steps 16 ms a frame (as in headless runs), so frame N after loading names the same moment of
+        // play on every run and every machine (a mid-flip frame stays mid-flip), however slowly frames are drawn.
+        app.insert_resource(bevy::time::TimeUpdateStrategy::ManualDuration(
+            std::time::Duration::from_millis(16),
+        ))
+        .insert_resource(ShootAt {
             path,
             frame: options.frames,
+            played: 0,
             taken: false,
-        });
-        app.add_systems(Update, shoot_then_quit);
+        })
+        .add_systems(
+            Update,
+            shoot_then_quit.run_if(not(in_state(Screen::Loading))),
+        );
     }
     Ok(app.run())
 }
@@ -127,16 +135,18 @@ fn asset_root() -> String {
     "assets".to_string()
 }
 
-/// Where and when to save the window.
+/// Where and when to save the window: `frame` frames after loading.
 #[derive(Resource)]
 struct ShootAt {
     path: PathBuf,
     frame: u32,
+    played: u32,
     taken: bool,
 }
 
-fn shoot_then_quit(mut commands: Commands, frames: Res<FrameCount>, mut shot: ResMut<ShootAt>) {
-    if shot.taken || frames.0 < shot.frame {
+fn shoot_then_quit(mut commands: Commands, mut shot: ResMut<ShootAt>) {
+    shot.played += 1;
+    if shot.taken || shot.played < shot.frame {
         return;
     }
     shot.taken = true;
