@@ -128,6 +128,52 @@ fn reduced_motion_fades_instead_of_moving() {
 }
 
 #[test]
+fn a_split_card_slides_across_to_its_new_hand() {
+    use holecard::engine::Spot;
+    use holecard::game::table::HandView;
+    let mut app =
+        headless::app_animated(one_seat_level(), 3, Speed::Normal, Look::default()).expect("app");
+    // Mae: two eights against a six, which the book splits.
+    app.world_mut()
+        .resource_mut::<Engine>()
+        .table
+        .queue_next_cards(&[Eight, Six, Eight, Ten])
+        .expect("cards");
+    let second_hand = Spot::Player { seat: 0, hand: 1 };
+    let mut split_at = None;
+    for frame in 0..5_000 {
+        app.update();
+        let world = app.world_mut();
+        let split = world
+            .query::<&HandView>()
+            .iter(world)
+            .any(|h| h.spot() == second_hand);
+        if !split {
+            continue;
+        }
+        let start = *split_at.get_or_insert(frame);
+        let sliding = world
+            .query::<(&CardView, &Glide, &Transform)>()
+            .iter(world)
+            .any(|(view, glide, at)| {
+                view.spot == second_hand
+                    && view.order == 0
+                    && glide.moving()
+                    && at.translation.truncate() != glide.to.truncate()
+            });
+        if sliding {
+            assert!(frame - start <= 3, "the slide started late");
+            return;
+        }
+        assert!(
+            frame - start < 10,
+            "the split card did not slide to its hand"
+        );
+    }
+    panic!("Mae never split her eights");
+}
+
+#[test]
 fn every_level_plays_with_every_animation_running() {
     for listing in holecard::level::catalogue(std::path::Path::new("levels")) {
         let level = listing.level.expect("the shipped levels parse");

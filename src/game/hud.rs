@@ -47,6 +47,7 @@ pub struct Settings<'w> {
     options: ResMut<'w, PlayOptions>,
     look: ResMut<'w, super::art::Look>,
     mix: Option<ResMut<'w, super::audio::Mix>>,
+    hearing: Option<Res<'w, super::audio::Hearing>>,
 }
 
 /// Which page of the title menu is open.
@@ -476,6 +477,9 @@ fn settings_page(ui: &mut egui::Ui, settings: &mut Settings) {
         );
         ui.add_space(8.0);
         ui.label(bold("Sound"));
+        if settings.hearing.as_ref().is_some_and(|h| !h.device) {
+            ui.colored_label(REFUSAL, "No audio device: the game is playing silently.");
+        }
         match settings.mix.as_deref_mut() {
             Some(mix) => {
                 for (name, fader) in [

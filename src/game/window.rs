@@ -38,6 +38,8 @@ pub enum Start {
     Title,
     /// The Tables page of the title menu.
     Tables,
+    /// The Settings page of the title menu.
+    Settings,
     /// Straight to the table.
     Table,
 }
@@ -97,11 +99,13 @@ pub fn run(options: WindowOptions) -> Result<AppExit, crate::engine::RuleError> 
         });
     app.insert_resource(StartAt(match start {
         Start::Table => Screen::Table,
-        Start::Title | Start::Tables => Screen::Title,
+        Start::Title | Start::Tables | Start::Settings => Screen::Title,
     }));
-    if start == Start::Tables {
-        app.insert_resource(super::hud::Menu::Tables);
-    }
+    match start {
+        Start::Tables => app.insert_resource(super::hud::Menu::Tables),
+        Start::Settings => app.insert_resource(super::hud::Menu::Settings),
+        Start::Title | Start::Table => &mut app,
+    };
     if let Some(path) = options.screenshot {
         // The clock steps 16 ms a frame (as in headless runs), so frame N after loading names the same moment of
         // play on every run and every machine (a mid-flip frame stays mid-flip), however slowly frames are drawn.
