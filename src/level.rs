@@ -119,12 +119,36 @@ pub enum LevelError {
 
 impl Level {
     /// Reads and checks a level file.
+    /// In the browser, where there are no files, `path` names a built-in level: `levels/carnival-six-five.ron`,
+    /// `carnival-six-five.ron` or `carnival-six-five`.
     pub fn load(path: &Path) -> Result<Level, LevelError> {
+        if cfg!(target_arch = "wasm32") {
+            return Level::built_in(path).ok_or_else(|| LevelError::Read {
+                path: path.to_path_buf(),
+                message: format!(
+                    "no such table here; the tables are {}",
+                    BUILT_IN
+                        .map(|(p, _)| p.trim_start_matches("levels/"))
+                        .join(", ")
+                ),
+            })?;
+        }
         let text = std::fs::read_to_string(path).map_err(|e| LevelError::Read {
             path: path.to_path_buf(),
             message: e.to_string(),
         })?;
         Level::parse(path, &text)
+    }
+
+    /// The built-in level `name` names, by path, file name or file stem.
+    pub fn built_in(name: &Path) -> Option<Result<Level, LevelError>> {
+        BUILT_IN.iter().find_map(|(path, text)| {
+            let shipped = Path::new(path);
+            let named = shipped == name
+                || shipped.file_name() == Some(name.as_os_str())
+                || shipped.file_stem() == Some(name.as_os_str());
+            named.then(|| Level::parse(shipped, text))
+        })
     }
 
     /// The level at `path`, or the default table (Las Vegas Strip, built into the program) when none is given.
@@ -198,7 +222,6 @@ impl Level {
     }
 }
 
-/// (line, column), both 1-based, of the first `field:` in `text`, skipping `//` comments.
 /// The levels shipped in `levels/`, built in, for when there is no `levels` folder beside the game (the browser).
 const BUILT_IN: [(&str, &str); 6] = [
     ("levels/las-vegas-strip.ron", DEFAULT_LEVEL),
@@ -259,6 +282,7 @@ pub fn catalogue(dir: &Path) -> Vec<Listing> {
         .collect()
 }
 
+/// (line, column), both 1-based, of the first `field:` in `text`, skipping `//` comments.
 fn locate_field(text: &str, field: &str) -> Option<(usize, usize)> {
     for (number, line) in text.lines().enumerate() {
         let code = line.split("//").next().unwrap_or("");
@@ -315,6 +339,20 @@ mod tests {
             assert_eq!(Level::load(&listing.path).expect("file"), level);
         }
         assert_eq!(catalogue(Path::new("levels")).len(), BUILT_IN.len());
+        for name in [
+            "levels/carnival-six-five.ron",
+            "carnival-six-five.ron",
+            "carnival-six-five",
+        ] {
+            let level = Level::built_in(Path::new(name))
+                .expect("named")
+                .expect("valid");
+            assert_eq!(
+                level.rules.rules().blackjack_pays,
+                crate::engine::Payout::SixToFive
+            );
+        }
+        assert!(Level::built_in(Path::new("carnival")).is_none());
     }
 
     #[test]

@@ -66,12 +66,35 @@ fn parse_size(text: &str) -> Result<(u32, u32), String> {
     Ok((number(w)?, number(h)?))
 }
 
+/// The command line; in the browser, the page address's query string (`?seed=7&speed=fast`).
+fn command_line() -> Cli {
+    #[cfg(target_arch = "wasm32")]
+    {
+        Cli::try_parse_from(holecard::game::web::arguments()).unwrap_or_else(|e| {
+            holecard::game::web::warn(&format!("the page address: {e}; opening with the defaults"));
+            Cli::parse_from(["holecard"])
+        })
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        Cli::parse()
+    }
+}
+
+/// Says why the game cannot go on where the player will see it: the terminal, or the page.
+fn complain(message: &str) {
+    #[cfg(target_arch = "wasm32")]
+    holecard::game::web::fail(message);
+    #[cfg(not(target_arch = "wasm32"))]
+    eprintln!("holecard: {message}");
+}
+
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = command_line();
     let level = match Level::load_or_default(cli.level.as_deref()) {
         Ok(level) => level,
         Err(e) => {
-            eprintln!("holecard: {e}");
+            complain(&e.to_string());
             return ExitCode::from(2);
         }
     };
@@ -82,7 +105,7 @@ fn main() -> ExitCode {
                 bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
             ]),
             Err(e) => {
-                eprintln!("holecard: {e}; pass --seed N");
+                complain(&format!("{e}; pass --seed N"));
                 return ExitCode::from(2);
             }
         },
@@ -109,7 +132,7 @@ fn main() -> ExitCode {
         Ok(exit) if exit.is_success() => ExitCode::SUCCESS,
         Ok(_) => ExitCode::FAILURE,
         Err(e) => {
-            eprintln!("holecard: {e}");
+            complain(&e.to_string());
             ExitCode::from(2)
         }
     }

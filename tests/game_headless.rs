@@ -681,3 +681,64 @@ fn settings_read_back_and_a_mistake_names_its_line() {
     let error = save::Preferences::parse(path, "(\n  speed: Warp,\n)").expect_err("no such speed");
     assert!(error.starts_with("settings.ron:2:"), "{error}");
 }
+
+/// The browser test (web/test/browser.mjs) opens the default table with `?seed=7`, clicks the $25 chip and Deal, and
+/// stands whenever it is the player's turn; it then checks the round log the game printed in the console against
+/// tests/fixtures/seed-7-first-round.txt. This plays the same intents natively and checks the same file: the same
+/// seed and the same clicks give the same cards in both. `HOLECARD_BLESS=1` rewrites the file.
+#[test]
+fn the_browser_tests_round_is_the_same_hand_history_natively() {
+    let level = Level::load_or_default(None).expect("the default level");
+    let me = level.player_seat.expect("the player sits");
+    let mut app = headless::app_with(level, 7, Speed::Instant, false).expect("valid level");
+    let mut cursor = app.world().resource::<Messages<Shown>>().get_cursor();
+    let mut lines = Vec::new();
+    let mut ended = false;
+    let mut record = |app: &App, lines: &mut Vec<String>| {
+        let occupants = app.world().resource::<Occupants>();
+        let messages = app.world().resource::<Messages<Shown>>();
+        for Shown(event) in cursor.read(messages) {
+            lines.extend(holecard::game::table::narrate(event, occupants));
+            ended |= matches!(event, Event::RoundEnded { .. });
+        }
+        ended
+    };
+    for _ in 0..50 {
+        app.update();
+        record(&app, &mut lines);
+    }
+    intend(&mut app, Intent::Chip(Cents::units(25)));
+    intend(&mut app, Intent::Deal);
+    record(&app, &mut lines);
+    assert_eq!(refusal(&app), None);
+    let mut frames = 0;
+    while !record(&app, &mut lines) && frames < 20_000 {
+        let table = &app.world().resource::<Engine>().table;
+        if table.round() == 1 && table.seat_to_act() == Some(me) {
+            let legal = table.legal_actions(me);
+            assert!(
+                legal.contains(holecard::engine::Action::Stand),
+                "the browser test only stands: {legal:?}"
+            );
+            app.world_mut()
+                .write_message(Intent::Play(holecard::engine::Action::Stand));
+        }
+        app.update();
+        frames += 1;
+    }
+    let first_round: Vec<&str> = lines
+        .iter()
+        .map(String::as_str)
+        .skip_while(|l| *l != "— Round 1 —")
+        .collect();
+    assert!(first_round.len() > 10, "round 1 was not played: {lines:?}");
+    let text = first_round.join("\n") + "\n";
+    let fixture =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/seed-7-first-round.txt");
+    if std::env::var_os("HOLECARD_BLESS").is_some() {
+        std::fs::create_dir_all(fixture.parent().expect("a folder")).expect("the fixtures folder");
+        std::fs::write(&fixture, &text).expect("write the fixture");
+    }
+    let expected = std::fs::read_to_string(&fixture).expect("the fixture");
+    assert_eq!(text, expected, "the hand history of seed 7 changed");
+}

@@ -119,6 +119,22 @@ pub struct Hearing {
     pub loops_started: bool,
 }
 
+impl Hearing {
+    /// Effects may play: there is a device and the player has pressed, clicked or touched. Effects asked for before
+    /// then are dropped, not saved up, so a late start never plays a burst of old sounds.
+    pub fn effects_allowed(&self) -> bool {
+        self.device && self.unlocked
+    }
+
+    /// True exactly once: on the first frame sound is allowed, when the loops start. However late sound starts
+    /// (a browser resumes its audio only after the first gesture), the loops start once and are never doubled.
+    pub fn start_loops_now(&mut self) -> bool {
+        let now = self.effects_allowed() && !self.loops_started;
+        self.loops_started |= now;
+        now
+    }
+}
+
 /// Sound for the windowed game.
 pub(super) fn plugin(app: &mut App) {
     let device = output_device();
@@ -193,8 +209,7 @@ fn start_loops(
     music: Res<AudioChannel<Music>>,
     ambience: Res<AudioChannel<Ambience>>,
 ) {
-    if hearing.device && hearing.unlocked && !hearing.loops_started {
-        hearing.loops_started = true;
+    if hearing.start_loops_now() {
         ambience
             .play(sounds.ambience.clone())
             .looped()
@@ -272,7 +287,7 @@ fn play_effects(
     if intents.read().count() > 0 {
         names.push("button");
     }
-    if !(hearing.device && hearing.unlocked) {
+    if !hearing.effects_allowed() {
         return;
     }
     names.sort_unstable();
@@ -288,6 +303,36 @@ fn play_effects(
 mod tests {
     use super::*;
     use crate::engine::{Cents, Total};
+
+    #[test]
+    fn sound_starts_on_the_first_gesture_and_the_loops_start_once() {
+        let mut hearing = Hearing {
+            device: true,
+            ..Hearing::default()
+        };
+        // Frames before any key, click or touch: nothing plays, the loops wait.
+        for _ in 0..10 {
+            assert!(!hearing.effects_allowed());
+            assert!(!hearing.start_loops_now());
+        }
+        hearing.unlocked = true;
+        assert!(hearing.effects_allowed());
+        assert!(
+            hearing.start_loops_now(),
+            "the loops start on the first allowed frame"
+        );
+        for _ in 0..100 {
+            assert!(!hearing.start_loops_now(), "and never again");
+        }
+        // With no device nothing ever plays, gesture or not.
+        let mut silent = Hearing {
+            device: false,
+            unlocked: true,
+            loops_started: false,
+        };
+        assert!(!silent.effects_allowed());
+        assert!(!silent.start_loops_now());
+    }
 
     #[test]
     fn faders_turn_volume_into_decibels() {

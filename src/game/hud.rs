@@ -205,8 +205,9 @@ fn loading_screen(
     Ok(())
 }
 
-/// The HUD grows with the window as the table does: laid out for 1280×720 (720×1280 upright), it is half as big
-/// again at 1920×1080.
+/// The HUD grows and shrinks with the window as the table does: laid out for 1280×720 (720×1280 upright), it is
+/// half as big again at 1920×1080 and about half as big on a phone (390×844 CSS pixels), where the device-pixel
+/// ratio keeps the smaller text sharp.
 fn zoom_to_window(mut contexts: EguiContexts, windows: Query<&Window>) -> Result {
     let Ok(window) = windows.single() else {
         return Ok(());
@@ -214,7 +215,7 @@ fn zoom_to_window(mut contexts: EguiContexts, windows: Query<&Window>) -> Result
     let layout = super::layout::TableLayout::for_window(window.width(), window.height());
     let zoom = (window.width() / layout.size.x)
         .min(window.height() / layout.size.y)
-        .clamp(0.75, 3.0);
+        .clamp(0.5, 3.0);
     let ctx = contexts.ctx_mut()?;
     if (ctx.zoom_factor() - zoom).abs() > 0.01 {
         ctx.set_zoom_factor(zoom);
@@ -364,7 +365,8 @@ fn title_screen(
                         if big(ui, "Settings", true) {
                             *menu = Menu::Settings;
                         }
-                        if big(ui, "Quit", true) {
+                        // A page is left by closing its tab; quitting would only stop the game on a frozen frame.
+                        if !cfg!(target_arch = "wasm32") && big(ui, "Quit", true) {
                             exit.write(AppExit::Success);
                         }
                     }
@@ -591,23 +593,17 @@ fn write_log(
     occupants: Res<Occupants>,
     mut log: ResMut<RoundLog>,
 ) {
-    let names = |seat: crate::engine::SeatId| {
-        occupants
-            .seats
-            .get(usize::from(seat))
-            .and_then(|o| o.as_ref())
-            .map_or_else(|| format!("Seat {}", seat + 1), |o| o.name.clone())
-    };
     for Shown(event) in shown.read() {
-        if let crate::engine::Event::RoundStarted { round } = event {
-            log.push(format!("— Round {round} —"));
-        }
-        if let Some(line) = crate::narrate::describe(event, &names) {
-            log.push(crate::narrate::to_you(&line));
+        for line in super::table::narrate(event, &occupants) {
+            log.push(line);
         }
     }
     for remark in remarks.read() {
-        log.push(format!("{}: “{}”", names(remark.seat), remark.line));
+        log.push(format!(
+            "{}: “{}”",
+            occupants.name(remark.seat),
+            remark.line
+        ));
     }
 }
 

@@ -12,6 +12,8 @@ pub mod screen;
 pub mod seats;
 pub mod table;
 pub mod view;
+#[cfg(target_arch = "wasm32")]
+pub mod web;
 pub mod window;
 
 use crate::engine::RuleError;

@@ -92,68 +92,187 @@ impl Sitting {
 #[derive(Resource)]
 pub struct Restore(pub Sitting);
 
-/// Where saves go (none in the browser until the web build keeps them).
+/// Where saves and settings are kept: files in the platform's data folder, or the browser's localStorage.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Store {
+    /// A folder on disk.
+    Folder(PathBuf),
+    /// The page's `localStorage`, each file under the key `holecard/NAME`.
+    #[cfg(target_arch = "wasm32")]
+    Browser,
+}
+
+impl Store {
+    /// The platform's place for a game's data: `$HOLECARD_DATA_DIR`, else the XDG data directory on Linux,
+    /// Application Support on macOS, `%APPDATA%` on Windows; in the browser, localStorage when the page may use it.
+    /// None when there is nowhere to keep anything: the game plays on and says progress won't be kept.
+    pub fn platform() -> Option<Store> {
+        #[cfg(target_arch = "wasm32")]
+        {
+            super::web::storage_usable().then_some(Store::Browser)
+        }
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            let dir = if let Some(dir) = std::env::var_os("HOLECARD_DATA_DIR") {
+                PathBuf::from(dir)
+            } else if cfg!(windows) {
+                PathBuf::from(std::env::var_os("APPDATA")?).join("Holecard")
+            } else if cfg!(target_os = "macos") {
+                PathBuf::from(std::env::var_os("HOME")?)
+                    .join("Library/Application Support/Holecard")
+            } else if let Some(xdg) = std::env::var_os("XDG_DATA_HOME") {
+                PathBuf::from(xdg).join("holecard")
+            } else {
+                PathBuf::from(std::env::var_os("HOME")?).join(".local/share/holecard")
+            };
+            Some(Store::Folder(dir))
+        }
+    }
+
+    /// Where `name` lives, for messages: a file's path, or `localStorage:holecard/NAME`.
+    pub fn place(&self, name: &str) -> PathBuf {
+        match self {
+            Store::Folder(dir) => dir.join(name),
+            #[cfg(target_arch = "wasm32")]
+            Store::Browser => {
+                PathBuf::from(format!("localStorage:{}", super::web::storage_key(name)))
+            }
+        }
+    }
+
+    /// The text kept under `name`, None if nothing is.
+    pub fn read(&self, name: &str) -> Result<Option<String>, String> {
+        match self {
+            Store::Folder(_) => {
+                let path = self.place(name);
+                match std::fs::read_to_string(&path) {
+                    Ok(text) => Ok(Some(text)),
+                    Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+                    Err(e) => Err(format!("{}: {e}", path.display())),
+                }
+            }
+            #[cfg(target_arch = "wasm32")]
+            Store::Browser => super::web::storage_get(name),
+        }
+    }
+
+    /// Keeps `text` under `name`. On disk it goes to a temporary file first, then is renamed over the old one, so a
+    /// crash mid-write leaves the previous file whole; localStorage replaces an item in one step.
+    pub fn write(&self, name: &str, text: &str) -> Result<(), String> {
+        match self {
+            Store::Folder(dir) => {
+                std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+                let path = self.place(name);
+                let temporary = self.place(&format!("{name}.tmp"));
+                let written = std::fs::File::create(&temporary).and_then(|mut file| {
+                    std::io::Write::write_all(&mut file, text.as_bytes())?;
+                    file.sync_all()
+                });
+                written.map_err(|e| format!("{}: {e}", temporary.display()))?;
+                std::fs::rename(&temporary, &path).map_err(|e| format!("{}: {e}", path.display()))
+            }
+            #[cfg(target_arch = "wasm32")]
+            Store::Browser => super::web::storage_set(name, text),
+        }
+    }
+
+    /// Moves what is under `name` to `to`, replacing whatever was there.
+    pub fn rename(&self, name: &str, to: &str) -> Result<(), String> {
+        match self {
+            Store::Folder(_) => {
+                let from = self.place(name);
+                std::fs::rename(&from, self.place(to))
+                    .map_err(|e| format!("{}: {e}", from.display()))
+            }
+            #[cfg(target_arch = "wasm32")]
+            Store::Browser => {
+                let text = super::web::storage_get(name)?.unwrap_or_default();
+                super::web::storage_set(to, &text)?;
+                super::web::storage_remove(name);
+                Ok(())
+            }
+        }
+    }
+
+    /// Forgets `name`; nothing happens if it is not there.
+    pub fn remove(&self, name: &str) {
+        match self {
+            Store::Folder(_) => {
+                let _ = std::fs::remove_file(self.place(name));
+            }
+            #[cfg(target_arch = "wasm32")]
+            Store::Browser => super::web::storage_remove(name),
+        }
+    }
+}
+
+/// A save that could not be read.
+#[derive(Debug)]
+pub struct Unreadable {
+    /// What went wrong, and where.
+    pub message: String,
+    /// The unreadable save is still where new saves would go: the game must not write over it.
+    pub still_there: bool,
+}
+
+/// Where the sitting is saved.
 #[derive(Resource, Clone, Debug)]
 pub struct SaveSlot {
-    /// The save file.
-    pub path: PathBuf,
+    /// The store holding the save.
+    pub store: Store,
 }
 
 impl SaveSlot {
-    /// The platform's place for a game's data: `$HOLECARD_DATA_DIR`, else the XDG data directory on Linux,
-    /// Application Support on macOS, `%APPDATA%` on Windows.
+    const NAME: &str = "sitting.ron";
+
+    /// The save in the platform's store, if it has one.
     pub fn platform() -> Option<SaveSlot> {
-        let dir = if let Some(dir) = std::env::var_os("HOLECARD_DATA_DIR") {
-            PathBuf::from(dir)
-        } else if cfg!(windows) {
-            PathBuf::from(std::env::var_os("APPDATA")?).join("Holecard")
-        } else if cfg!(target_os = "macos") {
-            PathBuf::from(std::env::var_os("HOME")?).join("Library/Application Support/Holecard")
-        } else if let Some(xdg) = std::env::var_os("XDG_DATA_HOME") {
-            PathBuf::from(xdg).join("holecard")
-        } else {
-            PathBuf::from(std::env::var_os("HOME")?).join(".local/share/holecard")
-        };
-        Some(SaveSlot {
-            path: dir.join("sitting.ron"),
-        })
+        Store::platform().map(|store| SaveSlot { store })
     }
 
-    /// Writes the sitting: to a temporary file first, then renamed over the old save, so a crash mid-write
-    /// leaves the previous save whole.
+    /// Writes the sitting, never leaving a half-written save behind.
     pub fn write(&self, sitting: &Sitting) -> Result<(), String> {
         let text = ron::ser::to_string_pretty(sitting, ron::ser::PrettyConfig::default())
             .map_err(|e| format!("cannot write the save: {e}"))?;
-        if let Some(dir) = self.path.parent() {
-            std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-        }
-        let temporary = self.path.with_extension("ron.new");
-        std::fs::write(&temporary, text).map_err(|e| format!("{}: {e}", temporary.display()))?;
-        std::fs::rename(&temporary, &self.path).map_err(|e| format!("{}: {e}", self.path.display()))
+        self.store.write(SaveSlot::NAME, &text)
     }
 
     /// Reads the save. A damaged save is moved aside (never deleted) and reported with its file, line and column.
-    pub fn read(&self) -> Result<Option<Sitting>, String> {
-        let text = match std::fs::read_to_string(&self.path) {
-            Ok(text) => text,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-            Err(e) => return Err(format!("{}: {e}", self.path.display())),
+    pub fn read(&self) -> Result<Option<Sitting>, Unreadable> {
+        let text = self
+            .store
+            .read(SaveSlot::NAME)
+            .map_err(|message| Unreadable {
+                message,
+                still_there: true,
+            })?;
+        let Some(text) = text else {
+            return Ok(None);
         };
-        match parse(&self.path, &text) {
+        match parse(&self.store.place(SaveSlot::NAME), &text) {
             Ok(sitting) => Ok(Some(sitting)),
             Err(message) => {
-                let aside = self.path.with_extension("ron.damaged");
-                let moved = std::fs::rename(&self.path, &aside)
-                    .map(|()| format!(" (kept as {})", aside.display()))
-                    .unwrap_or_default();
-                Err(format!("{message}{moved}"))
+                let aside = "sitting.ron.damaged";
+                Err(match self.store.rename(SaveSlot::NAME, aside) {
+                    Ok(()) => Unreadable {
+                        message: format!(
+                            "{message} (kept as {})",
+                            self.store.place(aside).display()
+                        ),
+                        still_there: false,
+                    },
+                    Err(why) => Unreadable {
+                        message: format!("{message} (could not move it aside: {why})"),
+                        still_there: true,
+                    },
+                })
             }
         }
     }
 
     /// Forgets the save (after the player has cashed out of it).
     pub fn clear(&self) {
-        let _ = std::fs::remove_file(&self.path);
+        self.store.remove(SaveSlot::NAME);
     }
 }
 
@@ -208,24 +327,23 @@ impl Default for Preferences {
 }
 
 impl Preferences {
-    fn path() -> Option<PathBuf> {
-        SaveSlot::platform().map(|slot| slot.path.with_file_name("settings.ron"))
-    }
+    const NAME: &str = "settings.ron";
 
     /// The remembered settings; defaults when there are none. Unreadable settings are reported and left in place
     /// for the player to look at; the defaults are used meanwhile.
     pub fn load() -> Preferences {
-        let Some(path) = Preferences::path() else {
+        let Some(store) = Store::platform() else {
             return Preferences::default();
         };
-        match std::fs::read_to_string(&path) {
-            Ok(text) => Preferences::parse(&path, &text).unwrap_or_else(|message| {
+        match store.read(Preferences::NAME) {
+            Ok(Some(text)) => Preferences::parse(&store.place(Preferences::NAME), &text)
+                .unwrap_or_else(|message| {
+                    error!("{message}; using the default settings");
+                    Preferences::default()
+                }),
+            Ok(None) => Preferences::default(),
+            Err(message) => {
                 error!("{message}; using the default settings");
-                Preferences::default()
-            }),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Preferences::default(),
-            Err(e) => {
-                error!("{}: {e}; using the default settings", path.display());
                 Preferences::default()
             }
         }
@@ -237,15 +355,12 @@ impl Preferences {
     }
 
     fn write(&self) -> Result<(), String> {
-        let Some(path) = Preferences::path() else {
+        let Some(store) = Store::platform() else {
             return Ok(());
         };
         let text = ron::ser::to_string_pretty(self, ron::ser::PrettyConfig::default())
             .map_err(|e| format!("cannot write the settings: {e}"))?;
-        if let Some(dir) = path.parent() {
-            std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-        }
-        std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))
+        store.write(Preferences::NAME, &text)
     }
 }
 
@@ -286,23 +401,36 @@ pub struct Saved {
 
 /// Saving for the windowed game: read at start, written at each round's end, on leaving the table and on quitting.
 pub(super) fn plugin(app: &mut App) {
-    let slot = SaveSlot::platform();
+    let mut slot = SaveSlot::platform();
     let saved = match slot.as_ref().map(SaveSlot::read) {
         Some(Ok(sitting)) => Saved {
             sitting,
             problem: None,
         },
-        Some(Err(problem)) => {
+        Some(Err(unreadable)) => {
+            let mut problem = unreadable.message;
+            if unreadable.still_there {
+                // Never write over a save that could not be read or moved aside.
+                slot = None;
+                problem.push_str("; this session will not be saved");
+            }
             error!("{problem}");
             Saved {
                 sitting: None,
                 problem: Some(problem),
             }
         }
-        None => Saved {
-            sitting: None,
-            problem: Some("no place to keep a save here: progress won't be kept".to_string()),
-        },
+        None => {
+            let problem =
+                "Nowhere to keep a save here (no data folder, or the browser's storage is off): \
+                           progress and settings won't be kept."
+                    .to_string();
+            warn!("{problem}");
+            Saved {
+                sitting: None,
+                problem: Some(problem),
+            }
+        }
     };
     if let Some(slot) = slot {
         app.insert_resource(slot);
@@ -373,5 +501,70 @@ fn save_after_round(mut shown: MessageReader<super::table::Shown>, mut keep: Kee
 fn save_on_quit(mut exits: MessageReader<AppExit>, mut keep: Keep) {
     if exits.read().next().is_some() {
         keep.write();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scratch(name: &str) -> Store {
+        let dir =
+            std::env::temp_dir().join(format!("holecard-store-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        Store::Folder(dir)
+    }
+
+    #[test]
+    fn a_folder_store_keeps_replaces_moves_and_forgets() {
+        let store = scratch("folder");
+        assert_eq!(store.read("settings.ron"), Ok(None));
+        store.write("settings.ron", "(speed: Fast)").expect("write");
+        store
+            .write("settings.ron", "(speed: Normal)")
+            .expect("replace");
+        assert_eq!(
+            store.read("settings.ron"),
+            Ok(Some("(speed: Normal)".to_string()))
+        );
+        assert!(
+            !store.place("settings.ron.tmp").exists(),
+            "no temporary left behind"
+        );
+        store.rename("settings.ron", "old.ron").expect("move");
+        assert_eq!(store.read("settings.ron"), Ok(None));
+        assert_eq!(
+            store.read("old.ron"),
+            Ok(Some("(speed: Normal)".to_string()))
+        );
+        store.remove("old.ron");
+        assert_eq!(store.read("old.ron"), Ok(None));
+        let Store::Folder(dir) = store;
+        let _ = std::fs::remove_dir_all(dir);
+    }
+
+    #[test]
+    fn a_damaged_save_is_moved_aside_and_new_saves_may_go_in_its_place() {
+        let slot = SaveSlot {
+            store: scratch("damaged"),
+        };
+        slot.store
+            .write(SaveSlot::NAME, "(session: oops")
+            .expect("write");
+        let problem = slot.read().expect_err("damaged");
+        assert!(!problem.still_there, "{}", problem.message);
+        assert!(
+            problem.message.contains("sitting.ron:1:"),
+            "{}",
+            problem.message
+        );
+        assert!(problem.message.contains("kept as"), "{}", problem.message);
+        assert_eq!(
+            slot.store.read("sitting.ron.damaged"),
+            Ok(Some("(session: oops".to_string()))
+        );
+        assert_eq!(slot.read().map(|s| s.is_none()).ok(), Some(true));
+        let Store::Folder(dir) = slot.store;
+        let _ = std::fs::remove_dir_all(dir);
     }
 }

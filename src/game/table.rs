@@ -161,6 +161,14 @@ pub struct Occupants {
 }
 
 impl Occupants {
+    /// The name of whoever sits at `seat`, else "Seat N".
+    pub fn name(&self, seat: SeatId) -> String {
+        self.seats
+            .get(usize::from(seat))
+            .and_then(|o| o.as_ref())
+            .map_or_else(|| format!("Seat {}", seat + 1), |o| o.name.clone())
+    }
+
     /// Nobody sits at `seat`, by the names here and by the engine.
     pub fn is_free(&self, table: &Table, seat: SeatId) -> bool {
         self.seats
@@ -298,7 +306,29 @@ pub(super) fn plugin(app: &mut App) {
         .init_resource::<Occupants>()
         .add_message::<Shown>()
         .add_message::<ChipsMoved>()
-        .add_systems(Update, present.in_set(RoundSet::Present));
+        .add_systems(Update, present.in_set(RoundSet::Present))
+        .add_systems(Update, log_round.after(RoundSet::Present));
+}
+
+/// The round in words, as the table shows it: the lines of the HUD's round log and of the game's log.
+pub fn narrate(event: &Event, occupants: &Occupants) -> Vec<String> {
+    let mut lines = Vec::new();
+    if let Event::RoundStarted { round } = event {
+        lines.push(format!("— Round {round} —"));
+    }
+    if let Some(line) = crate::narrate::describe(event, &|seat| occupants.name(seat)) {
+        lines.push(crate::narrate::to_you(&line));
+    }
+    lines
+}
+
+/// The round goes to the game's log too (the terminal, or the browser's console): a hand history to read back.
+fn log_round(mut shown: MessageReader<Shown>, occupants: Res<Occupants>) {
+    for Shown(event) in shown.read() {
+        for line in narrate(event, &occupants) {
+            info!(target: "holecard::round", "{line}");
+        }
+    }
 }
 
 /// Opens the session's table afresh: a new engine table, an empty queue of beats and empty seats. Runs first on

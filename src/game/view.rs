@@ -442,7 +442,9 @@ fn print_rules(
             let width = if text.0.trim().is_empty() {
                 size * 0.35
             } else if info.size.x > 0.0 && info.scale_factor > 0.0 {
-                info.size.x / info.scale_factor
+                // Bevy keeps the laid-out size in logical units (it divides by the scale factor itself), so the
+                // width is right at any device-pixel ratio.
+                info.size.x
             } else {
                 // Not laid out yet: try next frame.
                 widths.clear();

@@ -47,13 +47,17 @@ pub enum Start {
 /// Runs the game until the window closes (or the screenshot is saved).
 pub fn run(options: WindowOptions) -> Result<AppExit, crate::engine::RuleError> {
     let mut app = App::new();
+    let resolution = WindowResolution::new(options.size.0, options.size.1);
+    // On a desktop the window is laid out in logical pixels of scale 1 (so screenshots are the same everywhere);
+    // in the browser the canvas fills the page and follows the device-pixel ratio, so text stays sharp on a phone.
+    #[cfg(not(target_arch = "wasm32"))]
+    let resolution = resolution.with_scale_factor_override(1.0);
     app.add_plugins(
         DefaultPlugins
             .set(WindowPlugin {
                 primary_window: Some(Window {
                     title: format!("Holecard — {}", options.level.name),
-                    resolution: WindowResolution::new(options.size.0, options.size.1)
-                        .with_scale_factor_override(1.0),
+                    resolution,
                     canvas: Some("#holecard".into()),
                     fit_canvas_to_parent: true,
                     prevent_default_event_handling: true,
@@ -106,6 +110,11 @@ pub fn run(options: WindowOptions) -> Result<AppExit, crate::engine::RuleError> 
         Start::Settings => app.insert_resource(super::hud::Menu::Settings),
         Start::Title | Start::Table => &mut app,
     };
+    #[cfg(target_arch = "wasm32")]
+    app.add_systems(OnExit(Screen::Loading), || {
+        super::web::announce("holecard-ready");
+    })
+    .add_systems(Update, announce_table.run_if(in_state(Screen::Table)));
     if let Some(path) = options.screenshot {
         // The clock steps 16 ms a frame (as in headless runs), so frame N after loading names the same moment of
         // play on every run and every machine (a mid-flip frame stays mid-flip), however slowly frames are drawn.
@@ -139,6 +148,69 @@ fn asset_root() -> String {
     "assets".to_string()
 }
 
+/// Tells the page when the table's first frame has been drawn (the frame before this one).
+#[cfg(target_arch = "wasm32")]
+fn announce_table(mut frames: Local<u32>) {
+    *frames += 1;
+    if *frames == 2 {
+        super::web::announce("holecard-table");
+    }
+}
+
+/// A page address's query string as command-line words: `?seed=7&speed=fast&autoplay` becomes
+/// `holecard --seed 7 --speed fast --autoplay`, and the words refused. Only the options a player may choose in a
+/// browser pass (`seed`, `level`, `speed`, `start`, `autoplay`).
+pub fn address_arguments(search: &str) -> (Vec<String>, Vec<String>) {
+    const VALUED: [&str; 4] = ["seed", "level", "speed", "start"];
+    let mut words = vec!["holecard".to_string()];
+    let mut refused = Vec::new();
+    for pair in search
+        .trim_start_matches('?')
+        .split('&')
+        .filter(|p| !p.is_empty())
+    {
+        let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
+        let value = percent_decode(value);
+        if VALUED.contains(&key) && !value.is_empty() {
+            // One word, so a value that starts with '-' is still this option's value.
+            words.push(format!("--{key}={value}"));
+        } else if key == "autoplay" && matches!(value.as_str(), "" | "1" | "true") {
+            words.push("--autoplay".to_string());
+        } else {
+            refused.push(pair.to_string());
+        }
+    }
+    (words, refused)
+}
+
+/// A query-string value as typed: `+` is a space and `%2F` a slash; a broken escape stays as it is.
+fn percent_decode(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let escaped = (bytes[i] == b'%')
+            .then(|| bytes.get(i + 1..i + 3))
+            .flatten()
+            .and_then(|hex| u8::from_str_radix(std::str::from_utf8(hex).ok()?, 16).ok());
+        match (bytes[i], escaped) {
+            (_, Some(byte)) => {
+                out.push(byte);
+                i += 3;
+            }
+            (b'+', None) => {
+                out.push(b' ');
+                i += 1;
+            }
+            (byte, None) => {
+                out.push(byte);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
 /// Where and when to save the window: `frame` frames after loading.
 #[derive(Resource)]
 struct ShootAt {
@@ -163,4 +235,39 @@ fn shoot_then_quit(mut commands: Commands, mut shot: ResMut<ShootAt>) {
             exit.write(AppExit::Success);
         },
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::address_arguments;
+
+    #[test]
+    fn an_address_becomes_command_line_words() {
+        let (words, refused) = address_arguments("?seed=7&speed=fast&autoplay&start=table");
+        assert_eq!(
+            words,
+            [
+                "holecard",
+                "--seed=7",
+                "--speed=fast",
+                "--autoplay",
+                "--start=table"
+            ]
+        );
+        assert!(refused.is_empty());
+        let (words, refused) = address_arguments(
+            "?headless&rounds=9&seed=&screenshot=/tmp/x.png&level=levels%2Fcarnival-six-five.ron",
+        );
+        assert_eq!(words, ["holecard", "--level=levels/carnival-six-five.ron"]);
+        assert_eq!(
+            refused,
+            ["headless", "rounds=9", "seed=", "screenshot=/tmp/x.png"]
+        );
+        assert_eq!(address_arguments("").0, ["holecard"]);
+        assert_eq!(
+            address_arguments("?level=a+b%2").0,
+            ["holecard", "--level=a b%2"]
+        );
+        assert_eq!(address_arguments("?seed=-3").0, ["holecard", "--seed=-3"]);
+    }
 }

@@ -1,0 +1,109 @@
+//! The browser's side of the game (wasm32 only): the page's address as the command line, localStorage for settings
+//! and saves, and the marks the page's loading screen waits for.
+
+use web_sys::wasm_bindgen::JsValue;
+
+/// The page's query string as command-line words: `?seed=7&speed=fast&autoplay` becomes
+/// `holecard --seed 7 --speed fast --autoplay`. Only the options a player may choose in a browser pass; anything
+/// else is reported in the console and left out.
+pub fn arguments() -> Vec<String> {
+    let search = web_sys::window()
+        .and_then(|w| w.location().search().ok())
+        .unwrap_or_default();
+    let (words, refused) = super::window::address_arguments(&search);
+    for word in refused {
+        warn(&format!(
+            "the address option `{word}` is not one the browser game takes (seed, level, speed, start, \
+             autoplay); it is left out"
+        ));
+    }
+    words
+}
+
+/// A warning in the browser's console: something was ignored and the game goes on.
+pub fn warn(message: &str) {
+    web_sys::console::warn_1(&JsValue::from_str(&format!("holecard: {message}")));
+}
+
+/// The game cannot start: the error goes to the console and to the page, which shows it in place of the loading
+/// bar (a `holecard-failed` event whose detail is the message).
+pub fn fail(message: &str) {
+    web_sys::console::error_1(&JsValue::from_str(&format!("holecard: {message}")));
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let init = web_sys::CustomEventInit::new();
+    init.set_detail(&JsValue::from_str(message));
+    if let Ok(event) = web_sys::CustomEvent::new_with_event_init_dict("holecard-failed", &init) {
+        let _ = window.dispatch_event(&event);
+    }
+}
+
+/// The localStorage key of a stored file.
+pub fn storage_key(name: &str) -> String {
+    format!("holecard/{name}")
+}
+
+fn storage() -> Result<web_sys::Storage, String> {
+    web_sys::window()
+        .ok_or("no window")?
+        .local_storage()
+        .map_err(|e| format!("localStorage refused: {}", describe(&e)))?
+        .ok_or_else(|| "this browser has no localStorage".to_string())
+}
+
+/// Whether localStorage can be read and written here (private windows and blocked storage cannot).
+pub fn storage_usable() -> bool {
+    let probe = storage_key("probe");
+    storage().is_ok_and(|s| s.set_item(&probe, "1").is_ok() && s.remove_item(&probe).is_ok())
+}
+
+/// The text under `name`, None if nothing is kept there.
+pub fn storage_get(name: &str) -> Result<Option<String>, String> {
+    let key = storage_key(name);
+    storage()?
+        .get_item(&key)
+        .map_err(|e| format!("localStorage:{key}: {}", describe(&e)))
+}
+
+/// Keeps `text` under `name`; a full or refusing storage is an error naming the key.
+pub fn storage_set(name: &str, text: &str) -> Result<(), String> {
+    let key = storage_key(name);
+    storage()?
+        .set_item(&key, text)
+        .map_err(|e| format!("localStorage:{key}: {}", describe(&e)))
+}
+
+/// Forgets `name`.
+pub fn storage_remove(name: &str) {
+    if let Ok(storage) = storage() {
+        let _ = storage.remove_item(&storage_key(name));
+    }
+}
+
+/// Tells the page that a moment has come: a `performance.mark(name)` (so the page can time it from navigation) and
+/// a `name` event on the window (the page's loading screen steps aside on `holecard-ready`).
+pub fn announce(name: &str) {
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    if let Some(performance) = window.performance() {
+        let _ = performance.mark(name);
+    }
+    if let Ok(event) = web_sys::CustomEvent::new(name) {
+        let _ = window.dispatch_event(&event);
+    }
+}
+
+fn describe(error: &JsValue) -> String {
+    error
+        .as_string()
+        .or_else(|| js_sys_message(error))
+        .unwrap_or_else(|| format!("{error:?}"))
+}
+
+fn js_sys_message(error: &JsValue) -> Option<String> {
+    web_sys::js_sys::Reflect::get(error, &JsValue::from_str("message"))
+        .ok()
+        .and_then(|m| m.as_string())
+}

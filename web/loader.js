@@ -1,0 +1,146 @@
+// Holecard's page: checks for WebGL2, downloads the game and its assets with a real progress bar, lets sound start
+// on the first click, key or tap, and steps aside when the game says its table is ready.
+
+const cover = document.getElementById('cover');
+const fill = document.getElementById('fill');
+const bar = document.getElementById('bar');
+const status = document.getElementById('status');
+
+function fail(message) {
+  cover.classList.add('failed');
+  cover.classList.remove('gone');
+  status.textContent = message;
+}
+
+const megabytes = (bytes) => (bytes / 1e6).toFixed(1);
+
+// --- WebGL2 -----------------------------------------------------------------------------------------------------
+function hasWebGL2() {
+  try {
+    return !!document.createElement('canvas').getContext('webgl2');
+  } catch {
+    return false;
+  }
+}
+
+// --- Sound --------------------------------------------------------------------------------------------------------
+// Browsers start every AudioContext suspended until the page has been clicked, typed into or tapped. The game's
+// audio library makes its context at start-up, so the page remembers every context made and resumes them all on
+// the first such gesture. The game itself plays nothing before that gesture and starts its loops once after it, so
+// no sound is doubled; effects asked for after the gesture wait in the suspended context and play on resuming.
+const contexts = new Set();
+for (const name of ['AudioContext', 'webkitAudioContext']) {
+  const Original = window[name];
+  if (typeof Original !== 'function') continue;
+  window[name] = new Proxy(Original, {
+    construct(target, args, newTarget) {
+      const context = Reflect.construct(target, args, newTarget);
+      contexts.add(context);
+      return context;
+    },
+  });
+}
+const gestures = ['pointerdown', 'pointerup', 'keydown', 'touchend', 'click'];
+// Every gesture checks again: a context can be suspended later too (a phone's browser does so in the background).
+function resumeSound() {
+  for (const context of contexts) {
+    if (context.state === 'suspended') context.resume().catch(() => {});
+  }
+}
+for (const type of gestures) document.addEventListener(type, resumeSound, true);
+
+// --- Download progress ----------------------------------------------------------------------------------------
+// manifest.json (written by scripts/build-web) gives the size of the wasm and of every asset, so the bar shows the
+// bytes actually received out of everything the game will load before its table appears.
+let expected = 0;
+let received = 0;
+function progress(bytes) {
+  received += bytes;
+  const share = expected > 0 ? Math.min(1, received / expected) : 0;
+  fill.style.width = `${(share * 100).toFixed(1)}%`;
+  bar.setAttribute('aria-valuenow', String(Math.round(share * 100)));
+  status.textContent = expected > 0
+    ? `Bringing out the cards… ${megabytes(received)} of ${megabytes(expected)} MB`
+    : `Bringing out the cards… ${megabytes(received)} MB`;
+}
+
+// A response whose body counts its bytes into the bar as whoever reads it reads it.
+function counted(response) {
+  if (!response.ok || !response.body) return response;
+  const reader = response.body.getReader();
+  const body = new ReadableStream({
+    async pull(controller) {
+      const { done, value } = await reader.read();
+      if (done) {
+        controller.close();
+        return;
+      }
+      progress(value.byteLength);
+      controller.enqueue(value);
+    },
+    cancel(reason) {
+      return reader.cancel(reason);
+    },
+  });
+  return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+}
+
+// Bevy fetches its assets with window.fetch; those under assets/ are counted.
+const pageFetch = window.fetch.bind(window);
+window.fetch = async (input, init) => {
+  const response = await pageFetch(input, init);
+  const url = typeof input === 'string' ? input : input?.url ?? String(input);
+  return url.includes('assets/') ? counted(response) : response;
+};
+
+// --- Ready ------------------------------------------------------------------------------------------------------
+// The game marks `holecard-ready` when its own loading is done and `holecard-table` on its first table frame.
+window.addEventListener('holecard-ready', () => {
+  fill.style.width = '100%';
+  cover.classList.add('gone');
+  document.getElementById('holecard').focus();
+});
+
+// The game could not start (a bad address option, say): it says why.
+window.addEventListener('holecard-failed', (event) => fail(`The game could not start: ${event.detail}`));
+
+// winit leaves its start-up by throwing this on purpose; it is not a failure.
+const notAFailure = (message) => message.includes('Using exceptions for control flow');
+
+window.addEventListener('error', (event) => {
+  const message = String(event.message || event.error || 'unknown error');
+  // Only the game's own scripts stop the game (an extension's error does not).
+  if (notAFailure(message) || (event.filename && !event.filename.startsWith(location.origin))) return;
+  fail(`The game stopped: ${message}. Reload the page to sit down again.`);
+});
+window.addEventListener('unhandledrejection', (event) => {
+  if (notAFailure(String(event.reason))) return;
+  fail(`The game could not start: ${event.reason}. Reload the page to try again.`);
+});
+
+async function start() {
+  if (!hasWebGL2()) {
+    fail('Holecard needs WebGL2, which this browser has turned off or does not have. '
+      + 'Try a current Firefox, Chrome, Edge or Safari with hardware acceleration on.');
+    return;
+  }
+  try {
+    const manifest = await (await pageFetch('./manifest.json')).json();
+    expected = manifest.wasm + Object.values(manifest.assets).reduce((sum, size) => sum + size, 0);
+  } catch {
+    expected = 0; // Without the manifest the bar counts bytes without a total.
+  }
+  progress(0);
+  const { default: init } = await import('./holecard.js');
+  const wasm = await pageFetch('./holecard_bg.wasm');
+  if (!wasm.ok) {
+    fail(`Could not download the game (holecard_bg.wasm: HTTP ${wasm.status}).`);
+    return;
+  }
+  await init({ module_or_path: counted(wasm) });
+}
+
+start().catch((error) => {
+  const message = String(error?.message ?? error);
+  if (!notAFailure(message)) fail(`The game could not start: ${message}`);
+});

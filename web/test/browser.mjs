@@ -1,0 +1,317 @@
+// The browser test: serves the built folder (web/dist, or the first argument) on 127.0.0.1, opens it in Debian's
+// Chromium through playwright-core (WebGL2 in software: SwiftShader), and plays the first round of `?seed=7` by
+// clicking like a player: the Title's "Sit down", the $25 chip, Deal, then Stand on every turn until the hands are
+// paid. It fails on any page error or Rust panic, checks the round the game logged against the native game's
+// (tests/fixtures/seed-7-first-round.txt), taps through the same round on a touch screen, checks that
+// the game plays and says so when localStorage is refused, times navigation → first table frame, and saves
+// screenshots in web/test-output/. Nothing on the page is there for the test: it reads the console and the
+// performance marks the page's loading screen uses.
+import { chromium } from 'playwright-core';
+import http from 'node:http';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.resolve(here, '../..');
+const dist = path.resolve(process.argv[2] ?? path.join(root, 'web/dist'));
+const shots = path.join(root, 'web/test-output');
+fs.mkdirSync(shots, { recursive: true });
+
+const TYPES = {
+  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.wasm': 'application/wasm',
+  '.json': 'application/json', '.png': 'image/png', '.wav': 'audio/wav', '.ogg': 'audio/ogg', '.ttf': 'font/ttf',
+  '.txt': 'text/plain; charset=utf-8',
+};
+
+// A plain static server, like `python3 -m http.server`: files with their length and type, 404 otherwise.
+function serve(dir) {
+  const server = http.createServer((request, response) => {
+    const wanted = decodeURIComponent(new URL(request.url, 'http://x').pathname);
+    const file = path.join(dir, wanted.endsWith('/') ? `${wanted}index.html` : wanted);
+    if (!file.startsWith(dir) || !fs.existsSync(file) || !fs.statSync(file).isFile()) {
+      response.writeHead(404).end('not found');
+      return;
+    }
+    const headers = { 'Content-Type': TYPES[path.extname(file)] ?? 'application/octet-stream',
+                      'Content-Length': fs.statSync(file).size };
+    response.writeHead(200, headers);
+    fs.createReadStream(file).pipe(response);
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+// Coordinates of the HUD's buttons, in CSS pixels of a 1280×720 viewport (egui lays them out the same on every
+// run: fixed fonts, zoom 1 at this size). Read off the screenshots this test saves.
+const LANDSCAPE = {
+  sitDown: { x: 640, y: 234 },
+  chip25: { x: 411, y: 676 },
+  deal: { x: 937, y: 676 },
+  // Stand, second in the "Your move" row of seed 7's first turn (Hit, Stand, Double, Surrender).
+  stand: { x: 595, y: 683 },
+};
+
+class Table {
+  constructor(page, name) {
+    this.page = page;
+    this.cdp = page.context().newCDPSession(page);
+    this.name = name;
+    this.lines = [];
+    this.failures = [];
+    page.on('console', (message) => {
+      const text = message.text();
+      // Bevy's log in the browser (tracing-wasm): "%cLEVEL%c file:line%cmessage". The round log is what
+      // src/game/table.rs logs; an ERROR from anywhere fails the test.
+      // message.text() runs the format string and its three CSS arguments together; the styles are dropped.
+      const log = text
+        .replace(/ color: [^;]+; background: #444 color: gray; font-style: italic color: inherit$/, '')
+        .match(/^%c(\w+)%c (\S*)%c([\s\S]*)$/);
+      if (log && log[2].startsWith('src/game/table.rs')) this.lines.push(log[3].trim());
+      if (log && log[1] === 'ERROR') this.failures.push(`error logged: ${log[2]} ${log[3]}`);
+      if (/panicked at|RuntimeError|unreachable executed/.test(text)) this.failures.push(`console: ${text}`);
+      if (message.type() === 'error' && !/Using exceptions for control flow/.test(text)) {
+        this.failures.push(`console error: ${text}`);
+      }
+    });
+    page.on('pageerror', (error) => {
+      if (!/Using exceptions for control flow/.test(String(error))) this.failures.push(`page error: ${error}`);
+    });
+  }
+
+  // Reads the page without touching it: unlike page.evaluate, this is not a user gesture, so it does not wake
+  // the page's audio (Chromium resumes a waiting AudioContext on any gesture).
+  async read(expression) {
+    const { result, exceptionDetails } = await (await this.cdp).send('Runtime.evaluate', {
+      expression, returnByValue: true, userGesture: false, awaitPromise: false,
+    });
+    if (exceptionDetails) throw new Error(`${this.name}: ${expression}: ${exceptionDetails.text}`);
+    return result.value;
+  }
+
+  check() {
+    if (this.failures.length) throw new Error(`${this.name}:\n${this.failures.join('\n')}`);
+  }
+
+  async until(what, test, timeout = 60_000) {
+    const start = Date.now();
+    while (Date.now() - start < timeout) {
+      this.check();
+      // The page's own failure message (the game could not start, or stopped) fails the test at once.
+      const failed = await this.read("document.getElementById('cover').classList.contains('failed') "
+        + "? document.getElementById('status').textContent : ''");
+      if (failed) {
+        await this.shot(`failed-${what.replace(/\W+/g, '-')}`);
+        throw new Error(`${this.name}: the page says: ${failed}`);
+      }
+      if (await test()) return;
+      await sleep(100);
+    }
+    await this.shot(`timeout-${what.replace(/\W+/g, '-')}`);
+    throw new Error(`${this.name}: timed out waiting for ${what}; round log so far:\n${this.lines.join('\n')}`);
+  }
+
+  async mark(name, timeout = 60_000) {
+    const entry = `performance.getEntriesByName(${JSON.stringify(name)})`;
+    await this.until(`the page's "${name}" mark`, () => this.read(`${entry}.length > 0`), timeout);
+    return this.read(`${entry}[0].startTime`);
+  }
+
+  async line(pattern, timeout = 60_000) {
+    await this.until(`a round log line matching ${pattern}`, () => this.lines.some((l) => pattern.test(l)), timeout);
+  }
+
+  async shot(name) {
+    await this.page.screenshot({ path: path.join(shots, `${name}.png`) });
+  }
+
+  async press(at, touch) {
+    if (touch) await this.page.touchscreen.tap(at.x, at.y);
+    else await this.page.mouse.click(at.x, at.y);
+    await sleep(250);
+  }
+
+  // Sits down, bets $25, deals, and stands on every turn until the player's hands are paid.
+  async playFirstRound(at, touch, prefix) {
+    await this.mark('holecard-ready');
+    await sleep(500);
+    await this.shot(`${prefix}title`);
+    await this.press(at.sitDown, touch);
+    await this.mark('holecard-table');
+    await sleep(1500);
+    await this.shot(`${prefix}betting`);
+    await this.press(at.chip25, touch);
+    await this.shot(`${prefix}bet-placed`);
+    // The dealer deals once every companion's bet is down; until then Deal is refused and clicked again.
+    await this.until('the deal', async () => {
+      if (this.lines.includes('— Round 1 —')) return true;
+      await this.press(at.deal, touch);
+      return this.lines.includes('— Round 1 —');
+    });
+    await this.shot(`${prefix}dealt`);
+    // Stand whenever the player is asked to act; a press the game has not answered in 2 s is pressed again (the
+    // button appears once the cards have landed, which may be after the turn is announced).
+    let shots = 0;
+    let pressedAt = 0;
+    const count = (pattern) => this.lines.filter((l) => pattern.test(l)).length;
+    const paid = /^You( \(hand \d\))? (win|lose|push|take even money)|^You('s| \(hand \d\)'s) blackjack pays/;
+    await this.until('the round to be settled', async () => {
+      const asked = count(/^You( \(hand \d\))? to act\.$/);
+      const stood = count(/^You( \(hand \d\))? stand\.$/);
+      if (asked > stood && Date.now() - pressedAt > 2000) {
+        if (shots < asked) {
+          shots = asked;
+          await sleep(400);
+          await this.shot(`${prefix}your-turn-${asked}`);
+        }
+        await this.press(at.stand, touch);
+        pressedAt = Date.now();
+      }
+      return this.lines.some((l) => paid.test(l));
+    }, 120_000);
+    await sleep(2500);
+    await this.shot(`${prefix}settled`);
+    this.check();
+  }
+}
+
+// The round the page logged must be, line for line, the one the native game plays with the same seed and intents.
+function sameAsNative(table) {
+  const expected = fs.readFileSync(path.join(root, 'tests/fixtures/seed-7-first-round.txt'), 'utf8')
+    .trimEnd().split('\n');
+  const played = table.lines.slice(table.lines.indexOf('— Round 1 —'));
+  const differ = expected.findIndex((line, i) => played[i] !== line);
+  if (differ >= 0) {
+    throw new Error(`${table.name}: the browser's round differs from the native game's at line ${differ + 1}:\n`
+      + `  native:  ${expected[differ]}\n  browser: ${played[differ]}\nbrowser's round:\n${played.join('\n')}`);
+  }
+  return `${expected.length} lines, identical`;
+}
+
+const server = await serve(dist);
+const base = `http://127.0.0.1:${server.address().port}`;
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+  headless: true,
+  args: ['--no-sandbox', '--disable-gpu', '--enable-unsafe-swiftshader', '--use-angle=swiftshader',
+         '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+});
+const report = {};
+try {
+  // 1. Navigation → first table frame, in a fresh profile (nothing cached), opening straight onto the table.
+  {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+    const page = await context.newPage();
+    const table = new Table(page, 'first frame');
+    await page.goto(`${base}/?seed=7&start=table`);
+    await sleep(150);
+    await table.shot('loading');
+    report.readyMs = Math.round(await table.mark('holecard-ready'));
+    report.firstTableFrameMs = Math.round(await table.mark('holecard-table'));
+    await sleep(1000);
+    await table.shot('first-table-frame');
+    table.check();
+    await context.close();
+  }
+
+  // 1b. The loading bar shows real progress: on a connection throttled to 40 Mbit/s the download takes seconds,
+  // and part-way through the bar stands between empty and full.
+  {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+    const page = await context.newPage();
+    const table = new Table(page, 'throttled');
+    const cdp = await table.cdp;
+    await cdp.send('Network.enable');
+    await cdp.send('Network.emulateNetworkConditions', {
+      offline: false, latency: 20, downloadThroughput: 40e6 / 8, uploadThroughput: 10e6 / 8,
+    });
+    await page.goto(`${base}/?seed=7`);
+    await sleep(2000);
+    const shown = Number(await table.read("document.getElementById('bar').getAttribute('aria-valuenow')"));
+    const words = await table.read("document.getElementById('status').textContent");
+    await table.shot('loading-throttled');
+    if (!(shown > 0 && shown < 100)) throw new Error(`the loading bar stood at ${shown}% two seconds in: ${words}`);
+    report.loadingBarAt2s = `${shown}% (${words})`;
+    await table.mark('holecard-ready', 120_000);
+    table.check();
+    await context.close();
+  }
+
+  // 2. A round played with the mouse at 1280×720; the hand history must be the native game's.
+  {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+    // The test's own watch on audio (not the page's): every AudioContext made. Chromium starts them suspended until
+    // the page's first user gesture; the page must have them running after the first click.
+    await context.addInitScript(() => {
+      const made = [];
+      window.__testAudioContexts = made;
+      const Original = window.AudioContext;
+      window.AudioContext = new Proxy(Original, {
+        construct(target, args, newTarget) {
+          const c = Reflect.construct(target, args, newTarget);
+          made.push(c);
+          return c;
+        },
+      });
+    });
+    const page = await context.newPage();
+    const table = new Table(page, 'mouse');
+    await page.goto(`${base}/?seed=7`);
+    await table.mark('holecard-ready');
+    const audioStates = () => table.read('window.__testAudioContexts.map((c) => c.state)');
+    report.audioBeforeClick = await audioStates();
+    if (!report.audioBeforeClick.length) throw new Error('the game made no AudioContext');
+    if (report.audioBeforeClick.includes('running')) {
+      throw new Error(`sound was running before any gesture: ${report.audioBeforeClick}`);
+    }
+    await table.playFirstRound(LANDSCAPE, false, '');
+    report.audioAfterRound = await audioStates();
+    if (report.audioAfterRound.some((state) => state !== 'running')) {
+      throw new Error(`the audio did not resume after the first click: ${report.audioAfterRound}`);
+    }
+    report.sameRoundAsNative = sameAsNative(table);
+    // The round's end saved the sitting to localStorage.
+    const saved = await table.read("localStorage.getItem('holecard/sitting.ron') ?? ''");
+    if (!/^\(\s*session:/.test(saved)) throw new Error(`no sitting saved in localStorage: ${saved.slice(0, 80)}`);
+    report.savedToLocalStorage = `holecard/sitting.ron, ${saved.length} characters`;
+    await context.close();
+  }
+
+  // 3. The same round played by tapping a touch screen (1280×720, as a tablet held sideways).
+  {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 720 }, hasTouch: true });
+    const page = await context.newPage();
+    const table = new Table(page, 'touch');
+    await page.goto(`${base}/?seed=7`);
+    await table.playFirstRound(LANDSCAPE, true, 'touch-');
+    report.touch = sameAsNative(table);
+    await context.close();
+  }
+
+  // 4. localStorage refused: the game still opens and says progress won't be kept.
+  {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+    await context.addInitScript(() => {
+      Object.defineProperty(window, 'localStorage', {
+        get() { throw new DOMException('The user denied storage', 'SecurityError'); },
+      });
+    });
+    const page = await context.newPage();
+    const table = new Table(page, 'no storage');
+    const warnings = [];
+    page.on('console', (m) => { if (/won't be kept/.test(m.text())) warnings.push(m.text()); });
+    await page.goto(`${base}/?seed=7`);
+    await table.mark('holecard-ready');
+    await sleep(800);
+    await table.shot('no-storage-title');
+    if (!warnings.length) throw new Error('with localStorage refused, the game did not say progress won\'t be kept');
+    table.check();
+    report.withoutStorage = 'plays, says progress won\'t be kept';
+    await context.close();
+  }
+} finally {
+  await browser.close();
+  server.close();
+}
+console.log(JSON.stringify(report));
