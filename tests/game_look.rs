@@ -78,16 +78,21 @@ fn watch_a_round(app: &mut App) -> Seen {
     panic!("the round did not end: {seen:?}");
 }
 
-#[test]
-fn cards_glide_the_hole_card_turns_chips_fly_and_a_blackjack_gets_its_banner() {
-    let mut app =
-        headless::app_animated(one_seat_level(), 3, Speed::Normal, Look::default()).expect("app");
-    // Mae: ace and king (blackjack); dealer: nine up, seven in the hole.
+/// The one-seat level seeded with 3, at normal speed with every animation, `cards` on top of the shoe.
+fn animated(look: Look, cards: &[holecard::engine::Rank]) -> App {
+    let mut app = headless::app_animated(one_seat_level(), 3, Speed::Normal, look).expect("app");
     app.world_mut()
         .resource_mut::<Engine>()
         .table
-        .queue_next_cards(&[Ace, Nine, King, Seven])
+        .queue_next_cards(cards)
         .expect("cards");
+    app
+}
+
+#[test]
+fn cards_glide_the_hole_card_turns_chips_fly_and_a_blackjack_gets_its_banner() {
+    // Mae: ace and king (blackjack); dealer: nine up, seven in the hole.
+    let mut app = animated(Look::default(), &[Ace, Nine, King, Seven]);
     let seen = watch_a_round(&mut app);
     assert!(
         seen.gliding > 10,
@@ -108,12 +113,7 @@ fn reduced_motion_fades_instead_of_moving() {
         reduced_motion: true,
         ..Look::default()
     };
-    let mut app = headless::app_animated(one_seat_level(), 3, Speed::Normal, still).expect("app");
-    app.world_mut()
-        .resource_mut::<Engine>()
-        .table
-        .queue_next_cards(&[Ten, Nine, Eight, Seven])
-        .expect("cards");
+    let mut app = animated(still, &[Ten, Nine, Eight, Seven]);
     let seen = watch_a_round(&mut app);
     assert_eq!(seen.gliding, 0, "no card travels: {seen:?}");
     assert_eq!(
@@ -131,14 +131,8 @@ fn reduced_motion_fades_instead_of_moving() {
 fn a_split_card_slides_across_to_its_new_hand() {
     use holecard::engine::Spot;
     use holecard::game::table::HandView;
-    let mut app =
-        headless::app_animated(one_seat_level(), 3, Speed::Normal, Look::default()).expect("app");
     // Mae: two eights against a six, which the book splits.
-    app.world_mut()
-        .resource_mut::<Engine>()
-        .table
-        .queue_next_cards(&[Eight, Six, Eight, Ten])
-        .expect("cards");
+    let mut app = animated(Look::default(), &[Eight, Six, Eight, Ten]);
     let second_hand = Spot::Player { seat: 0, hand: 1 };
     let mut split_at = None;
     for frame in 0..5_000 {
