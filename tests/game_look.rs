@@ -201,6 +201,7 @@ fn every_card_chip_table_and_sound_asset_exists_and_loads() {
     .init_asset::<AudioSource>()
     .init_asset_loader::<WavLoader>()
     .init_resource::<holecard::game::hud::Preload>()
+    .init_resource::<Look>()
     .add_systems(
         Startup,
         (
@@ -209,6 +210,10 @@ fn every_card_chip_table_and_sound_asset_exists_and_loads() {
             holecard::game::audio::load,
         )
             .chain(),
+    )
+    .add_systems(
+        PreUpdate,
+        art::load_chosen_deck.run_if(resource_exists::<art::Art>),
     );
     let mut failed = Vec::new();
     let mut pending = usize::MAX;
@@ -238,22 +243,39 @@ fn every_card_chip_table_and_sound_asset_exists_and_loads() {
     let paths: Vec<&str> = preload.handles().map(|(p, _)| p).collect();
     assert_eq!(
         paths.len(),
-        2 + art::PICTURES.len() + holecard::game::audio::EFFECTS.len() + 2
+        // The fonts, the pictures with one deck of the four (the one the look prints with), the effects, the loops.
+        2 + art::PICTURES.len() - 3 + holecard::game::audio::EFFECTS.len() + 2
     );
-    // The atlases are cut as the game cuts them: 13 ranks by four suits and a row of backs; one chip per value.
-    let images = world.resource::<Assets<Image>>();
-    let art = world.resource::<art::Art>();
-    for look in [false, true] {
-        for large in [false, true] {
-            let deck = art.deck(Look {
-                four_colour: look,
-                large_index: large,
+    // Every deck loads once the look asks for it, and the atlases are cut as the game cuts them: 13 ranks by four
+    // suits and a row of backs; one chip per value.
+    for four_colour in [false, true] {
+        for large_index in [false, true] {
+            let look = Look {
+                four_colour,
+                large_index,
                 reduced_motion: false,
-            });
-            let image = images.get(&deck).expect("deck loaded");
-            assert_eq!(image.size(), art::CARD_CELL * UVec2::new(13, 5));
+            };
+            *app.world_mut().resource_mut::<Look>() = look;
+            let mut size = None;
+            for _ in 0..2_000 {
+                app.update();
+                let deck = app.world().resource::<art::Art>().deck(look);
+                size = app
+                    .world()
+                    .resource::<Assets<Image>>()
+                    .get(&deck)
+                    .map(Image::size);
+                if size.is_some() {
+                    break;
+                }
+                std::thread::sleep(std::time::Duration::from_millis(5));
+            }
+            assert_eq!(size, Some(art::CARD_CELL * UVec2::new(13, 5)), "{look:?}");
         }
     }
+    let world = app.world();
+    let images = world.resource::<Assets<Image>>();
+    let art = world.resource::<art::Art>();
     let chips = images.get(&art.chips).expect("chips loaded");
     assert_eq!(
         chips.size(),

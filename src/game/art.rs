@@ -4,6 +4,8 @@
 use super::hud::Preload;
 use crate::engine::{Card, Cents, Suit};
 use crate::level::CardBack;
+use bevy::asset::RenderAssetUsages;
+use bevy::image::ImageLoaderSettings;
 use bevy::prelude::*;
 
 /// One card in a deck atlas, in pixels (the table draws cards at half this).
@@ -30,7 +32,9 @@ pub struct Look {
 /// Every picture the table uses.
 #[derive(Resource, Clone)]
 pub struct Art {
-    /// Deck atlases: classic, four-colour, large-index, large-index four-colour.
+    /// Deck atlases: classic, four-colour, large-index, large-index four-colour. Only the deck the look prints
+    /// with is loaded at the start (each is 5 MB of pixels to decode and send to the GPU, which in a browser is time
+    /// the player waits); another is loaded the first time the look asks for it, and is blank until it is in.
     pub decks: [Handle<Image>; 4],
     /// The cells of a deck atlas: 13 ranks by 4 suits, then the backs.
     pub card_cells: Handle<TextureAtlasLayout>,
@@ -90,8 +94,7 @@ impl Art {
 
     /// The deck atlas for a look.
     pub fn deck(&self, look: Look) -> Handle<Image> {
-        let index = usize::from(look.four_colour) + 2 * usize::from(look.large_index);
-        self.decks[index].clone()
+        self.decks[deck_index(look)].clone()
     }
 
     /// A card's face as a sprite of `size`.
@@ -149,22 +152,52 @@ pub fn back_cell(back: CardBack) -> usize {
         }
 }
 
-pub(super) fn plugin(app: &mut App) {
-    app.init_resource::<Look>()
-        .add_systems(Startup, load.after(super::hud::preload));
+/// Which of [`Art::decks`] (and of the first four [`PICTURES`]) a look prints with.
+pub fn deck_index(look: Look) -> usize {
+    usize::from(look.four_colour) + 2 * usize::from(look.large_index)
 }
 
-/// Starts loading every picture and lists them for the Loading screen.
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<Look>()
+        .add_systems(Startup, load.after(super::hud::preload))
+        .add_systems(
+            PreUpdate,
+            load_chosen_deck.run_if(resource_exists::<Art>.and_then(resource_changed::<Look>)),
+        );
+}
+
+/// Starts loading a picture. Its pixels go to the GPU and are not kept in the game's memory as well: nothing reads
+/// them back, and copying them is time a browser player waits through.
+fn load_picture(assets: &AssetServer, path: &'static str) -> Handle<Image> {
+    assets
+        .load_builder()
+        .with_settings(|settings: &mut ImageLoaderSettings| {
+            settings.asset_usage = RenderAssetUsages::RENDER_WORLD;
+        })
+        .load(path)
+}
+
+/// Starts loading every picture but the decks the look does not print with, and lists them for the Loading screen.
 pub fn load(
     mut commands: Commands,
     assets: Res<AssetServer>,
     mut layouts: ResMut<Assets<TextureAtlasLayout>>,
     mut preload: ResMut<Preload>,
+    look: Res<Look>,
 ) {
-    let handles: Vec<Handle<Image>> = PICTURES.iter().map(|&path| assets.load(path)).collect();
-    for (path, handle) in PICTURES.iter().zip(&handles) {
-        preload.add(path, handle.clone().untyped());
-    }
+    let chosen = deck_index(*look);
+    let handles: Vec<Handle<Image>> = PICTURES
+        .iter()
+        .enumerate()
+        .map(|(i, &path)| {
+            if i < 4 && i != chosen {
+                return Handle::default();
+            }
+            let handle = load_picture(&assets, path);
+            preload.add(path, handle.clone().untyped());
+            handle
+        })
+        .collect();
     let picture = |i: usize| handles[i].clone();
     commands.insert_resource(Art {
         decks: [picture(0), picture(1), picture(2), picture(3)],
@@ -185,6 +218,14 @@ pub fn load(
         banner: picture(10),
         glow: picture(11),
     });
+}
+
+/// Loads a deck the first time the look asks for it (the player changed it in Settings).
+pub fn load_chosen_deck(look: Res<Look>, mut art: ResMut<Art>, assets: Res<AssetServer>) {
+    let index = deck_index(*look);
+    if art.decks[index] == Handle::default() {
+        art.decks[index] = load_picture(&assets, PICTURES[index]);
+    }
 }
 
 #[cfg(test)]

@@ -155,7 +155,9 @@ fn panel_frame() -> egui::Frame {
         .inner_margin(egui::Margin::same(10))
 }
 
-/// Progress of the preload; once every asset is in, egui gets the game's font and the game moves on.
+/// Progress of the preload: egui gets the game's fonts as soon as they are in, and once every asset is in the game
+/// moves on.
+#[allow(clippy::too_many_arguments)]
 fn loading_screen(
     mut contexts: EguiContexts,
     mut preload: ResMut<Preload>,
@@ -164,6 +166,7 @@ fn loading_screen(
     game_fonts: Res<GameFonts>,
     start: Option<Res<StartAt>>,
     mut next: ResMut<NextState<Screen>>,
+    mut exit: MessageWriter<AppExit>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let total = preload.handles.len();
@@ -194,11 +197,30 @@ fn loading_screen(
                 }
             });
         });
-    if done == total && !preload.fonts_installed {
-        preload.fonts_installed = true;
-        install_fonts(ctx, &fonts, &game_fonts);
+    // egui has no font of its own (its built-in fonts would add 1.4 MB to the browser download): the game's fonts
+    // come first in the preload and go in as soon as they are here. Without them nothing can be read, so a font that
+    // cannot be loaded stops the game with the reason.
+    if !preload.fonts_installed {
+        let states = [&game_fonts.regular, &game_fonts.bold].map(|h| assets.load_state(h.id()));
+        if let Some(error) = states.iter().find_map(|state| match state {
+            bevy::asset::LoadState::Failed(error) => Some(error),
+            _ => None,
+        }) {
+            let message = format!("the game's font could not be loaded: {error}");
+            error!("{message}");
+            #[cfg(target_arch = "wasm32")]
+            super::web::fail(&message);
+            exit.write(AppExit::from_code(3));
+            return Ok(());
+        }
+        if states.iter().all(|state| state.is_loaded()) {
+            preload.fonts_installed = true;
+            install_fonts(ctx, &fonts, &game_fonts);
+        }
+    }
+    if done == total && preload.fonts_installed {
         for failure in &failures {
-            error!("could not load {failure}; the game carries on with egui's own font");
+            error!("could not load {failure}; the game carries on without it");
         }
         next.set(start.map_or(Screen::Title, |s| s.0));
     }
@@ -206,8 +228,8 @@ fn loading_screen(
 }
 
 /// The HUD grows and shrinks with the window as the table does: laid out for 1280×720 (720×1280 upright), it is
-/// half as big again at 1920×1080, and may shrink to half size. (In the browser on a phone at three device pixels
-/// per CSS pixel it still comes out far too large: not yet diagnosed.)
+/// half as big again at 1920×1080, and may shrink to half size. The window's size is in logical pixels (CSS pixels in
+/// the browser), so a phone at three device pixels per CSS pixel gets the same HUD as a 390-pixel-wide window.
 fn zoom_to_window(mut contexts: EguiContexts, windows: Query<&Window>) -> Result {
     let Ok(window) = windows.single() else {
         return Ok(());
@@ -262,17 +284,23 @@ fn install_fonts(ctx: &egui::Context, fonts: &Assets<Font>, game_fonts: &GameFon
             .or_default()
             .insert(0, name.to_string());
     }
-    // The bold family falls back on the regular one for anything it lacks.
+    // The bold family falls back on the regular one for anything it lacks, and egui's monospace text (which the HUD
+    // does not choose, but egui's own widgets may) is drawn in it too.
     let proportional = definitions
         .families
         .get(&egui::FontFamily::Proportional)
         .cloned()
         .unwrap_or_default();
-    definitions
-        .families
-        .entry(egui::FontFamily::Name("bold".into()))
-        .or_default()
-        .extend(proportional);
+    for family in [
+        egui::FontFamily::Name("bold".into()),
+        egui::FontFamily::Monospace,
+    ] {
+        definitions
+            .families
+            .entry(family)
+            .or_default()
+            .extend(proportional.iter().cloned());
+    }
     ctx.set_fonts(definitions);
 }
 
@@ -680,10 +708,12 @@ fn table_hud(
     let table = &engine.table;
     let rules = table.rules();
     let me = human_seat(&session);
+    let portrait = layout.portrait;
+    let above_bar = -above_bottom_bar(portrait);
 
     // Bottom left: the table, its rules and limits. Bottom right: the player's chips, the round, the log.
     egui::Area::new("table info".into())
-        .anchor(egui::Align2::LEFT_BOTTOM, [8.0, -84.0])
+        .anchor(egui::Align2::LEFT_BOTTOM, [8.0, above_bar])
         .show(ctx, |ui| {
             panel_frame().show(ui, |ui| {
                 ui.label(bold(&session.level.name).color(GOLD));
@@ -692,7 +722,7 @@ fn table_hud(
             });
         });
     egui::Area::new("player info".into())
-        .anchor(egui::Align2::RIGHT_BOTTOM, [-8.0, -84.0])
+        .anchor(egui::Align2::RIGHT_BOTTOM, [-8.0, above_bar])
         .show(ctx, |ui| {
             panel_frame().show(ui, |ui| {
                 match session.player_seat {
@@ -721,82 +751,81 @@ fn table_hud(
         });
 
     // Bottom bar: bets between rounds, decisions in the player's turn, otherwise what the table is doing.
-    egui::Area::new("bottom bar".into())
-        .anchor(egui::Align2::CENTER_BOTTOM, [0.0, -8.0])
-        .show(ctx, |ui| {
-            ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Extend);
-            panel_frame().show(ui, |ui| {
-                let busy = !settings.beats.settled();
-                match me {
-                    Some(seat) if table.phase() == Phase::Betting => {
-                        let mine = &table.seats()[usize::from(seat)];
-                        if mine.chips() < rules.min_bet {
-                            ui.horizontal(|ui| {
-                                ui.label("You're out of chips.");
-                                let label =
-                                    format!("Buy in again for {}  [B]", session.level.buy_in);
-                                if ui.button(label).clicked() {
-                                    intents.write(Intent::Rebuy);
-                                }
-                            });
-                        } else {
-                            betting_bar(ui, &mut intents, &slip, rules, busy);
+    bottom_bar(ctx, |ui| {
+        let busy = !settings.beats.settled();
+        match me {
+            Some(seat) if table.phase() == Phase::Betting => {
+                let mine = &table.seats()[usize::from(seat)];
+                if mine.chips() < rules.min_bet {
+                    ui.horizontal(|ui| {
+                        ui.label("You're out of chips.");
+                        let label = format!("Buy in again for {}  [B]", session.level.buy_in);
+                        if ui.button(label).clicked() {
+                            intents.write(Intent::Rebuy);
+                        }
+                    });
+                } else {
+                    intents.write_batch(betting_bar(ui, &slip, rules, busy, portrait));
+                }
+            }
+            Some(seat) if table.seat_to_act() == Some(seat) && !busy => {
+                let legal = table.legal_actions(seat);
+                if portrait {
+                    ui.label(bold("Your move").color(GOLD));
+                }
+                ui.horizontal(|ui| {
+                    if !portrait {
+                        ui.label(bold("Your move").color(GOLD));
+                    }
+                    for action in legal.iter() {
+                        let mut label = format!(
+                            "{}  [{}]",
+                            capitalise(action.name()),
+                            action.key().to_uppercase()
+                        );
+                        if action == Action::TakeInsurance {
+                            label = format!("Insure {}  [I]", table.max_insurance(seat));
+                        }
+                        if ui
+                            .add(
+                                egui::Button::new(bold(label).size(17.0))
+                                    .min_size(egui::vec2(96.0, 38.0)),
+                            )
+                            .clicked()
+                        {
+                            intents.write(Intent::Play(action));
                         }
                     }
-                    Some(seat) if table.seat_to_act() == Some(seat) && !busy => {
-                        let legal = table.legal_actions(seat);
-                        ui.horizontal(|ui| {
-                            ui.label(bold("Your move").color(GOLD));
-                            for action in legal.iter() {
-                                let mut label = format!(
-                                    "{}  [{}]",
-                                    capitalise(action.name()),
-                                    action.key().to_uppercase()
-                                );
-                                if action == Action::TakeInsurance {
-                                    label = format!("Insure {}  [I]", table.max_insurance(seat));
-                                }
-                                if ui
-                                    .add(
-                                        egui::Button::new(bold(label).size(17.0))
-                                            .min_size(egui::vec2(96.0, 38.0)),
-                                    )
-                                    .clicked()
-                                {
-                                    intents.write(Intent::Play(action));
-                                }
-                            }
-                        });
+                });
+            }
+            _ => {
+                let words = match table.seat_to_act() {
+                    Some(seat) if !busy && session.player_seat == Some(seat) => {
+                        "Your move (autoplay)…".to_string()
                     }
-                    _ => {
-                        let words = match table.seat_to_act() {
-                            Some(seat) if !busy && session.player_seat == Some(seat) => {
-                                "Your move (autoplay)…".to_string()
-                            }
-                            Some(seat) if !busy => occupants.seats[usize::from(seat)]
-                                .as_ref()
-                                .map_or_else(String::new, |o| format!("{} is thinking…", o.name)),
-                            _ => match phase.as_deref().map(State::get) {
-                                Some(RoundPhase::Dealing) => "Dealing…".to_string(),
-                                Some(RoundPhase::DealerTurn) => "Dealer's turn".to_string(),
-                                Some(RoundPhase::Resolution) => "Paying…".to_string(),
-                                Some(RoundPhase::PlayerTurn) => "Players' turn".to_string(),
-                                _ => "Place your bets".to_string(),
-                            },
-                        };
-                        ui.label(egui::RichText::new(words).size(17.0));
-                    }
-                }
-                if let Some(refusal) = &slip.refusal {
-                    ui.colored_label(REFUSAL, refusal);
-                }
-            });
-        });
+                    Some(seat) if !busy => occupants.seats[usize::from(seat)]
+                        .as_ref()
+                        .map_or_else(String::new, |o| format!("{} is thinking…", o.name)),
+                    _ => match phase.as_deref().map(State::get) {
+                        Some(RoundPhase::Dealing) => "Dealing…".to_string(),
+                        Some(RoundPhase::DealerTurn) => "Dealer's turn".to_string(),
+                        Some(RoundPhase::Resolution) => "Paying…".to_string(),
+                        Some(RoundPhase::PlayerTurn) => "Players' turn".to_string(),
+                        _ => "Place your bets".to_string(),
+                    },
+                };
+                ui.label(egui::RichText::new(words).size(17.0));
+            }
+        }
+        if let Some(refusal) = &slip.refusal {
+            ui.colored_label(REFUSAL, refusal);
+        }
+    });
 
     // The round log, a collapsible side panel.
     if log.open {
         egui::Window::new("Round log")
-            .anchor(egui::Align2::RIGHT_BOTTOM, [-8.0, -186.0])
+            .anchor(egui::Align2::RIGHT_BOTTOM, [-8.0, above_bar - 102.0])
             .default_width(280.0)
             .max_height(420.0)
             .collapsible(false)
@@ -879,38 +908,80 @@ fn capitalise(word: &str) -> String {
         .unwrap_or_default()
 }
 
-/// The chip rack and Rebet, 2×, Undo, Clear, Deal.
+/// How far above the window's bottom edge the panels over the bottom bar stand: upright (a phone), the chip rack and
+/// the betting buttons take two rows, so the panels sit higher.
+fn above_bottom_bar(portrait: bool) -> f32 {
+    if portrait { 148.0 } else { 84.0 }
+}
+
+/// The panel along the bottom of the window, centred; its contents never wrap.
+fn bottom_bar(ctx: &egui::Context, contents: impl FnOnce(&mut egui::Ui)) -> egui::Response {
+    egui::Area::new("bottom bar".into())
+        .anchor(egui::Align2::CENTER_BOTTOM, [0.0, -8.0])
+        .show(ctx, |ui| {
+            ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Extend);
+            panel_frame().show(ui, contents);
+        })
+        .response
+}
+
+/// The chip rack and Rebet, 2×, Undo, Clear, Deal: one row across a wide window, two rows (the chips above the rest)
+/// on an upright one. Returns what the player pressed.
 fn betting_bar(
     ui: &mut egui::Ui,
-    intents: &mut MessageWriter<Intent>,
     slip: &BetSlip,
     rules: &crate::engine::Rules,
     busy: bool,
-) {
-    ui.horizontal(|ui| {
-        for (i, chip) in denominations(rules).into_iter().enumerate() {
-            let fill = chip_fill(chip);
-            let ink = if fill.r() as u32 + fill.g() as u32 + fill.b() as u32 > 500 {
-                egui::Color32::BLACK
-            } else {
-                egui::Color32::WHITE
-            };
-            let label = bold(format!("{chip}\n[{}]", i + 1)).color(ink).size(14.0);
-            let button = egui::Button::new(label)
-                .fill(fill)
-                .corner_radius(26.0)
-                .min_size(egui::vec2(52.0, 52.0));
-            if ui.add(button).clicked() {
-                intents.write(Intent::Chip(chip));
-            }
-        }
-        ui.separator();
+    portrait: bool,
+) -> Option<Intent> {
+    if portrait {
         ui.vertical(|ui| {
+            let chip = ui.horizontal(|ui| chip_rack(ui, rules)).inner;
+            chip.or(ui.horizontal(|ui| bet_buttons(ui, slip, busy)).inner)
+        })
+        .inner
+    } else {
+        ui.horizontal(|ui| {
+            let chip = chip_rack(ui, rules);
+            ui.separator();
+            chip.or(bet_buttons(ui, slip, busy))
+        })
+        .inner
+    }
+}
+
+/// A round button for each chip the table takes, with its number key.
+fn chip_rack(ui: &mut egui::Ui, rules: &crate::engine::Rules) -> Option<Intent> {
+    let mut pressed = None;
+    for (i, chip) in denominations(rules).into_iter().enumerate() {
+        let fill = chip_fill(chip);
+        let ink = if fill.r() as u32 + fill.g() as u32 + fill.b() as u32 > 500 {
+            egui::Color32::BLACK
+        } else {
+            egui::Color32::WHITE
+        };
+        let label = bold(format!("{chip}\n[{}]", i + 1)).color(ink).size(14.0);
+        let button = egui::Button::new(label)
+            .fill(fill)
+            .corner_radius(26.0)
+            .min_size(egui::vec2(52.0, 52.0));
+        if ui.add(button).clicked() {
+            pressed = Some(Intent::Chip(chip));
+        }
+    }
+    pressed
+}
+
+/// The bet so far, Rebet, 2×, Undo, Clear, and Deal.
+fn bet_buttons(ui: &mut egui::Ui, slip: &BetSlip, busy: bool) -> Option<Intent> {
+    let mut pressed = ui
+        .vertical(|ui| {
             ui.label(
                 bold(format!("Your bet {}", slip.total()))
                     .size(18.0)
                     .color(GOLD),
             );
+            let mut pressed = None;
             ui.horizontal(|ui| {
                 for (label, intent, enabled) in [
                     (
@@ -935,18 +1006,97 @@ fn betting_bar(
                     ),
                 ] {
                     if ui.add_enabled(enabled, egui::Button::new(label)).clicked() {
-                        intents.write(intent);
+                        pressed = Some(intent);
                     }
                 }
             });
-        });
-        let deal =
-            egui::Button::new(bold("Deal  [Enter]").size(20.0)).min_size(egui::vec2(130.0, 52.0));
-        if ui
-            .add_enabled(!busy && !slip.chips.is_empty(), deal)
-            .clicked()
-        {
-            intents.write(Intent::Deal);
+            pressed
+        })
+        .inner;
+    let deal =
+        egui::Button::new(bold("Deal  [Enter]").size(20.0)).min_size(egui::vec2(130.0, 52.0));
+    if ui
+        .add_enabled(!busy && !slip.chips.is_empty(), deal)
+        .clicked()
+    {
+        pressed = Some(Intent::Deal);
+    }
+    pressed
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::Preset;
+
+    /// Where the betting bar lands in a window of `screen` points, drawn in the game's own fonts.
+    fn betting_bar_rect(screen: egui::Vec2, portrait: bool) -> egui::Rect {
+        let ctx = egui::Context::default();
+        let mut definitions = egui::FontDefinitions::empty();
+        for (name, family) in [
+            ("DejaVuSans", egui::FontFamily::Proportional),
+            ("DejaVuSans-Bold", egui::FontFamily::Name("bold".into())),
+        ] {
+            let path = format!("{}/assets/fonts/{name}.ttf", env!("CARGO_MANIFEST_DIR"));
+            let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+            definitions.font_data.insert(
+                name.to_string(),
+                std::sync::Arc::new(egui::FontData::from_owned(bytes)),
+            );
+            definitions.families.insert(family, vec![name.to_string()]);
         }
-    });
+        ctx.set_fonts(definitions);
+        let slip = BetSlip {
+            chips: vec![Cents(2_500)],
+            last_bet: Cents(2_500),
+            refusal: None,
+        };
+        let rules = Preset::LasVegasStrip.rules();
+        let input = || egui::RawInput {
+            screen_rect: Some(egui::Rect::from_min_size(egui::Pos2::ZERO, screen)),
+            ..Default::default()
+        };
+        let mut rect = egui::Rect::NOTHING;
+        // An area knows its size from the pass before: the second pass places it.
+        for _ in 0..2 {
+            ctx.run_ui(input(), |ui| {
+                rect = bottom_bar(ui.ctx(), |ui| {
+                    betting_bar(ui, &slip, &rules, false, portrait);
+                })
+                .rect;
+            })
+            .drop_without_applying_deltas();
+        }
+        rect
+    }
+
+    #[test]
+    fn the_betting_bar_fits_a_wide_window_in_one_row_and_an_upright_one_in_two() {
+        let wide = egui::vec2(1280.0, 720.0);
+        let upright = egui::vec2(720.0, 1280.0);
+        let inside = |rect: egui::Rect, screen: egui::Vec2| {
+            egui::Rect::from_min_size(egui::Pos2::ZERO, screen).contains_rect(rect)
+        };
+
+        let one_row = betting_bar_rect(wide, false);
+        assert!(inside(one_row, wide), "{one_row:?} in {wide:?}");
+        assert!(
+            wide.y - one_row.top() < above_bottom_bar(false),
+            "{one_row:?}"
+        );
+        // The one-row bar is wider than a phone held upright: that is why it takes two rows there.
+        assert!(one_row.width() > upright.x, "{one_row:?}");
+
+        let two_rows = betting_bar_rect(upright, true);
+        assert!(inside(two_rows, upright), "{two_rows:?} in {upright:?}");
+        assert!(
+            two_rows.height() > one_row.height() + 40.0,
+            "{two_rows:?} vs {one_row:?}"
+        );
+        // Both stay clear of the panels above them.
+        assert!(
+            upright.y - two_rows.top() < above_bottom_bar(true),
+            "{two_rows:?}"
+        );
+    }
 }

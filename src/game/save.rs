@@ -354,10 +354,7 @@ impl Preferences {
         read_ron(path, text)
     }
 
-    fn write(&self) -> Result<(), String> {
-        let Some(store) = Store::platform() else {
-            return Ok(());
-        };
+    fn write(&self, store: &Store) -> Result<(), String> {
         let text = ron::ser::to_string_pretty(self, ron::ser::PrettyConfig::default())
             .map_err(|e| format!("cannot write the settings: {e}"))?;
         store.write(Preferences::NAME, &text)
@@ -371,6 +368,7 @@ fn remember_preferences(
     look: Res<super::art::Look>,
     mix: Option<Res<super::audio::Mix>>,
     mut last: Local<Option<Preferences>>,
+    mut store: Local<Option<Option<Store>>>,
 ) {
     let now = Preferences {
         speed: beats.speed,
@@ -382,7 +380,10 @@ fn remember_preferences(
         None => *last = Some(now),
         Some(before) if before != now => {
             *last = Some(now);
-            if let Err(message) = now.write() {
+            // Where settings go is worked out once, at the first change (in the browser that is a test write).
+            if let Some(store) = store.get_or_insert_with(Store::platform)
+                && let Err(message) = now.write(store)
+            {
                 error!("{message}");
             }
         }
