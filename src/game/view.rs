@@ -151,8 +151,14 @@ pub(super) fn plugin(app: &mut App) {
         );
 }
 
+/// The camera. No multisampling: everything on the table is a textured sprite whose edges are already soft in its
+/// picture, and four samples a pixel made each frame several times dearer where WebGL runs in software.
 fn spawn_camera(mut commands: Commands) {
-    commands.spawn((Camera2d, projection(&TableLayout::default())));
+    commands.spawn((
+        Camera2d,
+        bevy::render::view::Msaa::Off,
+        projection(&TableLayout::default()),
+    ));
 }
 
 /// The camera fits the layout's table into the window, whatever its size.
