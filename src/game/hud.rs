@@ -130,10 +130,12 @@ pub(super) fn plugin(app: &mut App) {
         );
 }
 
+/// The game's fonts, under `assets/`: the HUD and the felt are printed in them.
+const REGULAR: &str = "fonts/DejaVuSans.ttf";
+const BOLD: &str = "fonts/DejaVuSans-Bold.ttf";
+
 /// The fonts, first of the preload.
 pub fn preload(mut commands: Commands, assets: Res<AssetServer>, mut preload: ResMut<Preload>) {
-    const REGULAR: &str = "fonts/DejaVuSans.ttf";
-    const BOLD: &str = "fonts/DejaVuSans-Bold.ttf";
     let regular: Handle<Font> = assets.load(REGULAR);
     let bold: Handle<Font> = assets.load(BOLD);
     preload.add(REGULAR, regular.clone().untyped());
@@ -258,25 +260,30 @@ fn root_ui(ctx: &egui::Context) -> egui::Ui {
 
 /// egui draws in DejaVu Sans too, so ♠ ♥ ♦ ♣ and the table's text look the same everywhere.
 fn install_fonts(ctx: &egui::Context, fonts: &Assets<Font>, game_fonts: &GameFonts) {
+    let bytes = |handle: &Handle<Font>| fonts.get(handle).map(|font| font.data.as_ref().to_vec());
+    ctx.set_fonts(font_definitions(
+        bytes(&game_fonts.regular),
+        bytes(&game_fonts.bold),
+    ));
+}
+
+/// egui's fonts from the bytes of the game's regular and bold font files (either may be missing).
+fn font_definitions(regular: Option<Vec<u8>>, bold: Option<Vec<u8>>) -> egui::FontDefinitions {
     let mut definitions = egui::FontDefinitions::default();
-    for (name, handle, family) in [
-        (
-            "DejaVuSans",
-            &game_fonts.regular,
-            egui::FontFamily::Proportional,
-        ),
+    for (name, data, family) in [
+        ("DejaVuSans", regular, egui::FontFamily::Proportional),
         (
             "DejaVuSans-Bold",
-            &game_fonts.bold,
+            bold,
             egui::FontFamily::Name("bold".into()),
         ),
     ] {
-        let Some(font) = fonts.get(handle) else {
+        let Some(data) = data else {
             continue;
         };
         definitions.font_data.insert(
             name.to_string(),
-            std::sync::Arc::new(egui::FontData::from_owned(font.data.as_ref().to_vec())),
+            std::sync::Arc::new(egui::FontData::from_owned(data)),
         );
         definitions
             .families
@@ -301,7 +308,7 @@ fn install_fonts(ctx: &egui::Context, fonts: &Assets<Font>, game_fonts: &GameFon
             .or_default()
             .extend(proportional.iter().cloned());
     }
-    ctx.set_fonts(definitions);
+    definitions
 }
 
 fn bold(text: impl Into<String>) -> egui::RichText {
@@ -1032,20 +1039,11 @@ mod tests {
     /// Where the betting bar lands in a window of `screen` points, drawn in the game's own fonts.
     fn betting_bar_rect(screen: egui::Vec2, portrait: bool) -> egui::Rect {
         let ctx = egui::Context::default();
-        let mut definitions = egui::FontDefinitions::empty();
-        for (name, family) in [
-            ("DejaVuSans", egui::FontFamily::Proportional),
-            ("DejaVuSans-Bold", egui::FontFamily::Name("bold".into())),
-        ] {
-            let path = format!("{}/assets/fonts/{name}.ttf", env!("CARGO_MANIFEST_DIR"));
-            let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-            definitions.font_data.insert(
-                name.to_string(),
-                std::sync::Arc::new(egui::FontData::from_owned(bytes)),
-            );
-            definitions.families.insert(family, vec![name.to_string()]);
-        }
-        ctx.set_fonts(definitions);
+        let read = |file: &str| {
+            let path = format!("{}/assets/{file}", env!("CARGO_MANIFEST_DIR"));
+            std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+        };
+        ctx.set_fonts(font_definitions(Some(read(REGULAR)), Some(read(BOLD))));
         let slip = BetSlip {
             chips: vec![Cents(2_500)],
             last_bet: Cents(2_500),
