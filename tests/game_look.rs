@@ -184,37 +184,28 @@ fn every_card_chip_table_and_sound_asset_exists_and_loads() {
     use bevy::asset::{AssetApp, LoadState};
     use bevy::image::{CompressedImageFormats, ImageLoader};
     use bevy_kira_audio::prelude::{AudioSource, WavLoader};
-    let mut app = App::new();
-    app.add_plugins((
-        MinimalPlugins,
-        AssetPlugin {
-            file_path: concat!(env!("CARGO_MANIFEST_DIR"), "/assets").into(),
-            meta_check: bevy::asset::AssetMetaCheck::Never,
-            ..default()
-        },
-        bevy::image::ImagePlugin::default(),
-    ))
-    .register_asset_loader(ImageLoader::new(CompressedImageFormats::NONE))
-    .init_asset::<TextureAtlasLayout>()
-    .init_asset::<Font>()
-    .init_asset_loader::<bevy::text::FontLoader>()
-    .init_asset::<AudioSource>()
-    .init_asset_loader::<WavLoader>()
-    .init_resource::<holecard::game::hud::Preload>()
-    .init_resource::<Look>()
-    .add_systems(
-        Startup,
-        (
-            holecard::game::hud::preload,
-            art::load,
-            holecard::game::audio::load,
+    let mut app = holecard::game::headless::with_the_games_assets();
+    app.add_plugins(bevy::image::ImagePlugin::default())
+        .register_asset_loader(ImageLoader::new(CompressedImageFormats::NONE))
+        .init_asset::<TextureAtlasLayout>()
+        .add_plugins(holecard::game::lettering::fonts_plugin)
+        .init_asset::<AudioSource>()
+        .init_asset_loader::<WavLoader>()
+        .init_resource::<holecard::game::hud::Preload>()
+        .init_resource::<Look>()
+        .add_systems(
+            Startup,
+            (
+                holecard::game::hud::preload,
+                art::load,
+                holecard::game::audio::load,
+            )
+                .chain(),
         )
-            .chain(),
-    )
-    .add_systems(
-        PreUpdate,
-        art::load_chosen_deck.run_if(resource_exists::<art::Art>),
-    );
+        .add_systems(
+            PreUpdate,
+            art::load_chosen_deck.run_if(resource_exists::<art::Art>),
+        );
     let mut failed = Vec::new();
     let mut pending = usize::MAX;
     for _ in 0..2_000 {

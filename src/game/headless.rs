@@ -112,6 +112,21 @@ fn build(
     Ok(app)
 }
 
+/// An app with Bevy's minimal plugins and an asset server reading this crate's own `assets/` folder (without meta
+/// files, as the game reads it): for tests that load the game's real files.
+pub fn with_the_games_assets() -> App {
+    let mut app = App::new();
+    app.add_plugins((
+        MinimalPlugins,
+        AssetPlugin {
+            file_path: concat!(env!("CARGO_MANIFEST_DIR"), "/assets").into(),
+            meta_check: bevy::asset::AssetMetaCheck::Never,
+            ..default()
+        },
+    ));
+    app
+}
+
 /// The view and motion plugins on placeholder pictures and fonts: every entity, label and animation of the table
 /// exists and moves, and nothing is drawn.
 fn look_without_a_screen(app: &mut App) {
@@ -121,15 +136,19 @@ fn look_without_a_screen(app: &mut App) {
         .init_asset::<TextureAtlasLayout>()
         .init_asset::<Mesh>()
         .init_asset::<ColorMaterial>()
-        .init_asset::<Font>()
         .init_resource::<super::art::Look>()
         .init_resource::<ClearColor>()
         .insert_resource(super::art::Art::placeholder())
-        .insert_resource(super::view::GameFonts {
+        .insert_resource(super::lettering::GameFonts {
             regular: Handle::default(),
             bold: Handle::default(),
         })
-        .add_plugins((super::motion::plugin, super::view::plugin));
+        .add_plugins((
+            super::lettering::fonts_plugin,
+            super::lettering::plugin,
+            super::motion::plugin,
+            super::view::plugin,
+        ));
 }
 
 /// True when the table is between rounds with everything shown.

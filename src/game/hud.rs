@@ -2,11 +2,11 @@
 //! limits and bankroll bar, the chip rack and betting buttons, the action buttons with their keys, the round log and
 //! the pause menu. Everything the player asks for becomes an [`Intent`]; the keyboard sends the same intents.
 
+use super::lettering::{BOLD_FAMILY, FontFile, GameFonts, font_bytes, font_definitions};
 use super::player::{BetSlip, Intent, PlayOptions, denominations, human_seat};
 use super::screen::{RoundPhase, Screen};
 use super::seats::{Remark, Session};
 use super::table::{Beats, Engine, Occupants, Shown, Speed};
-use super::view::GameFonts;
 use crate::engine::{Action, Cents, Phase};
 use crate::level::{Listing, catalogue};
 use bevy::prelude::*;
@@ -136,8 +136,8 @@ const BOLD: &str = "fonts/DejaVuSans-Bold.ttf";
 
 /// The fonts, first of the preload.
 pub fn preload(mut commands: Commands, assets: Res<AssetServer>, mut preload: ResMut<Preload>) {
-    let regular: Handle<Font> = assets.load(REGULAR);
-    let bold: Handle<Font> = assets.load(BOLD);
+    let regular: Handle<FontFile> = assets.load(REGULAR);
+    let bold: Handle<FontFile> = assets.load(BOLD);
     preload.add(REGULAR, regular.clone().untyped());
     preload.add(BOLD, bold.clone().untyped());
     commands.insert_resource(GameFonts { regular, bold });
@@ -164,7 +164,7 @@ fn loading_screen(
     mut contexts: EguiContexts,
     mut preload: ResMut<Preload>,
     assets: Res<AssetServer>,
-    fonts: Res<Assets<Font>>,
+    fonts: Res<Assets<FontFile>>,
     game_fonts: Res<GameFonts>,
     start: Option<Res<StartAt>>,
     mut next: ResMut<NextState<Screen>>,
@@ -259,60 +259,14 @@ fn root_ui(ctx: &egui::Context) -> egui::Ui {
 }
 
 /// egui draws in DejaVu Sans too, so ♠ ♥ ♦ ♣ and the table's text look the same everywhere.
-fn install_fonts(ctx: &egui::Context, fonts: &Assets<Font>, game_fonts: &GameFonts) {
-    let bytes = |handle: &Handle<Font>| fonts.get(handle).map(|font| font.data.as_ref().to_vec());
-    ctx.set_fonts(font_definitions(
-        bytes(&game_fonts.regular),
-        bytes(&game_fonts.bold),
-    ));
-}
-
-/// egui's fonts from the bytes of the game's regular and bold font files (either may be missing).
-fn font_definitions(regular: Option<Vec<u8>>, bold: Option<Vec<u8>>) -> egui::FontDefinitions {
-    let mut definitions = egui::FontDefinitions::default();
-    for (name, data, family) in [
-        ("DejaVuSans", regular, egui::FontFamily::Proportional),
-        (
-            "DejaVuSans-Bold",
-            bold,
-            egui::FontFamily::Name("bold".into()),
-        ),
-    ] {
-        let Some(data) = data else {
-            continue;
-        };
-        definitions.font_data.insert(
-            name.to_string(),
-            std::sync::Arc::new(egui::FontData::from_owned(data)),
-        );
-        definitions
-            .families
-            .entry(family)
-            .or_default()
-            .insert(0, name.to_string());
+fn install_fonts(ctx: &egui::Context, files: &Assets<FontFile>, game_fonts: &GameFonts) {
+    if let Some((regular, bold)) = font_bytes(files, game_fonts) {
+        ctx.set_fonts(font_definitions(Some(regular), Some(bold)));
     }
-    // The bold family falls back on the regular one for anything it lacks, and egui's monospace text (which the HUD
-    // does not choose, but egui's own widgets may) is drawn in it too.
-    let proportional = definitions
-        .families
-        .get(&egui::FontFamily::Proportional)
-        .cloned()
-        .unwrap_or_default();
-    for family in [
-        egui::FontFamily::Name("bold".into()),
-        egui::FontFamily::Monospace,
-    ] {
-        definitions
-            .families
-            .entry(family)
-            .or_default()
-            .extend(proportional.iter().cloned());
-    }
-    definitions
 }
 
 fn bold(text: impl Into<String>) -> egui::RichText {
-    egui::RichText::new(text).family(egui::FontFamily::Name("bold".into()))
+    egui::RichText::new(text).family(egui::FontFamily::Name(BOLD_FAMILY.into()))
 }
 
 /// The title and its pages: Play, Tables, Settings, Quit.

@@ -5,6 +5,7 @@ pub mod audio;
 pub mod headless;
 pub mod hud;
 pub mod layout;
+pub mod lettering;
 pub mod motion;
 pub mod player;
 pub mod save;

@@ -194,7 +194,7 @@ fn set_alpha(
     alpha: f32,
     children: &Query<&Children>,
     sprites: &mut Query<&mut Sprite>,
-    texts: &mut Query<&mut TextColor>,
+    texts: &mut Query<&mut super::lettering::Ink>,
 ) {
     if let Ok(mut sprite) = sprites.get_mut(entity) {
         sprite.color.set_alpha(alpha);
@@ -215,7 +215,7 @@ fn fade(
     mut fading: Query<(Entity, &mut Fade)>,
     children: Query<&Children>,
     mut sprites: Query<&mut Sprite>,
-    mut texts: Query<&mut TextColor>,
+    mut texts: Query<&mut super::lettering::Ink>,
 ) {
     for (entity, mut fade) in &mut fading {
         fade.t += time.delta_secs();
@@ -234,7 +234,7 @@ fn fly(
     mut flights: Query<(Entity, &mut Flight, &mut Transform, &mut Visibility)>,
     children: Query<&Children>,
     mut sprites: Query<&mut Sprite>,
-    mut texts: Query<&mut TextColor>,
+    mut texts: Query<&mut super::lettering::Ink>,
 ) {
     for (entity, mut flight, mut transform, mut visibility) in &mut flights {
         let dt = time.delta_secs();
@@ -267,7 +267,7 @@ fn show_banners(
     mut banners: Query<(Entity, &mut Banner, &mut Transform)>,
     children: Query<&Children>,
     mut sprites: Query<&mut Sprite>,
-    mut texts: Query<&mut TextColor>,
+    mut texts: Query<&mut super::lettering::Ink>,
 ) {
     for (entity, mut banner, mut transform) in &mut banners {
         banner.t += time.delta_secs();

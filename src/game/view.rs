@@ -5,6 +5,7 @@
 
 use super::art::{Art, Look};
 use super::layout::{CARD_SIZE, TableLayout};
+use super::lettering::{Ink, Lettering};
 use super::motion::{Animate, Banner, Fade, Flight, Glide};
 use super::screen::Screen;
 use super::seats::Session;
@@ -25,15 +26,6 @@ const CHIP_STEP: f32 = 4.0;
 const DEAL_SECONDS: f32 = 0.38;
 /// Seconds chips take between piles.
 const FLIGHT_SECONDS: f32 = 0.42;
-
-/// The fonts, loaded on the Loading screen.
-#[derive(Resource, Clone)]
-pub struct GameFonts {
-    /// Body text.
-    pub regular: Handle<Font>,
-    /// Card indices, totals, banners.
-    pub bold: Handle<Font>,
-}
 
 /// A card's face as drawn (it lags the logic while the card turns over).
 #[derive(Component, Debug)]
@@ -103,20 +95,16 @@ enum Fixture {
     Circle(u8),
 }
 
-/// One line of the rules printed on the felt's curve: its glyphs are children, bent onto the curve once laid out.
+/// One line of the rules printed along the felt's curve (the first line biggest, nearest the edge).
 #[derive(Component)]
 struct Printed {
     line: usize,
-    placed: bool,
 }
-
-/// One character of a printed line.
-#[derive(Component)]
-struct Glyph;
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<TableLayout>()
         .add_systems(Startup, spawn_camera)
+        .add_systems(OnEnter(Screen::Loading), warm_up)
         .add_systems(
             OnEnter(Screen::Table),
             (dress_table, place_fixtures)
@@ -128,7 +116,6 @@ pub(super) fn plugin(app: &mut App) {
             (
                 fit_layout,
                 place_fixtures.run_if(resource_changed::<TableLayout>),
-                print_rules,
                 dress_cards,
                 dress_hands,
                 dress_piles,
@@ -158,6 +145,38 @@ fn spawn_camera(mut commands: Commands) {
         Camera2d,
         bevy::render::view::Msaa::Off,
         projection(&TableLayout::default()),
+    ));
+}
+
+/// While the assets load (under the loading screen), one invisible piece of each kind the table draws — a sprite, a
+/// textured mesh, a line of lettering — so the renderer prepares their shaders then rather than on the table's
+/// first frame. Where WebGL runs in software each of those costs a noticeable part of a second.
+fn warm_up(
+    mut commands: Commands,
+    letterer: Res<super::lettering::Letterer>,
+    mut meshes: ResMut<Assets<Mesh>>,
+    mut materials: ResMut<Assets<ColorMaterial>>,
+) {
+    let unseen = Color::NONE;
+    commands.spawn((
+        Name::new("Warm-up sprite"),
+        Sprite::from_color(unseen, Vec2::ONE),
+        DespawnOnExit(Screen::Loading),
+    ));
+    commands.spawn((
+        Name::new("Warm-up mesh"),
+        Mesh2d(meshes.add(Circle::new(1.0).mesh().resolution(8))),
+        MeshMaterial2d(materials.add(ColorMaterial {
+            color: unseen,
+            texture: Some(letterer.atlas().clone()),
+            ..default()
+        })),
+        DespawnOnExit(Screen::Loading),
+    ));
+    commands.spawn((
+        Name::new("Warm-up lettering"),
+        text(false, 1.0, unseen, "."),
+        DespawnOnExit(Screen::Loading),
     ));
 }
 
@@ -206,27 +225,12 @@ pub fn chip_colour(value: Cents) -> Color {
     }
 }
 
-fn text(
-    fonts: &GameFonts,
-    bold: bool,
-    size: f32,
-    colour: Color,
-    words: impl Into<String>,
-) -> impl Bundle {
-    (
-        Text2d::new(words),
-        TextFont {
-            font: if bold {
-                fonts.bold.clone()
-            } else {
-                fonts.regular.clone()
-            }
-            .into(),
-            font_size: FontSize::Px(size),
-            ..default()
-        },
-        TextColor(colour),
-    )
+fn text(bold: bool, size: f32, colour: Color, words: impl Into<String>) -> (Lettering, Ink) {
+    (Lettering::new(words, size, bold), Ink(colour))
+}
+
+fn anchored((lettering, ink): (Lettering, Ink), anchor: Anchor) -> (Lettering, Ink) {
+    (lettering.anchored(anchor), ink)
 }
 
 /// A picture drawn at `size` table units.
@@ -255,7 +259,6 @@ fn dress_table(
     mut commands: Commands,
     session: Res<Session>,
     engine: Option<Res<Engine>>,
-    fonts: Res<GameFonts>,
     art: Res<Art>,
     look: Res<Look>,
     mut meshes: ResMut<Assets<Mesh>>,
@@ -289,22 +292,12 @@ fn dress_table(
     if let Some(engine) = engine {
         for (line, words) in engine.table.rules().felt_lines().iter().enumerate() {
             let size = if line == 0 { 24.0 } else { 15.0 };
-            let mut printed = commands.spawn((
+            commands.spawn((
                 Name::new("Felt print"),
-                Printed {
-                    line,
-                    placed: false,
-                },
-                Transform::default(),
-                Visibility::Hidden,
+                Printed { line },
+                text(line == 0, size, ink, words.as_str()),
                 DespawnOnExit(Screen::Table),
             ));
-            for letter in words.chars() {
-                printed.with_child((
-                    Glyph,
-                    text(&fonts, line == 0, size, ink, letter.to_string()),
-                ));
-            }
         }
     }
     for entity in &pieces.shoes {
@@ -317,7 +310,7 @@ fn dress_table(
                     art.back(*look, session.level.card_back, CARD_SIZE * 0.92),
                     Transform::from_xyz(0.0, 7.0, 0.1),
                 ),
-                count_label(&fonts),
+                count_label(),
             ],
         ));
     }
@@ -333,7 +326,7 @@ fn dress_table(
                     Transform::from_xyz(0.0, 0.0, 0.1).with_rotation(Quat::from_rotation_z(0.06)),
                     Visibility::Hidden,
                 ),
-                count_label(&fonts),
+                count_label(),
             ],
         ));
     }
@@ -345,14 +338,13 @@ fn dress_table(
             children![
                 (
                     PileLabel,
-                    text(&fonts, false, 12.0, ink, ""),
-                    Anchor::CENTER_LEFT,
+                    anchored(text(false, 12.0, ink, ""), Anchor::CENTER_LEFT),
                     Transform::from_xyz(158.0, 0.0, 0.2),
                 ),
                 (
                     DealerLabel,
                     Fixture::DealerLabel,
-                    text(&fonts, true, 18.0, Color::WHITE, ""),
+                    text(true, 18.0, Color::WHITE, ""),
                 ),
             ],
         ));
@@ -364,9 +356,7 @@ fn dress_table(
             Visibility::default(),
             children![(
                 SeatLabel(spot.seat),
-                text(&fonts, false, 14.0, Color::WHITE, ""),
-                TextLayout::justify(Justify::Center),
-                Anchor::TOP_CENTER,
+                anchored(text(false, 14.0, Color::WHITE, ""), Anchor::TOP_CENTER),
             )],
         ));
     }
@@ -382,8 +372,8 @@ fn dress_table(
 /// Puts the fixed pieces where the layout says: on entering the table and whenever the window changes shape.
 fn place_fixtures(
     layout: Res<TableLayout>,
-    mut fixtures: Query<(&Fixture, &mut Transform)>,
-    mut printed: Query<&mut Printed>,
+    mut fixtures: Query<(&Fixture, &mut Transform), Without<Printed>>,
+    mut printed: Query<(&Printed, &mut Transform, &mut Lettering)>,
 ) {
     for (fixture, mut transform) in &mut fixtures {
         *transform = match *fixture {
@@ -411,81 +401,21 @@ fn place_fixtures(
             }
         };
     }
-    for mut line in &mut printed {
-        line.placed = false;
-    }
-}
-
-/// Bends each printed line onto the felt's curve once its glyphs are laid out: every glyph sits on the arc at its
-/// own width's distance from the one before and leans with the curve, as the ink on a real table does.
-fn print_rules(
-    layout: Res<TableLayout>,
-    mut lines: Query<(&mut Printed, &Children, &mut Visibility)>,
-    mut glyphs: Query<
-        (
-            &Text2d,
-            &TextFont,
-            &bevy::text::TextLayoutInfo,
-            &mut Transform,
-        ),
-        With<Glyph>,
-    >,
-) {
-    const TRACKING: f32 = 1.5;
-    for (mut printed, children, mut visibility) in &mut lines {
-        if printed.placed {
-            continue;
+    // The rules follow the felt's edge, each line a little further in than the one before.
+    for (line, mut transform, mut lettering) in &mut printed {
+        *transform = Transform::from_translation(layout.print_centre.extend(1.0));
+        let radius = Some(layout.print_radius + 28.0 * line.line as f32);
+        if lettering.arc != radius {
+            lettering.arc = radius;
         }
-        let mut widths = Vec::with_capacity(children.len());
-        for child in children {
-            let Ok((text, font, info, _)) = glyphs.get(*child) else {
-                continue;
-            };
-            let size = match font.font_size {
-                FontSize::Px(px) => px,
-                _ => 16.0,
-            };
-            let width = if text.0.trim().is_empty() {
-                size * 0.35
-            } else if info.size.x > 0.0 && info.scale_factor > 0.0 {
-                // Bevy keeps the laid-out size in logical units (it divides by the scale factor itself), so the
-                // width is right at any device-pixel ratio.
-                info.size.x
-            } else {
-                // Not laid out yet: try next frame.
-                widths.clear();
-                break;
-            };
-            widths.push((*child, width));
-        }
-        if widths.is_empty() {
-            continue;
-        }
-        let radius = layout.print_radius + 28.0 * printed.line as f32;
-        let total: f32 = widths.iter().map(|(_, w)| w + TRACKING).sum::<f32>() - TRACKING;
-        let mut along = -total / 2.0;
-        for (glyph, width) in widths {
-            let angle = (along + width / 2.0) / radius;
-            along += width + TRACKING;
-            if let Ok((.., mut transform)) = glyphs.get_mut(glyph) {
-                *transform = Transform::from_xyz(
-                    layout.print_centre.x + radius * angle.sin(),
-                    layout.print_centre.y - radius * angle.cos(),
-                    1.0,
-                )
-                .with_rotation(Quat::from_rotation_z(angle));
-            }
-        }
-        printed.placed = true;
-        *visibility = Visibility::Inherited;
     }
 }
 
 /// The count under the shoe or the discard holder.
-fn count_label(fonts: &GameFonts) -> impl Bundle {
+fn count_label() -> impl Bundle {
     (
         CountLabel,
-        text(fonts, false, 13.0, Color::WHITE, ""),
+        text(false, 13.0, Color::WHITE, ""),
         Transform::from_xyz(0.0, -70.0, 0.2),
     )
 }
@@ -603,12 +533,7 @@ fn place_cards(
 }
 
 /// Hands get a place for their label and glow.
-fn dress_hands(
-    mut commands: Commands,
-    fonts: Res<GameFonts>,
-    art: Res<Art>,
-    hands: Query<Entity, Added<HandView>>,
-) {
+fn dress_hands(mut commands: Commands, art: Res<Art>, hands: Query<Entity, Added<HandView>>) {
     for entity in &hands {
         commands.entity(entity).insert((
             Transform::default(),
@@ -616,9 +541,7 @@ fn dress_hands(
             children![
                 (
                     HandLabel,
-                    text(&fonts, true, 16.0, Color::WHITE, ""),
-                    TextLayout::justify(Justify::Center),
-                    Anchor::BOTTOM_CENTER,
+                    anchored(text(true, 16.0, Color::WHITE, ""), Anchor::BOTTOM_CENTER),
                     Transform::from_xyz(0.0, 0.0, 40.0),
                 ),
                 (
@@ -638,7 +561,6 @@ fn dress_hands(
 /// Bankrolls and bet circles carry their amount in a label beside them.
 fn dress_piles(
     mut commands: Commands,
-    fonts: Res<GameFonts>,
     bankrolls: Query<Entity, Added<Bankroll>>,
     circles: Query<Entity, Added<BetCircle>>,
 ) {
@@ -646,8 +568,7 @@ fn dress_piles(
         commands.entity(entity).insert(ShownAmount::default());
         commands.entity(entity).with_child((
             PileLabel,
-            text(&fonts, true, 13.0, Color::WHITE, ""),
-            Anchor::CENTER_LEFT,
+            anchored(text(true, 13.0, Color::WHITE, ""), Anchor::CENTER_LEFT),
             Transform::from_xyz(34.0, 0.0, 0.2),
         ));
     }
@@ -752,7 +673,6 @@ fn raise_banners(
     beats: Res<Beats>,
     look: Res<Look>,
     art: Res<Art>,
-    fonts: Res<GameFonts>,
     layout: Res<TableLayout>,
     session: Res<Session>,
     cards: Query<&CardView>,
@@ -797,7 +717,7 @@ fn raise_banners(
             Transform::from_translation(at.extend(80.0)).with_scale(Vec3::splat(scale)),
             DespawnOnExit(Screen::Table),
             children![(
-                text(&fonts, true, 19.0, colour, words),
+                text(true, 19.0, colour, words),
                 Transform::from_xyz(0.0, 0.0, 0.1),
             )],
         ));
@@ -881,7 +801,7 @@ fn label_hands(
     layout: Res<TableLayout>,
     cards: Query<&CardView>,
     hands: Query<(&HandView, Option<&Settlement>, &Children)>,
-    mut labels: Query<(&mut Text2d, &mut Transform, &mut TextColor), With<HandLabel>>,
+    mut labels: Query<(&mut Lettering, &mut Transform, &mut Ink), With<HandLabel>>,
 ) {
     for (hand, settlement, children) in &hands {
         let mut shown: Vec<&CardView> = cards.iter().filter(|c| c.spot == hand.spot()).collect();
@@ -900,11 +820,11 @@ fn label_hands(
         let top = layout.hand_top(hand.seat, hand.hand, seat_hands, faces.len());
         for child in children {
             if let Ok((mut text, mut transform, mut colour)) = labels.get_mut(*child) {
-                if text.0 != words {
-                    text.0.clone_from(&words);
+                if text.words != words {
+                    text.words.clone_from(&words);
                 }
                 transform.translation = top.extend(40.0);
-                colour.0 = match settlement.map(|s| s.outcome) {
+                colour.set_if_neq(Ink(match settlement.map(|s| s.outcome) {
                     Some(Outcome::Win | Outcome::Blackjack | Outcome::EvenMoney) => {
                         Color::srgb_u8(0xff, 0xd8, 0x4a)
                     }
@@ -912,7 +832,7 @@ fn label_hands(
                         Color::srgb_u8(0xff, 0x9a, 0x8a)
                     }
                     _ => Color::WHITE,
-                };
+                }));
             }
         }
     }
@@ -921,7 +841,7 @@ fn label_hands(
 /// The dealer's total counts only cards turned up as drawn: the upcard's value until the hole card has turned.
 fn label_dealer(
     cards: Query<(&CardView, Option<&Drawn>)>,
-    mut labels: Query<&mut Text2d, With<DealerLabel>>,
+    mut labels: Query<&mut Lettering, With<DealerLabel>>,
 ) {
     let dealer = cards
         .iter()
@@ -942,8 +862,8 @@ fn label_dealer(
     };
 
     for mut label in &mut labels {
-        if label.0 != words {
-            label.0.clone_from(&words);
+        if label.words != words {
+            label.words.clone_from(&words);
         }
     }
 }
@@ -952,7 +872,7 @@ fn label_seats(
     occupants: Res<Occupants>,
     session: Res<Session>,
     bankrolls: Query<&Bankroll>,
-    mut labels: Query<(&SeatLabel, &mut Text2d, &mut TextColor)>,
+    mut labels: Query<(&SeatLabel, &mut Lettering, &mut Ink)>,
 ) {
     for (label, mut text, mut colour) in &mut labels {
         let seat = label.0;
@@ -967,16 +887,16 @@ fn label_seats(
             }
             None => "open seat".to_string(),
         };
-        if text.0 != words {
-            text.0 = words;
+        if text.words != words {
+            text.words = words;
         }
-        colour.0 = if mine {
+        colour.set_if_neq(Ink(if mine {
             Color::srgb_u8(0xff, 0xd8, 0x4a)
         } else if occupants.seats[usize::from(seat)].is_some() {
             Color::WHITE
         } else {
             Color::srgba(1.0, 1.0, 1.0, 0.45)
-        };
+        }));
     }
 }
 
@@ -1018,7 +938,7 @@ fn redraw_piles(
     mut circles: Query<(Entity, &BetCircle, &mut ShownAmount, &Children), Without<DealerTray>>,
     mut trays: Query<(Entity, &DealerTray, &mut ShownAmount, &Children), Without<BetCircle>>,
     chips: Query<(), With<ChipSprite>>,
-    mut labels: Query<&mut Text2d, With<PileLabel>>,
+    mut labels: Query<&mut Lettering, With<PileLabel>>,
 ) {
     let mut stack = |commands: &mut Commands,
                      entity: Entity,
@@ -1069,7 +989,7 @@ fn redraw_piles(
         }
         for child in children {
             if let Ok(mut label) = labels.get_mut(*child) {
-                label.0 = if amount.is_positive() {
+                label.words = if amount.is_positive() {
                     amount.to_string()
                 } else {
                     String::new()
@@ -1098,7 +1018,7 @@ fn redraw_piles(
 fn count_cards(
     shoes: Query<(&ShoeStack, &Children), Changed<ShoeStack>>,
     trays: Query<(&DiscardTray, &Children), Changed<DiscardTray>>,
-    mut labels: Query<&mut Text2d, With<CountLabel>>,
+    mut labels: Query<&mut Lettering, With<CountLabel>>,
     mut piles: Query<&mut Visibility, With<DiscardPile>>,
 ) {
     let counts = shoes
@@ -1112,7 +1032,7 @@ fn count_cards(
     for (words, children) in counts {
         for child in children {
             if let Ok(mut label) = labels.get_mut(*child) {
-                label.0.clone_from(&words);
+                label.words.clone_from(&words);
             }
         }
     }

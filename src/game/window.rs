@@ -76,6 +76,8 @@ pub fn run(options: WindowOptions) -> Result<AppExit, crate::engine::RuleError> 
     app.add_plugins((
         super::art::plugin,
         super::audio::plugin,
+        super::lettering::fonts_plugin,
+        super::lettering::plugin,
         super::motion::plugin,
         super::view::plugin,
         super::hud::plugin,
