@@ -3,7 +3,8 @@
 // clicking like a player: the Title's "Sit down", the $25 chip, Deal, then Stand on every turn until the hands are
 // paid. It fails on any page error or Rust panic, checks the round the game logged against the native game's
 // (tests/fixtures/seed-7-first-round.txt), taps through the same round on a phone-sized touch screen, checks that
-// the game plays and says so when localStorage is refused, times navigation → first table frame, and saves
+// the game plays and says so when localStorage is refused, that a browser without WebGL2 or WebAssembly SIMD gets a
+// message instead of a blank page, times navigation → first table frame, and saves
 // screenshots in web/test-output/. Nothing on the page is there for the test: it reads the console and the
 // performance marks the page's loading screen uses.
 import { chromium } from 'playwright-core';
@@ -347,6 +348,34 @@ try {
     if (!warnings.length) throw new Error('with localStorage refused, the game did not say progress won\'t be kept');
     table.check();
     report.withoutStorage = 'plays, says progress won\'t be kept';
+    await context.close();
+  }
+
+  // 5. A browser the game cannot run in says why instead of showing a blank page, and the game is not downloaded:
+  // no WebGL2 (the canvas refuses the context), or no WebAssembly SIMD (the page's check module does not validate).
+  report.refused = [];
+  for (const [lacking, withhold, expected] of [
+    ['WebGL2', () => {
+      const getContext = HTMLCanvasElement.prototype.getContext;
+      HTMLCanvasElement.prototype.getContext = function (kind, ...rest) {
+        return kind === 'webgl2' ? null : getContext.call(this, kind, ...rest);
+      };
+    }, /needs WebGL2/],
+    ['SIMD', () => { WebAssembly.validate = () => false; }, /needs WebAssembly SIMD/],
+  ]) {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+    await context.addInitScript(withhold);
+    const page = await context.newPage();
+    const requested = [];
+    page.on('request', (request) => requested.push(request.url()));
+    await page.goto(`${base}/?seed=7`);
+    await page.waitForFunction(() => document.getElementById('cover').classList.contains('failed'), null,
+      { timeout: 20_000 });
+    const words = await page.evaluate(() => document.getElementById('status').textContent);
+    await page.screenshot({ path: `${shots}/without-${lacking}.png` });
+    if (!expected.test(words)) throw new Error(`without ${lacking} the page said: ${words}`);
+    if (requested.some((url) => url.endsWith('.wasm'))) throw new Error(`without ${lacking} the game was downloaded`);
+    report.refused.push(`without ${lacking}: "${words.slice(0, 40)}…"`);
     await context.close();
   }
 } finally {
