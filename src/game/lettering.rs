@@ -15,7 +15,7 @@ use bevy::render::render_resource::{Extent3d, TextureDimension, TextureFormat};
 use bevy::sprite::Anchor;
 use bevy_egui::egui;
 use egui::epaint::text::{Fonts, LayoutJob, TextOptions};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 /// A font file as loaded: its bytes, checked to be a TrueType/OpenType font.
 #[derive(Asset, TypePath, Clone, Debug)]
@@ -206,8 +206,8 @@ pub struct LaidOut {
 /// epaint's fonts and the atlas its glyphs are rasterised into, as a Bevy image the lettering's materials share.
 #[derive(Resource)]
 pub struct Letterer {
-    /// None until both font files are in. (epaint's fonts are not `Sync`; the lock is never contended.)
-    fonts: Option<Mutex<Fonts>>,
+    /// None until both font files are in.
+    fonts: Option<Fonts>,
     atlas: Handle<Image>,
     atlas_size: [usize; 2],
     /// Device pixels per table unit the glyphs are rasterised for.
@@ -215,16 +215,6 @@ pub struct Letterer {
 }
 
 impl Letterer {
-    /// The width of `words` in table units, if the fonts are in.
-    pub fn width(&self, words: &str, size: f32, bold: bool) -> Option<f32> {
-        let fonts = self.fonts.as_ref()?;
-        let mut fonts = fonts.lock().ok()?;
-        let galley = fonts
-            .with_pixels_per_point(self.pixels_per_unit)
-            .layout_job(Lettering::new(words, size, bold).job());
-        Some(galley.rect.width())
-    }
-
     /// The atlas image the lettering samples.
     pub fn atlas(&self) -> &Handle<Image> {
         &self.atlas
@@ -277,17 +267,19 @@ fn start_lettering(
     let Some((regular, bold)) = fonts.and_then(|f| font_bytes(&files, &f)) else {
         return;
     };
-    letterer.fonts = Some(Mutex::new(Fonts::new(
+    letterer.fonts = Some(Fonts::new(
         text_options(),
         font_definitions(Some(regular), Some(bold)),
-    )));
+    ));
 }
 
-/// New lettering gets its own material (its ink) on the shared atlas, and a mesh to be laid out into.
+/// New lettering gets its own material (its ink) on the shared atlas, and a handle for the mesh it will be laid out
+/// into. (No empty mesh is made for it meanwhile: Bevy 0.19's mesh allocator skips allocating a mesh without
+/// vertices but still copies it, and logs an error each time.)
 fn give_materials(
     mut commands: Commands,
     letterer: Res<Letterer>,
-    mut meshes: ResMut<Assets<Mesh>>,
+    meshes: Res<Assets<Mesh>>,
     mut materials: ResMut<Assets<ColorMaterial>>,
     new: Query<(Entity, &Ink), Added<Lettering>>,
 ) {
@@ -300,7 +292,7 @@ fn give_materials(
         });
         commands.entity(entity).insert((
             LaidOut {
-                mesh: meshes.add(empty_mesh()),
+                mesh: meshes.reserve_handle(),
                 material: material.clone(),
                 galley: None,
                 size: Vec2::ZERO,
@@ -334,9 +326,6 @@ fn lay_out(
 ) {
     let letterer = &mut *letterer;
     let Some(fonts) = letterer.fonts.as_mut() else {
-        return;
-    };
-    let Ok(fonts) = fonts.get_mut() else {
         return;
     };
     let density = pixels_per_unit(windows.iter().next());
@@ -669,6 +658,10 @@ mod tests {
                 Ink(Color::WHITE),
             ))
             .id();
+        // However soon the fonts are in, no mesh without vertices is made for it meanwhile.
+        app.update();
+        let meshes = app.world().resource::<Assets<Mesh>>();
+        assert!(meshes.iter().all(|(_, mesh)| mesh.count_vertices() > 0));
         for _ in 0..500 {
             app.update();
             if app.world().get::<Mesh2d>(words).is_some() {
@@ -726,5 +719,8 @@ mod tests {
             .words = String::new();
         app.update();
         assert!(app.world().get::<Mesh2d>(words).is_none());
+        // At no point was a mesh without vertices made (Bevy 0.19's renderer logs an error for each one).
+        let meshes = app.world().resource::<Assets<Mesh>>();
+        assert!(meshes.iter().all(|(_, mesh)| mesh.count_vertices() > 0));
     }
 }
