@@ -209,7 +209,6 @@ pub struct Letterer {
     /// None until both font files are in.
     fonts: Option<Fonts>,
     atlas: Handle<Image>,
-    atlas_size: [usize; 2],
     /// Device pixels per table unit the glyphs are rasterised for.
     pixels_per_unit: f32,
 }
@@ -232,7 +231,6 @@ pub(super) fn plugin(app: &mut App) {
     app.insert_resource(Letterer {
         fonts: None,
         atlas,
-        atlas_size: [1, 1],
         pixels_per_unit: 1.0,
     })
     .add_systems(
@@ -247,10 +245,16 @@ pub fn fonts_plugin(app: &mut App) {
         .register_asset_loader(FontFileLoader);
 }
 
-/// The text options for the table's lettering: as egui's, with no texture bigger than WebGL2 promises.
+/// Width and height of the atlas image, in texels. epaint's atlas starts short and doubles in height as glyphs
+/// come; the image the materials sample is always this size (epaint's rows padded with transparent ones), because a
+/// material keeps the texture it was prepared with, and a bigger image is a new texture (which the labels' materials
+/// did not follow: glyphs were sampled half-height from the old one).
+const ATLAS_SIDE: usize = 1024;
+
+/// The text options for the table's lettering: as egui's, with an atlas no bigger than [`ATLAS_SIDE`].
 fn text_options() -> TextOptions {
     TextOptions {
-        max_texture_side: 2048,
+        max_texture_side: ATLAS_SIDE,
         ..TextOptions::default()
     }
 }
@@ -349,15 +353,11 @@ fn lay_out(
         }
     }
     if fonts.font_image_delta().is_some() {
-        let image = fonts.image();
-        if image.size != letterer.atlas_size {
-            // The atlas grew: every mesh's texture coordinates change with it.
-            letterer.atlas_size = image.size;
-            changed = lettering.iter().map(|(entity, ..)| entity).collect();
-        }
-        images.insert(&letterer.atlas, atlas_image(&image)).ok();
+        images
+            .insert(&letterer.atlas, atlas_image(&fonts.image()))
+            .ok();
     }
-    let atlas = Vec2::new(letterer.atlas_size[0] as f32, letterer.atlas_size[1] as f32);
+    let atlas = Vec2::splat(ATLAS_SIDE as f32);
     for entity in changed {
         let Ok((_, lettering, laid)) = lettering.get(entity) else {
             continue;
@@ -451,15 +451,23 @@ fn bend(positions: &mut [[f32; 3]], radius: f32) {
 
 /// epaint's atlas (white glyphs, premultiplied coverage) as an image of white with the coverage as alpha.
 fn atlas_image(image: &egui::ColorImage) -> Image {
-    let mut data = Vec::with_capacity(image.pixels.len() * 4);
-    for pixel in &image.pixels {
-        let [r, g, b, a] = pixel.to_srgba_unmultiplied();
-        data.extend_from_slice(&[r, g, b, a]);
+    let mut data = vec![0; ATLAS_SIDE * ATLAS_SIDE * 4];
+    let width = image.size[0].min(ATLAS_SIDE);
+    for (y, row) in image
+        .pixels
+        .chunks(image.size[0].max(1))
+        .take(ATLAS_SIDE)
+        .enumerate()
+    {
+        for (x, pixel) in row.iter().take(width).enumerate() {
+            let at = (y * ATLAS_SIDE + x) * 4;
+            data[at..at + 4].copy_from_slice(&pixel.to_srgba_unmultiplied());
+        }
     }
     Image::new(
         Extent3d {
-            width: image.size[0] as u32,
-            height: image.size[1] as u32,
+            width: ATLAS_SIDE as u32,
+            height: ATLAS_SIDE as u32,
             depth_or_array_layers: 1,
         },
         TextureDimension::D2,
@@ -719,6 +727,32 @@ mod tests {
             .words = String::new();
         app.update();
         assert!(app.world().get::<Mesh2d>(words).is_none());
+        // Many big glyphs make epaint's atlas grow; the image the materials sample keeps its size (a bigger image
+        // would be a new texture, which materials prepared earlier do not follow).
+        for size in [40.0, 60.0, 80.0] {
+            app.world_mut().spawn(Lettering::new(
+                "ABCDEFGHIJKLMNOPQRSTUVWXYZ abcdefghijklmnopqrstuvwxyz 0123456789",
+                size,
+                true,
+            ));
+        }
+        app.update();
+        let letterer = app.world().resource::<Letterer>();
+        let grown = letterer
+            .fonts
+            .as_ref()
+            .map(|f| f.font_image_size())
+            .expect("fonts");
+        assert!(grown[1] > 128, "epaint's atlas grew: {grown:?}");
+        let atlas = app
+            .world()
+            .resource::<Assets<Image>>()
+            .get(letterer.atlas())
+            .expect("the atlas");
+        assert_eq!(
+            (atlas.width(), atlas.height()),
+            (ATLAS_SIDE as u32, ATLAS_SIDE as u32)
+        );
         // At no point was a mesh without vertices made (Bevy 0.19's renderer logs an error for each one).
         let meshes = app.world().resource::<Assets<Mesh>>();
         assert!(meshes.iter().all(|(_, mesh)| mesh.count_vertices() > 0));

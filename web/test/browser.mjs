@@ -213,13 +213,27 @@ async function phonePage(browser) {
   const inner = async () => (await cdp.send('Runtime.evaluate', {
     expression: '[innerWidth, innerHeight, devicePixelRatio]', returnByValue: true,
   })).result.value;
-  await cdp.send('Browser.setWindowBounds', { windowId, bounds: { width: 390, height: 844 } });
-  const [w, h] = await inner();
-  // The window's frame takes some of its size: grow it by that much.
-  await cdp.send('Browser.setWindowBounds', { windowId, bounds: { width: 390 + 390 - w, height: 844 + 844 - h } });
-  const size = await inner();
-  if (size.join() !== '390,844,3') throw new Error(`the phone window is ${size.join(', ')}, not 390, 844, 3`);
-  return { context, page };
+  // The window's frame takes some of its size, and a resize lands a moment after it is asked for: size the window,
+  // wait for the page to see a steady size, grow the window by what is missing, a few times at most.
+  const settled = async () => {
+    let last = await inner();
+    for (let i = 0; i < 20; i++) {
+      await sleep(100);
+      const now = await inner();
+      if (now.join() === last.join()) return now;
+      last = now;
+    }
+    return last;
+  };
+  let bounds = { width: 390, height: 844 };
+  let size = [];
+  for (let attempt = 0; attempt < 4; attempt++) {
+    await cdp.send('Browser.setWindowBounds', { windowId, bounds });
+    size = await settled();
+    if (size.join() === '390,844,3') return { context, page };
+    bounds = { width: bounds.width + 390 - size[0], height: bounds.height + 844 - size[1] };
+  }
+  throw new Error(`the phone window is ${size.join(', ')}, not 390, 844, 3`);
 }
 
 const server = await serve(dist);
