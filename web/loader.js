@@ -123,6 +123,13 @@ window.addEventListener('holecard-ready', () => {
   document.getElementById('holecard').focus();
 });
 
+// `holecard-table` is sent as the game draws its second table frame; the table is on screen once the page has
+// shown that frame, which is when the browser next asks for a frame. The page marks that moment
+// `holecard-table-shown` (where WebGL runs in software, drawing can trail the game by most of a second).
+window.addEventListener('holecard-table', () => {
+  requestAnimationFrame(() => performance.mark('holecard-table-shown'));
+});
+
 // The game could not start (a bad address option, say): it says why.
 window.addEventListener('holecard-failed', (event) => fail(`The game could not start: ${event.detail}`));
 

@@ -17,6 +17,7 @@ use crate::engine::{Card, Cents, Event, Outcome, Spot, Total};
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use bevy::sprite::Anchor;
+use bevy::sprite_render::AlphaMode2d;
 
 /// A chip on the felt, in table units (the edge band is the offset between chips in a stack).
 const CHIP_SIZE: Vec2 = Vec2::new(32.0, 28.0);
@@ -163,16 +164,21 @@ fn warm_up(
         Sprite::from_color(unseen, Vec2::ONE),
         DespawnOnExit(Screen::Loading),
     ));
-    commands.spawn((
-        Name::new("Warm-up mesh"),
-        Mesh2d(meshes.add(Circle::new(1.0).mesh().resolution(8))),
-        MeshMaterial2d(materials.add(ColorMaterial {
-            color: unseen,
-            texture: Some(letterer.atlas().clone()),
-            ..default()
-        })),
-        DespawnOnExit(Screen::Loading),
-    ));
+    // Textured meshes are drawn blended (the lettering) and opaque (the felt).
+    let circle = meshes.add(Circle::new(1.0).mesh().resolution(8));
+    for alpha_mode in [AlphaMode2d::Blend, AlphaMode2d::Opaque] {
+        commands.spawn((
+            Name::new("Warm-up mesh"),
+            Mesh2d(circle.clone()),
+            MeshMaterial2d(materials.add(ColorMaterial {
+                color: unseen,
+                texture: Some(letterer.atlas().clone()),
+                alpha_mode,
+                ..default()
+            })),
+            DespawnOnExit(Screen::Loading),
+        ));
+    }
     commands.spawn((
         Name::new("Warm-up lettering"),
         text(false, 1.0, unseen, "."),
@@ -284,6 +290,8 @@ fn dress_table(
         MeshMaterial2d(materials.add(ColorMaterial {
             color: Color::srgb_u8(r, g, b),
             texture: Some(art.felt.clone()),
+            // The felt is opaque: drawn without blending, and the rail under it is drawn only where it shows.
+            alpha_mode: AlphaMode2d::Opaque,
             ..default()
         })),
         Transform::default(),
