@@ -291,7 +291,10 @@ try {
   {
     const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
     // The test's own watch on audio (not the page's): every AudioContext made. Chromium starts them suspended until
-    // the page's first user gesture; the page must have them running after the first click.
+    // the page's first user gesture; the page must have them running after the first click. And what the game
+    // sends to the speakers: whatever is connected to a context's output is also connected to an analyser, whose
+    // loudest sample (read four times a second, each read covering the last 0.7 s) must be silence before the
+    // first click and sound after it.
     await context.addInitScript(() => {
       const made = [];
       window.__testAudioContexts = made;
@@ -303,6 +306,30 @@ try {
           return c;
         },
       });
+      const taps = new Map();
+      const connect = AudioNode.prototype.connect;
+      AudioNode.prototype.connect = function (destination, ...rest) {
+        const connected = connect.call(this, destination, ...rest);
+        if (destination instanceof AudioDestinationNode) {
+          let tap = taps.get(destination.context);
+          if (!tap) {
+            tap = destination.context.createAnalyser();
+            tap.fftSize = 32768;
+            taps.set(destination.context, tap);
+          }
+          connect.call(this, tap);
+        }
+        return connected;
+      };
+      const samples = new Float32Array(32768);
+      window.__testAudioTaps = () => taps.size;
+      window.__testAudioPeak = 0;
+      setInterval(() => {
+        for (const tap of taps.values()) {
+          tap.getFloatTimeDomainData(samples);
+          for (const sample of samples) window.__testAudioPeak = Math.max(window.__testAudioPeak, Math.abs(sample));
+        }
+      }, 250);
     });
     const page = await context.newPage();
     const table = new Table(page, 'mouse');
@@ -314,10 +341,22 @@ try {
     if (report.audioBeforeClick.includes('running')) {
       throw new Error(`sound was running before any gesture: ${report.audioBeforeClick}`);
     }
+    await sleep(1000);
+    const audioPeak = async () => Number((await table.read('window.__testAudioPeak')).toFixed(4));
+    report.audioPeakBeforeClick = await audioPeak();
+    // The game's output is connected (so the silence is the suspended context's, not a missing connection).
+    if (!(await table.read('window.__testAudioTaps()'))) throw new Error('nothing was connected to a sound output');
+    if (report.audioPeakBeforeClick !== 0) {
+      throw new Error(`the game was heard before any gesture: peak ${report.audioPeakBeforeClick}`);
+    }
     await table.playFirstRound(LANDSCAPE, false, '');
     report.audioAfterRound = await audioStates();
     if (report.audioAfterRound.some((state) => state !== 'running')) {
       throw new Error(`the audio did not resume after the first click: ${report.audioAfterRound}`);
+    }
+    report.audioPeakDuringRound = await audioPeak();
+    if (!(report.audioPeakDuringRound > 0.01)) {
+      throw new Error(`nothing was heard during the round: peak ${report.audioPeakDuringRound}`);
     }
     report.sameRoundAsNative = sameAsNative(table);
     // The round's end saved the sitting to localStorage.
