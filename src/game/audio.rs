@@ -42,13 +42,18 @@ impl Default for Fader {
     }
 }
 
+/// How far below full scale a channel at full volume plays. The sounds peak at −3 dBFS each, and a busy moment
+/// (companions' chips landing while the music and the murmur play) sums several of them: with no headroom the
+/// browser test heard a loudest sample of 1.23, past full scale, which the speakers clip.
+pub const HEADROOM_DB: f32 = -6.0;
+
 impl Fader {
-    /// The channel's gain in decibels (kira's silence below the slider's bottom).
+    /// The channel's gain in decibels, headroom included (kira's silence below the slider's bottom).
     pub fn decibels(self) -> Decibels {
         if self.muted || self.volume <= 0.001 {
             Decibels::SILENCE
         } else {
-            Decibels((20.0 * self.volume.min(1.0).log10()).max(Decibels::SILENCE.0))
+            Decibels((20.0 * self.volume.min(1.0).log10() + HEADROOM_DB).max(Decibels::SILENCE.0))
         }
     }
 }
@@ -342,7 +347,7 @@ mod tests {
                 muted: false
             }
             .decibels(),
-            Decibels(0.0)
+            Decibels(HEADROOM_DB)
         );
         assert_eq!(
             Fader {
@@ -357,7 +362,7 @@ mod tests {
             muted: false,
         }
         .decibels();
-        assert!((half.0 + 6.02).abs() < 0.01, "{half:?}");
+        assert!((half.0 - HEADROOM_DB + 6.02).abs() < 0.01, "{half:?}");
         assert_eq!(Fader::default().decibels(), Fader::default().decibels());
     }
 

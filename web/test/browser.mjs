@@ -358,6 +358,10 @@ try {
     if (!(report.audioPeakDuringRound > 0.01)) {
       throw new Error(`nothing was heard during the round: peak ${report.audioPeakDuringRound}`);
     }
+    // Past full scale the speakers clip.
+    if (report.audioPeakDuringRound >= 1) {
+      throw new Error(`the mix clipped during the round: loudest sample ${report.audioPeakDuringRound}`);
+    }
     report.sameRoundAsNative = sameAsNative(table);
     // The round's end saved the sitting to localStorage.
     const saved = await table.read("localStorage.getItem('holecard/sitting.ron') ?? ''");
