@@ -7,8 +7,7 @@
 // message instead of a blank page, times navigation → first table frame, and saves
 // screenshots in web/test-output/. Nothing on the page is there for the test: it reads the console and the
 // performance marks the page's loading screen uses.
-import { chromium } from 'playwright-core';
-import http from 'node:http';
+import { launch, serve } from './serve.mjs';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,29 +17,6 @@ const root = path.resolve(here, '../..');
 const dist = path.resolve(process.argv[2] ?? path.join(root, 'web/dist'));
 const shots = path.join(root, 'web/test-output');
 fs.mkdirSync(shots, { recursive: true });
-
-const TYPES = {
-  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.wasm': 'application/wasm',
-  '.json': 'application/json', '.png': 'image/png', '.wav': 'audio/wav', '.ogg': 'audio/ogg', '.ttf': 'font/ttf',
-  '.txt': 'text/plain; charset=utf-8',
-};
-
-// A plain static server, like `python3 -m http.server`: files with their length and type, 404 otherwise.
-function serve(dir) {
-  const server = http.createServer((request, response) => {
-    const wanted = decodeURIComponent(new URL(request.url, 'http://x').pathname);
-    const file = path.join(dir, wanted.endsWith('/') ? `${wanted}index.html` : wanted);
-    if (!file.startsWith(dir) || !fs.existsSync(file) || !fs.statSync(file).isFile()) {
-      response.writeHead(404).end('not found');
-      return;
-    }
-    const headers = { 'Content-Type': TYPES[path.extname(file)] ?? 'application/octet-stream',
-                      'Content-Length': fs.statSync(file).size };
-    response.writeHead(200, headers);
-    fs.createReadStream(file).pipe(response);
-  });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
-}
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -238,11 +214,6 @@ async function phonePage(browser) {
 
 const server = await serve(dist);
 const base = `http://127.0.0.1:${server.address().port}`;
-const FLAGS = ['--no-sandbox', '--disable-gpu', '--enable-unsafe-swiftshader', '--use-angle=swiftshader',
-               '--disable-background-networking', '--disable-component-update', '--no-first-run'];
-const launch = (extra = []) => chromium.launch({
-  executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', headless: true, args: [...FLAGS, ...extra],
-});
 const browser = await launch();
 const report = {};
 try {
