@@ -123,9 +123,9 @@ window.addEventListener('holecard-ready', () => {
   document.getElementById('holecard').focus();
 });
 
-// `holecard-table` is sent as the game draws its second table frame; the table is on screen once the page has
-// shown that frame, which is when the browser next asks for a frame. The page marks that moment
-// `holecard-table-shown` (where WebGL runs in software, drawing can trail the game by most of a second).
+// `holecard-table` is sent as the game draws its first table frame (the HUD included); the table is on screen once
+// the page has shown that frame, which is when the browser next asks for a frame. The page marks that moment
+// `holecard-table-shown` (where WebGL runs in software, the page can show a frame most of a second after it is drawn).
 window.addEventListener('holecard-table', () => {
   requestAnimationFrame(() => performance.mark('holecard-table-shown'));
 });

@@ -641,7 +641,7 @@ fn table_hud(
             let empty = occupants.is_free(&engine.table, seat);
             let point = layout.seat_point(seat).extend(0.0);
             if let (true, Ok(screen)) = (empty, camera.world_to_viewport(at, point)) {
-                egui::Area::new(egui::Id::new(("sit", seat)))
+                hud_area(ctx, egui::Id::new(("sit", seat)))
                     .fixed_pos(egui::pos2(screen.x, screen.y) / ctx.zoom_factor())
                     .pivot(egui::Align2::CENTER_CENTER)
                     .show(ctx, |ui| {
@@ -673,7 +673,7 @@ fn table_hud(
     let above_bar = -above_bottom_bar(portrait);
 
     // Bottom left: the table, its rules and limits. Bottom right: the player's chips, the round, the log.
-    egui::Area::new("table info".into())
+    hud_area(ctx, "table info".into())
         .anchor(egui::Align2::LEFT_BOTTOM, [8.0, above_bar])
         .show(ctx, |ui| {
             panel_frame().show(ui, |ui| {
@@ -682,7 +682,7 @@ fn table_hud(
                 ui.label(egui::RichText::new(format!("{rules}")).size(12.0));
             });
         });
-    egui::Area::new("player info".into())
+    hud_area(ctx, "player info".into())
         .anchor(egui::Align2::RIGHT_BOTTOM, [-8.0, above_bar])
         .show(ctx, |ui| {
             panel_frame().show(ui, |ui| {
@@ -875,9 +875,20 @@ fn above_bottom_bar(portrait: bool) -> f32 {
     if portrait { 148.0 } else { 84.0 }
 }
 
+/// An area of the table's HUD (a panel, a seat's "Sit here"). egui shows an area it has not seen before unseen, only
+/// measuring it, and draws it a frame later; so a new area asks egui to run the pass again at once, and the HUD is
+/// whole in the first frame the table is drawn (where frames are slow, as in a browser drawing in software, a frame
+/// later is a visible pop). The areas appear at once rather than fading in: the table under them does too.
+fn hud_area(ctx: &egui::Context, id: egui::Id) -> egui::Area {
+    if egui::AreaState::load(ctx, id).is_none() {
+        ctx.request_discard("a new area of the HUD measures itself");
+    }
+    egui::Area::new(id).fade_in(false)
+}
+
 /// The panel along the bottom of the window, centred; its contents never wrap.
 fn bottom_bar(ctx: &egui::Context, contents: impl FnOnce(&mut egui::Ui)) -> egui::Response {
-    egui::Area::new("bottom bar".into())
+    hud_area(ctx, "bottom bar".into())
         .anchor(egui::Align2::CENTER_BOTTOM, [0.0, -8.0])
         .show(ctx, |ui| {
             ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Extend);
@@ -990,24 +1001,75 @@ mod tests {
     use super::*;
     use crate::engine::Preset;
 
-    /// Where the betting bar lands in a window of `screen` points, drawn in the game's own fonts.
-    fn betting_bar_rect(screen: egui::Vec2, portrait: bool) -> egui::Rect {
+    /// An egui context with the game's own fonts.
+    fn context() -> egui::Context {
         let ctx = egui::Context::default();
         let read = |file: &str| {
             let path = format!("{}/assets/{file}", env!("CARGO_MANIFEST_DIR"));
             std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
         };
         ctx.set_fonts(font_definitions(Some(read(REGULAR)), Some(read(BOLD))));
-        let slip = BetSlip {
+        ctx
+    }
+
+    fn slip() -> BetSlip {
+        BetSlip {
             chips: vec![Cents(2_500)],
             last_bet: Cents(2_500),
             refusal: None,
-        };
-        let rules = Preset::LasVegasStrip.rules();
-        let input = || egui::RawInput {
+        }
+    }
+
+    fn window(screen: egui::Vec2) -> egui::RawInput {
+        egui::RawInput {
             screen_rect: Some(egui::Rect::from_min_size(egui::Pos2::ZERO, screen)),
             ..Default::default()
+        }
+    }
+
+    /// Every line of text one frame of `ui` paints.
+    fn painted_text(ctx: &egui::Context, ui: impl FnMut(&mut egui::Ui)) -> Vec<String> {
+        let output = ctx.run_ui(window(egui::vec2(1280.0, 720.0)), ui);
+        let text = output
+            .shapes
+            .iter()
+            .filter_map(|clipped| match &clipped.shape {
+                egui::Shape::Text(text) => Some(text.galley.text().to_string()),
+                _ => None,
+            })
+            .collect();
+        output.drop_without_applying_deltas();
+        text
+    }
+
+    #[test]
+    fn the_hud_is_painted_in_the_first_frame_it_is_shown() {
+        let rules = Preset::LasVegasStrip.rules();
+        let slip = slip();
+        let bar = |ui: &mut egui::Ui| {
+            bottom_bar(ui.ctx(), |ui| {
+                betting_bar(ui, &slip, &rules, false, false);
+            });
         };
+        let first = painted_text(&context(), bar);
+        assert!(first.iter().any(|t| t.contains("Your bet")), "{first:?}");
+        assert!(first.iter().any(|t| t.contains("Deal")), "{first:?}");
+
+        // What hud_area saves the table from: a plain new egui area paints nothing in its first frame.
+        let plain = painted_text(&context(), |ui| {
+            egui::Area::new("plain".into()).show(ui.ctx(), |ui| {
+                ui.label("Your bet");
+            });
+        });
+        assert!(plain.is_empty(), "{plain:?}");
+    }
+
+    /// Where the betting bar lands in a window of `screen` points, drawn in the game's own fonts.
+    fn betting_bar_rect(screen: egui::Vec2, portrait: bool) -> egui::Rect {
+        let ctx = context();
+        let slip = slip();
+        let rules = Preset::LasVegasStrip.rules();
+        let input = || window(screen);
         let mut rect = egui::Rect::NOTHING;
         // An area knows its size from the pass before: the second pass places it.
         for _ in 0..2 {

@@ -150,11 +150,12 @@ fn asset_root() -> String {
     "assets".to_string()
 }
 
-/// Tells the page when the table's first frame has been drawn (the frame before this one).
+/// Tells the page when the table's first frame is being drawn (this one, HUD and all: see `hud::hud_area`); the page
+/// marks it on screen at its next frame.
 #[cfg(target_arch = "wasm32")]
-fn announce_table(mut frames: Local<u32>) {
-    *frames += 1;
-    if *frames == 2 {
+fn announce_table(mut told: Local<bool>) {
+    if !*told {
+        *told = true;
         super::web::announce("holecard-table");
     }
 }

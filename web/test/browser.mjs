@@ -220,15 +220,50 @@ try {
   // 1. Navigation → first table frame, in a fresh profile (nothing cached), opening straight onto the table.
   {
     const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+    // The test's own look at the first table frame (not the page's): the canvas keeps what it last showed
+    // (preserveDrawingBuffer), and in the browser frame where the page marks the table on screen (before the game
+    // draws its next one) the test copies it out. The HUD must be in it: the chip rack and the bet panel along the
+    // bottom of the window are the only near-white pixels there.
+    await context.addInitScript(() => {
+      const getContext = HTMLCanvasElement.prototype.getContext;
+      HTMLCanvasElement.prototype.getContext = function (kind, options) {
+        const keep = kind === 'webgl2' ? { ...options, preserveDrawingBuffer: true } : options;
+        return getContext.call(this, kind, keep);
+      };
+      window.addEventListener('holecard-table', () => requestAnimationFrame(() => {
+        const canvas = document.getElementById('holecard');
+        const copy = document.createElement('canvas');
+        copy.width = canvas.width;
+        copy.height = canvas.height;
+        const pen = copy.getContext('2d');
+        pen.drawImage(canvas, 0, 0);
+        const top = Math.floor(copy.height * 0.9);
+        const band = pen.getImageData(0, top, copy.width, copy.height - top).data;
+        let bright = 0;
+        for (let i = 0; i < band.length; i += 4) {
+          if (band[i] > 200 && band[i + 1] > 200 && band[i + 2] > 200) bright += 1;
+        }
+        window.__testFirstTableFrame = { bright, png: copy.toDataURL('image/png') };
+      }));
+    });
     const page = await context.newPage();
     const table = new Table(page, 'first frame');
     await page.goto(`${base}/?seed=7&start=table`);
     await sleep(150);
     await table.shot('loading');
     report.readyMs = Math.round(await table.mark('holecard-ready'));
-    // The game's own mark comes as it draws; the table is on screen once the page has shown that frame.
+    // The game's own mark comes as it draws its first table frame; the table is on screen once the page has shown
+    // that frame.
     report.tableDrawnMs = Math.round(await table.mark('holecard-table'));
     report.firstTableFrameMs = Math.round(await table.mark('holecard-table-shown'));
+    await table.until('the copy of the first table frame', () => table.read('!!window.__testFirstTableFrame'));
+    const first = await table.read('window.__testFirstTableFrame');
+    fs.writeFileSync(path.join(shots, 'first-table-frame-as-shown.png'), Buffer.from(first.png.split(',')[1], 'base64'));
+    report.firstTableFrameHudPixels = first.bright;
+    if (first.bright < 500) {
+      throw new Error(`the first table frame shown has ${first.bright} near-white pixels along the bottom, where the `
+        + 'HUD\'s chip rack and bet panel are (about 2,700 when they are there): see first-table-frame-as-shown.png');
+    }
     await sleep(1000);
     await table.shot('first-table-frame');
     table.check();
