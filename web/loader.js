@@ -117,10 +117,14 @@ window.fetch = async (input, init) => {
 
 // --- Ready ------------------------------------------------------------------------------------------------------
 // The game marks `holecard-ready` when its own loading is done and `holecard-table` on its first table frame.
+// Until then the canvas is hidden: the page does not show (nor make the browser copy out) frames under its cover,
+// and the game draws no more of them than its warm-up needs.
 window.addEventListener('holecard-ready', () => {
   fill.style.width = '100%';
   cover.classList.add('gone');
-  document.getElementById('holecard').focus();
+  const canvas = document.getElementById('holecard');
+  canvas.classList.add('shown');
+  canvas.focus();
 });
 
 // `holecard-table` is sent as the game draws its first table frame (the HUD included); the table is on screen once

@@ -103,6 +103,8 @@ struct Printed {
 }
 
 pub(super) fn plugin(app: &mut App) {
+    #[cfg(target_arch = "wasm32")]
+    rest_under_cover(app);
     app.init_resource::<TableLayout>()
         .add_systems(Startup, spawn_camera)
         .add_systems(OnEnter(Screen::Loading), warm_up)
@@ -184,6 +186,39 @@ fn warm_up(
         text(false, 1.0, unseen, "."),
         DespawnOnExit(Screen::Loading),
     ));
+}
+
+/// Frames the camera draws under the browser page's cover before it rests: enough for the warm-up pieces to be
+/// prepared (a frame for their pictures, one for their shaders) and drawn.
+#[cfg(any(target_arch = "wasm32", test))]
+const WARM_UP_FRAMES: u32 = 6;
+
+/// In the browser the page hides the canvas under its own loading bar until the game is ready, so the game's loading
+/// screen is never seen there. After the warm-up the camera rests until the table: the one thread the page and the
+/// game share goes to downloading and decoding, and the renderer (in software on many machines) is not handed frames
+/// nobody sees, which it would still be drawing when the table's first frame comes.
+#[cfg(any(target_arch = "wasm32", test))]
+fn rest_under_cover(app: &mut App) {
+    app.add_systems(Update, rest_after_warm_up.run_if(in_state(Screen::Loading)))
+        .add_systems(OnExit(Screen::Loading), wake_camera);
+}
+
+#[cfg(any(target_arch = "wasm32", test))]
+fn rest_after_warm_up(mut frames: Local<u32>, mut cameras: Query<&mut Camera, With<Camera2d>>) {
+    *frames += 1;
+    if *frames == WARM_UP_FRAMES {
+        for mut camera in &mut cameras {
+            camera.is_active = false;
+        }
+    }
+}
+
+/// The table is drawn from its first frame.
+#[cfg(any(target_arch = "wasm32", test))]
+fn wake_camera(mut cameras: Query<&mut Camera, With<Camera2d>>) {
+    for mut camera in &mut cameras {
+        camera.is_active = true;
+    }
 }
 
 /// The camera fits the layout's table into the window, whatever its size.
@@ -1090,6 +1125,30 @@ fn glow_turn(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn under_the_cover_the_camera_rests_after_the_warm_up_and_wakes_for_the_table() {
+        let mut app = App::new();
+        app.add_plugins((MinimalPlugins, bevy::state::app::StatesPlugin))
+            .init_state::<Screen>();
+        rest_under_cover(&mut app);
+        let camera = app.world_mut().spawn(Camera2d).id();
+        let active = |app: &App| app.world().get::<Camera>(camera).map(|c| c.is_active);
+        for frame in 1..WARM_UP_FRAMES {
+            app.update();
+            assert_eq!(active(&app), Some(true), "frame {frame} of the warm-up");
+        }
+        // However long the loading takes after that, nothing is drawn under the cover.
+        for frame in WARM_UP_FRAMES..WARM_UP_FRAMES + 20 {
+            app.update();
+            assert_eq!(active(&app), Some(false), "frame {frame} of the loading");
+        }
+        app.world_mut()
+            .resource_mut::<NextState<Screen>>()
+            .set(Screen::Table);
+        app.update();
+        assert_eq!(active(&app), Some(true), "the table's first frame");
+    }
 
     #[test]
     fn chips_make_up_the_amount_largest_first() {
