@@ -1,40 +1,55 @@
-// Times the browser game's start, LOADS times (default 12): node web/test/first-frame.mjs [folder] [loads]
-// Serves the built folder (default web/dist) on 127.0.0.1, opens `?seed=7&start=table` at 1280×720 in a fresh
+// Times the browser game's start: node web/test/first-frame.mjs [folder ...] [loads]
+// Serves each built folder (default web/dist) on 127.0.0.1, opens `?seed=7&start=table` at 1280×720 in a fresh
 // browser context each time (nothing cached) and reads the page's performance marks: the game's loading done
 // (holecard-ready), the game drawing its table (holecard-table) and the table on screen (holecard-table-shown).
-// Prints one line a load, then the median and range of each.
+// Prints one line a load, then the median and range of each mark for each folder. Given several folders (builds to
+// compare), it loads them in turn, reversing the order every round (A B, B A, ...), so a machine whose speed drifts
+// during the run favours none of them.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { launch, serve } from './serve.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const dist = path.resolve(process.argv[2] ?? path.join(root, 'web/dist'));
-const loads = Number(process.argv[3] ?? 12);
+const args = process.argv.slice(2);
+const counts = args.filter((a) => /^\d+$/.test(a));
+const folders = args.filter((a) => !/^\d+$/.test(a)).map((a) => path.resolve(a));
+if (folders.length === 0) folders.push(path.join(root, 'web/dist'));
+const loads = Number(counts[0] ?? 12);
 const MARKS = { ready: 'holecard-ready', tableDrawn: 'holecard-table', tableShown: 'holecard-table-shown' };
 
-const server = await serve(dist);
+const servers = await Promise.all(folders.map((folder) => serve(folder)));
 const browser = await launch();
-const times = Object.fromEntries(Object.keys(MARKS).map((key) => [key, []]));
+const times = folders.map(() => Object.fromEntries(Object.keys(MARKS).map((key) => [key, []])));
 try {
   for (let load = 1; load <= loads; load++) {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
-    const page = await context.newPage();
-    await page.goto(`http://127.0.0.1:${server.address().port}/?seed=7&start=table`);
-    await page.waitForFunction((name) => performance.getEntriesByName(name).length > 0, MARKS.tableShown,
-      { timeout: 120_000 });
-    const marks = await page.evaluate((names) => Object.fromEntries(Object.entries(names).map(
-      ([key, name]) => [key, Math.round(performance.getEntriesByName(name)[0].startTime)])), MARKS);
-    for (const key of Object.keys(MARKS)) times[key].push(marks[key]);
-    console.log(`load ${load}: ${JSON.stringify(marks)}`);
-    await context.close();
+    const order = folders.map((_, i) => i);
+    if (load % 2 === 0) order.reverse();
+    for (const i of order) {
+      const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+      const page = await context.newPage();
+      await page.goto(`http://127.0.0.1:${servers[i].address().port}/?seed=7&start=table`);
+      await page.waitForFunction((name) => performance.getEntriesByName(name).length > 0, MARKS.tableShown,
+        { timeout: 120_000 });
+      const marks = await page.evaluate((names) => Object.fromEntries(Object.entries(names).map(
+        ([key, name]) => [key, Math.round(performance.getEntriesByName(name)[0].startTime)])), MARKS);
+      for (const key of Object.keys(MARKS)) times[i][key].push(marks[key]);
+      console.log(`load ${load}${folders.length > 1 ? ` of ${folders[i]}` : ''}: ${JSON.stringify(marks)}`);
+      await context.close();
+    }
   }
 } finally {
   await browser.close();
-  server.close();
+  for (const server of servers) server.close();
 }
-for (const [key, values] of Object.entries(times)) {
+const median = (values) => {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = sorted.length / 2;
-  const median = sorted.length % 2 ? sorted[Math.floor(middle)] : (sorted[middle - 1] + sorted[middle]) / 2;
-  console.log(`${key}: median ${median} ms, ${sorted[0]}–${sorted.at(-1)} ms over ${sorted.length} loads`);
-}
+  return sorted.length % 2 ? sorted[Math.floor(middle)] : (sorted[middle - 1] + sorted[middle]) / 2;
+};
+folders.forEach((folder, i) => {
+  if (folders.length > 1) console.log(folder);
+  for (const [key, values] of Object.entries(times[i])) {
+    const sorted = [...values].sort((a, b) => a - b);
+    console.log(`${key}: median ${median(values)} ms, ${sorted[0]}–${sorted.at(-1)} ms over ${sorted.length} loads`);
+  }
+});
