@@ -1069,18 +1069,15 @@ mod tests {
         let ctx = context();
         let slip = slip();
         let rules = Preset::LasVegasStrip.rules();
-        let input = || window(screen);
         let mut rect = egui::Rect::NOTHING;
-        // An area knows its size from the pass before: the second pass places it.
-        for _ in 0..2 {
-            ctx.run_ui(input(), |ui| {
-                rect = bottom_bar(ui.ctx(), |ui| {
-                    betting_bar(ui, &slip, &rules, false, portrait);
-                })
-                .rect;
+        // One frame: the new bar measures itself in egui's first pass and is placed in the second (`hud_area`).
+        ctx.run_ui(window(screen), |ui| {
+            rect = bottom_bar(ui.ctx(), |ui| {
+                betting_bar(ui, &slip, &rules, false, portrait);
             })
-            .drop_without_applying_deltas();
-        }
+            .rect;
+        })
+        .drop_without_applying_deltas();
         rect
     }
 
