@@ -2,8 +2,8 @@
 //! effects the table's events call for, and the two loops. Nothing plays before the player's first key press,
 //! click or touch (browsers require it, and a game that starts shouting is rude); effects before then are dropped,
 //! and the loops start once, at that moment. Without an audio device the game plays silently and says so once.
+//! The sounds are not part of the Loading screen: they are asked for once the first screen after it is drawn.
 
-use super::hud::Preload;
 use super::player::{Intent, human_seat};
 use super::seats::Session;
 use super::table::{ChipsMoved, Pile, Shown};
@@ -96,9 +96,9 @@ pub fn sound_path(name: &str) -> String {
     format!("sounds/{name}.wav")
 }
 
-/// The loaded sounds.
+/// The sounds, from the frame they are asked for.
 #[derive(Resource)]
-struct Sounds {
+pub struct Sounds {
     effects: Vec<(&'static str, Handle<AudioSource>)>,
     ambience: Handle<AudioSource>,
     music: Handle<AudioSource>,
@@ -110,6 +110,16 @@ impl Sounds {
             .iter()
             .find(|(n, _)| *n == name)
             .map(|(_, h)| h.clone())
+    }
+
+    /// Every sound, with the file it comes from.
+    pub fn handles(&self) -> impl Iterator<Item = (String, &Handle<AudioSource>)> {
+        let loops = LOOPS.iter().zip([&self.ambience, &self.music]);
+        self.effects
+            .iter()
+            .map(|(name, handle)| (*name, handle))
+            .chain(loops.map(|(name, handle)| (*name, handle)))
+            .map(|(name, handle)| (sound_path(name), handle))
     }
 }
 
@@ -156,7 +166,6 @@ pub(super) fn plugin(app: &mut App) {
             device,
             ..default()
         })
-        .add_systems(Startup, load.after(super::hud::preload))
         .add_systems(
             Update,
             (unlock, start_loops, set_volumes, play_effects)
@@ -164,6 +173,54 @@ pub(super) fn plugin(app: &mut App) {
                 .after(super::screen::RoundSet::Present)
                 .run_if(not(in_state(super::screen::Screen::Loading))),
         );
+    load_after_the_first_screen(app);
+}
+
+/// How many frames after the Loading screen the sounds are asked for. Nothing plays before the player's first
+/// gesture, so the sounds need not hold up the first screen: in the browser, fetching and decoding 1.8 MB of WAV on
+/// the one thread the page and the game share would delay the table's first frame. The frames before are drawn (and
+/// shown) first.
+pub const SOUNDS_AFTER_FRAMES: u32 = 2;
+
+/// Asks for the sounds once the first screen after loading has been drawn, and reports any that cannot be loaded.
+pub fn load_after_the_first_screen(app: &mut App) {
+    app.add_systems(
+        Update,
+        (
+            load.run_if(
+                not(in_state(super::screen::Screen::Loading))
+                    .and_then(not(resource_exists::<Sounds>))
+                    .and_then(frames_after_loading_passed),
+            ),
+            report_failures.run_if(resource_exists::<Sounds>),
+        )
+            .chain(),
+    );
+}
+
+/// Counts the frames it is asked about: true from the frame after the first `SOUNDS_AFTER_FRAMES`.
+fn frames_after_loading_passed(mut frames: Local<u32>) -> bool {
+    *frames += 1;
+    *frames > SOUNDS_AFTER_FRAMES
+}
+
+/// Once every sound has loaded or failed, each failure is said once; the game plays on without that sound.
+fn report_failures(sounds: Res<Sounds>, assets: Res<AssetServer>, mut reported: Local<bool>) {
+    if *reported {
+        return;
+    }
+    let mut failures = Vec::new();
+    for (path, handle) in sounds.handles() {
+        match assets.load_state(handle.id()) {
+            bevy::asset::LoadState::Failed(error) => failures.push(format!("{path}: {error}")),
+            bevy::asset::LoadState::Loaded => {}
+            _ => return,
+        }
+    }
+    *reported = true;
+    for failure in failures {
+        error!("could not load {failure}; the game plays on without that sound");
+    }
 }
 
 /// Is there somewhere to send sound? A device that is named but cannot say how it plays counts as none: kira
@@ -175,14 +232,9 @@ fn output_device() -> bool {
         .is_some_and(|device| device.default_output_config().is_ok())
 }
 
-/// Starts loading every sound and lists them for the Loading screen.
-pub fn load(mut commands: Commands, assets: Res<AssetServer>, mut preload: ResMut<Preload>) {
-    let mut take = |name: &str| {
-        let path = sound_path(name);
-        let handle: Handle<AudioSource> = assets.load(&path);
-        preload.add(&path, handle.clone().untyped());
-        handle
-    };
+/// Starts loading every sound.
+pub fn load(mut commands: Commands, assets: Res<AssetServer>) {
+    let take = |name: &str| assets.load(sound_path(name));
     let effects = EFFECTS.iter().map(|&name| (name, take(name))).collect();
     commands.insert_resource(Sounds {
         effects,
@@ -207,13 +259,17 @@ fn unlock(
     }
 }
 
-/// The loops start once, when sound is first allowed; they run under every screen after loading.
+/// The loops start once, when sound is first allowed and the sounds have been asked for; they run under every screen
+/// after loading. (A loop asked for before its file is in starts when it is.)
 fn start_loops(
     mut hearing: ResMut<Hearing>,
-    sounds: Res<Sounds>,
+    sounds: Option<Res<Sounds>>,
     music: Res<AudioChannel<Music>>,
     ambience: Res<AudioChannel<Ambience>>,
 ) {
+    let Some(sounds) = sounds else {
+        return;
+    };
     if hearing.start_loops_now() {
         ambience
             .play(sounds.ambience.clone())
@@ -270,12 +326,13 @@ pub fn chip_effect(moved: &ChipsMoved) -> &'static str {
 }
 
 /// Plays each effect in the frame its event is shown; one of each name a frame, so seven seats settling at once do
-/// not pile seven chip sounds on top of each other.
+/// not pile seven chip sounds on top of each other. An effect whose file is not in yet is dropped, not played late.
 #[allow(clippy::too_many_arguments)]
 fn play_effects(
     hearing: Res<Hearing>,
     session: Option<Res<Session>>,
-    sounds: Res<Sounds>,
+    sounds: Option<Res<Sounds>>,
+    loaded: Res<Assets<AudioSource>>,
     effects: Res<AudioChannel<Effects>>,
     mut shown: MessageReader<Shown>,
     mut moves: MessageReader<ChipsMoved>,
@@ -292,13 +349,13 @@ fn play_effects(
     if intents.read().count() > 0 {
         names.push("button");
     }
-    if !hearing.effects_allowed() {
+    let Some(sounds) = sounds.filter(|_| hearing.effects_allowed()) else {
         return;
-    }
+    };
     names.sort_unstable();
     names.dedup();
-    for name in names {
-        if let Some(handle) = sounds.effect(name) {
+    for handle in names.into_iter().filter_map(|name| sounds.effect(name)) {
+        if loaded.contains(&handle) {
             effects.play(handle);
         }
     }
@@ -308,6 +365,60 @@ fn play_effects(
 mod tests {
     use super::*;
     use crate::engine::{Cents, Total};
+    use bevy::asset::AssetApp;
+
+    #[test]
+    fn the_sounds_are_asked_for_only_after_the_first_screen_is_drawn_and_then_all_load() {
+        let mut app = super::super::headless::with_the_games_assets();
+        app.add_plugins(bevy::state::app::StatesPlugin)
+            .init_asset::<AudioSource>()
+            .init_asset_loader::<WavLoader>()
+            .init_state::<super::super::screen::Screen>();
+        load_after_the_first_screen(&mut app);
+        for frame in 1..=30 {
+            app.update();
+            assert!(
+                app.world().get_resource::<Sounds>().is_none(),
+                "loading frame {frame}"
+            );
+        }
+        app.world_mut()
+            .resource_mut::<NextState<super::super::screen::Screen>>()
+            .set(super::super::screen::Screen::Table);
+        for frame in 1..=SOUNDS_AFTER_FRAMES {
+            app.update();
+            assert!(
+                app.world().get_resource::<Sounds>().is_none(),
+                "frame {frame} after loading"
+            );
+        }
+        app.update();
+        let sounds = app.world().resource::<Sounds>();
+        let paths: Vec<String> = sounds.handles().map(|(path, _)| path).collect();
+        assert_eq!(paths.len(), EFFECTS.len() + LOOPS.len());
+        assert!(paths.contains(&"sounds/music.wav".to_string()), "{paths:?}");
+        // Asked for once: the handles stay the same however long the game runs.
+        let first: Vec<_> = sounds.handles().map(|(_, h)| h.id()).collect();
+        let mut pending = usize::MAX;
+        for _ in 0..2_000 {
+            app.update();
+            let assets = app.world().resource::<AssetServer>();
+            let sounds = app.world().resource::<Sounds>();
+            assert_eq!(
+                first,
+                sounds.handles().map(|(_, h)| h.id()).collect::<Vec<_>>()
+            );
+            pending = sounds
+                .handles()
+                .filter(|(_, h)| !assets.is_loaded(h.id()))
+                .count();
+            if pending == 0 {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+        assert_eq!(pending, 0, "sounds still loading after ten seconds");
+    }
 
     #[test]
     fn sound_starts_on_the_first_gesture_and_the_loops_start_once() {
