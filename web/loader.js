@@ -63,8 +63,9 @@ function resumeSound() {
 for (const type of gestures) document.addEventListener(type, resumeSound, true);
 
 // --- Download progress ----------------------------------------------------------------------------------------
-// manifest.json (written by scripts/build-web) gives the size of the wasm and of every asset, so the bar shows the
-// bytes actually received out of everything the game will load before its table appears.
+// manifest.json (written by scripts/build-web) gives the size of the wasm and of every asset the game loads before
+// its table (the sounds come after), so the bar shows the bytes actually received out of everything the game will
+// load before its table appears.
 let expected = 0;
 let received = 0;
 let drawing = false;
