@@ -182,7 +182,7 @@ fn every_level_plays_with_every_animation_running() {
 /// way the game loads them.
 #[test]
 fn every_card_chip_table_and_sound_asset_exists_and_loads() {
-    use bevy::asset::{AssetApp, LoadState};
+    use bevy::asset::AssetApp;
     use bevy::image::{CompressedImageFormats, ImageLoader};
     use bevy_kira_audio::prelude::{AudioSource, WavLoader};
     let mut app = holecard::game::headless::with_the_games_assets();
@@ -214,19 +214,12 @@ fn every_card_chip_table_and_sound_asset_exists_and_loads() {
         let preload = app.world().resource::<holecard::game::hud::Preload>();
         let sounds = app.world().resource::<holecard::game::audio::Sounds>();
         let assets = app.world().resource::<AssetServer>();
-        pending = 0;
-        failed.clear();
         let preloaded = preload
             .handles()
             .map(|(path, h)| (path.to_string(), h.id()));
         let sounds = sounds.handles().map(|(path, h)| (path, h.id().untyped()));
-        for (path, id) in preloaded.chain(sounds) {
-            match assets.load_state(id) {
-                LoadState::Loaded => {}
-                LoadState::Failed(error) => failed.push(format!("{path}: {error}")),
-                _ => pending += 1,
-            }
-        }
+        let tally = holecard::game::hud::Tally::of(assets, preloaded.chain(sounds));
+        (pending, failed) = (tally.pending, tally.failures);
         if pending == 0 {
             break;
         }

@@ -114,11 +114,10 @@ impl Sounds {
 
     /// Every sound, with the file it comes from.
     pub fn handles(&self) -> impl Iterator<Item = (String, &Handle<AudioSource>)> {
-        let loops = LOOPS.iter().zip([&self.ambience, &self.music]);
-        self.effects
-            .iter()
-            .map(|(name, handle)| (*name, handle))
-            .chain(loops.map(|(name, handle)| (*name, handle)))
+        let effects = self.effects.iter().map(|(name, handle)| (*name, handle));
+        let loops = LOOPS.into_iter().zip([&self.ambience, &self.music]);
+        effects
+            .chain(loops)
             .map(|(name, handle)| (sound_path(name), handle))
     }
 }
@@ -209,16 +208,13 @@ fn report_failures(sounds: Res<Sounds>, assets: Res<AssetServer>, mut reported: 
     if *reported {
         return;
     }
-    let mut failures = Vec::new();
-    for (path, handle) in sounds.handles() {
-        match assets.load_state(handle.id()) {
-            bevy::asset::LoadState::Failed(error) => failures.push(format!("{path}: {error}")),
-            bevy::asset::LoadState::Loaded => {}
-            _ => return,
-        }
+    let handles = sounds.handles().map(|(path, h)| (path, h.id().untyped()));
+    let tally = super::hud::Tally::of(&assets, handles);
+    if tally.pending > 0 {
+        return;
     }
     *reported = true;
-    for failure in failures {
+    for failure in tally.failures {
         error!("could not load {failure}; the game plays on without that sound");
     }
 }

@@ -40,6 +40,38 @@ impl Preload {
     }
 }
 
+/// Where the loading of some assets stands.
+#[derive(Debug, Default)]
+pub struct Tally {
+    /// Loaded or failed.
+    pub done: usize,
+    /// Still on their way.
+    pub pending: usize,
+    /// Each failed asset's path and why it failed.
+    pub failures: Vec<String>,
+}
+
+impl Tally {
+    /// Counts `assets`, each with the path it is loaded from, by where its loading stands.
+    pub fn of<P: std::fmt::Display>(
+        server: &AssetServer,
+        assets: impl IntoIterator<Item = (P, bevy::asset::UntypedAssetId)>,
+    ) -> Tally {
+        let mut tally = Tally::default();
+        for (path, id) in assets {
+            match server.load_state(id) {
+                bevy::asset::LoadState::Loaded => tally.done += 1,
+                bevy::asset::LoadState::Failed(error) => {
+                    tally.done += 1;
+                    tally.failures.push(format!("{path}: {error}"));
+                }
+                _ => tally.pending += 1,
+            }
+        }
+        tally
+    }
+}
+
 /// Everything the Settings page changes.
 #[derive(bevy::ecs::system::SystemParam)]
 pub struct Settings<'w> {
@@ -172,18 +204,8 @@ fn loading_screen(
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let total = preload.handles.len();
-    let mut done = 0;
-    let mut failures = Vec::new();
-    for (path, handle) in &preload.handles {
-        match assets.load_state(handle.id()) {
-            bevy::asset::LoadState::Loaded => done += 1,
-            bevy::asset::LoadState::Failed(error) => {
-                done += 1;
-                failures.push(format!("{path}: {error}"));
-            }
-            _ => {}
-        }
-    }
+    let Tally { done, failures, .. } =
+        Tally::of(&assets, preload.handles().map(|(path, h)| (path, h.id())));
     egui::CentralPanel::default()
         .frame(egui::Frame::new().fill(BACKDROP))
         .show(&mut root_ui(ctx), |ui| {
@@ -1000,6 +1022,36 @@ fn bet_buttons(ui: &mut egui::Ui, slip: &BetSlip, busy: bool) -> Option<Intent> 
 mod tests {
     use super::*;
     use crate::engine::Preset;
+
+    #[test]
+    fn a_tally_counts_what_is_loaded_what_failed_and_what_is_on_its_way() {
+        let mut app = super::super::headless::with_the_games_assets();
+        super::super::lettering::fonts_plugin(&mut app);
+        let server = app.world().resource::<AssetServer>().clone();
+        let fonts: Vec<(&str, Handle<FontFile>)> = [REGULAR, "fonts/no-such-font.ttf"]
+            .into_iter()
+            .map(|path| (path, server.load(path)))
+            .collect();
+        let tally = || Tally::of(&server, fonts.iter().map(|(p, h)| (p, h.id().untyped())));
+        let asked = tally();
+        assert_eq!((asked.done, asked.pending), (0, 2), "{asked:?}");
+        for _ in 0..2_000 {
+            app.update();
+            let now = tally();
+            assert_eq!(now.done + now.pending, 2, "{now:?}");
+            if now.pending == 0 {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+        let settled = tally();
+        assert_eq!((settled.done, settled.pending), (2, 0), "{settled:?}");
+        assert_eq!(settled.failures.len(), 1, "{settled:?}");
+        assert!(
+            settled.failures[0].starts_with("fonts/no-such-font.ttf: "),
+            "{settled:?}"
+        );
+    }
 
     /// An egui context with the game's own fonts.
     fn context() -> egui::Context {
