@@ -224,22 +224,27 @@ fn closing_the_table_despawns_its_entities() {
     );
 }
 
-#[test]
-fn every_level_soaks_with_seven_ai_seats() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("levels");
-    for entry in std::fs::read_dir(dir).expect("levels/") {
-        let path = entry.expect("entry").path();
-        let level = Level::load(&path).expect("level");
-        let filled = headless::seven_ai_seats(level.clone());
-        let seated = filled.companions.len() + usize::from(filled.player_seat.is_some());
-        assert_eq!(seated, 7, "{}", path.display());
-        // `run` seats an AI in every seat.
-        let report = headless::run(level, 7, 2_000, false).expect("runs");
-        assert!(report.passed(), "{}: {report:?}", path.display());
-        assert!(report.rounds >= 2_000, "{}: {report:?}", path.display());
-        assert!(report.chips_conserved, "{}: {report:?}", path.display());
-        assert!(report.cards_accounted, "{}: {report:?}", path.display());
-    }
+/// 2,000 rounds of a level with an AI in each of the seven seats, at instant speed.
+fn soaks_with_seven_ai_seats(path: &Path) {
+    let level = Level::load(path).expect("level");
+    let filled = headless::seven_ai_seats(level.clone());
+    let seated = filled.companions.len() + usize::from(filled.player_seat.is_some());
+    assert_eq!(seated, 7, "{}", path.display());
+    // `run` seats an AI in every seat.
+    let report = headless::run(level, 7, 2_000, false).expect("runs");
+    assert!(report.passed(), "{}: {report:?}", path.display());
+    assert!(report.rounds >= 2_000, "{}: {report:?}", path.display());
+    assert!(report.chips_conserved, "{}: {report:?}", path.display());
+    assert!(report.cards_accounted, "{}: {report:?}", path.display());
+}
+
+per_level_tests! { soaks_with_seven_ai_seats;
+    atlantic_city_soaks_with_seven_ai_seats: "atlantic-city.ron",
+    carnival_six_five_soaks_with_seven_ai_seats: "carnival-six-five.ron",
+    double_deck_custom_soaks_with_seven_ai_seats: "double-deck-custom.ron",
+    downtown_single_deck_soaks_with_seven_ai_seats: "downtown-single-deck.ron",
+    european_no_hole_card_soaks_with_seven_ai_seats: "european-no-hole-card.ron",
+    las_vegas_strip_soaks_with_seven_ai_seats: "las-vegas-strip.ron",
 }
 
 #[test]

@@ -188,3 +188,33 @@ pub fn one_seat_level() -> holecard::level::Level {
         player_seat: None,
     }
 }
+
+/// One test per shipped level, so the test harness runs the levels side by side on every core instead of one
+/// after another inside a single test. `per_level_tests! { check; name: "file.ron", ... }` defines each test `name`
+/// as `check(path of levels/file.ron)`, and `every_level_is_in_the_list`, which fails when a file in `levels/` has
+/// no test or a test names a file that is gone: "every level" stays every level.
+#[macro_export]
+macro_rules! per_level_tests {
+    ($check:ident; $($test:ident: $file:literal,)+) => {
+        $(
+            #[test]
+            fn $test() {
+                $check(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("levels").join($file));
+            }
+        )+
+
+        #[test]
+        fn every_level_is_in_the_list() {
+            let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("levels");
+            let mut shipped: Vec<String> = std::fs::read_dir(&dir)
+                .expect("levels/")
+                .map(|entry| entry.expect("a levels/ entry").file_name().to_string_lossy().into_owned())
+                .filter(|name| name.ends_with(".ron"))
+                .collect();
+            shipped.sort();
+            let mut listed = vec![$($file.to_string()),+];
+            listed.sort();
+            assert_eq!(shipped, listed, "the per-level tests and the files in levels/ differ");
+        }
+    };
+}
