@@ -71,7 +71,16 @@ pub fn run(options: WindowOptions) -> Result<AppExit, crate::engine::RuleError> 
                 ..default()
             }),
     )
-    .add_plugins(bevy_egui::EguiPlugin::default());
+    .add_plugins(bevy_egui::EguiPlugin::default())
+    // egui's font atlas is an image asset bevy_egui writes in PostUpdate; the render world copies an image only
+    // when its asset event has been sent, in PostUpdate too, and nothing orders the two. Where the events go first,
+    // a frame whose atlas is new or has new glyphs is drawn without the HUD (whose every shape samples the atlas):
+    // the browser test caught the table's first frame so, three loads in five. Writing the atlas first draws it in
+    // its own frame.
+    .configure_sets(
+        PostUpdate,
+        bevy_egui::EguiPostUpdateSet::PostProcessOutput.before(bevy::asset::AssetEventSystems),
+    );
     super::logic_plugin(&mut app);
     app.add_plugins((
         super::art::plugin,
