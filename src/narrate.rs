@@ -42,26 +42,20 @@ pub fn describe(event: &Event, names: &impl SeatNames) -> Option<String> {
         Event::Shuffled { cards } => {
             format!("The dealer shuffles {cards} cards and places the cut card.")
         }
-        Event::Burned { .. } => "The dealer burns a card.".to_string(),
+        Event::Burned => "The dealer burns a card.".to_string(),
         Event::CutCardOut => "The cut card is out: this is the last round of the shoe.".to_string(),
         Event::DiscardsShuffledIn { cards } => {
             format!("The shoe is empty; the dealer shuffles the {cards} discards back in.")
         }
         Event::RoundStarted { round } => format!("Round {round}."),
-        Event::Dealt {
-            to: Spot::Dealer,
-            face_up: false,
-            ..
-        } => "Dealer takes the hole card.".to_string(),
+        Event::HoleCardDealt => "Dealer takes the hole card.".to_string(),
         Event::Dealt {
             to: Spot::Dealer,
             card,
-            ..
         } => format!("Dealer shows {}.", card_words(card)),
         Event::Dealt {
             to: Spot::Player { seat, hand },
             card,
-            ..
         } => {
             format!("{} gets {}.", hand_label(seat, hand), card_words(card))
         }
@@ -177,7 +171,6 @@ mod tests {
             said(Event::Dealt {
                 to: Spot::Dealer,
                 card,
-                face_up: true
             }),
             "Dealer shows the king of hearts."
         );

@@ -3,8 +3,8 @@
 
 use crate::engine::ai::{Departure, Mind, Move};
 use crate::engine::{
-    Action, BasicStrategy, Cents, Command, CommandError, Event, Phase, SeatId, Table, os_seed,
-    seed_from_number,
+    Action, BasicStrategy, Cents, Command, CommandError, Event, Phase, SeatId, Table, TableState,
+    Viewer, os_seed, seed_from_number,
 };
 use crate::level::Level;
 use crate::narrate;
@@ -134,7 +134,7 @@ pub fn play(
         }
         for (companion, mind) in &minds {
             if table.seats()[usize::from(*companion)].occupied {
-                let amount = mind.bet(&table, *companion);
+                let amount = mind.bet(&table.view(Viewer::Seat(*companion)), *companion);
                 table
                     .apply(Command::Bet {
                         seat: *companion,
@@ -163,7 +163,7 @@ pub fn play(
             };
             let command = if actor == seat {
                 let suggested = strategy
-                    .decide(&table, actor)
+                    .decide(&table.view(Viewer::Seat(actor)), actor)
                     .ok_or_else(|| io::Error::other("no move"))?;
                 match ask_decision(&table, seat, suggested, &mut ask, &mut out)? {
                     Some(command) => command,
@@ -172,7 +172,7 @@ pub fn play(
             } else {
                 let mind = minds.iter_mut().find(|(s, _)| *s == actor).map(|(_, m)| m);
                 let choice = match mind {
-                    Some(mind) => mind.decide(&table, actor),
+                    Some(mind) => mind.decide(&table.view(Viewer::Seat(actor)), actor),
                     None => strategy.decide(&table, actor).map(|command| Move {
                         command,
                         remark: None,
@@ -196,7 +196,8 @@ pub fn play(
                 .find(|c| c.seat == *companion)
                 .map_or(Cents::ZERO, |c| c.bankroll);
             if table.seats()[usize::from(*companion)].occupied
-                && let Some(why) = mind.departure(&table, *companion, buy_in)
+                && let Some(why) =
+                    mind.departure(&table.view(Viewer::Seat(*companion)), *companion, buy_in)
             {
                 let events = table
                     .apply(Command::Leave { seat: *companion })

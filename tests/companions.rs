@@ -6,7 +6,9 @@ mod common;
 use common::*;
 use holecard::engine::Rank::*;
 use holecard::engine::ai::{Departure, Mind, Personality};
-use holecard::engine::{Cents, Command, Event, Phase, SeatId, Table, seed_from_number};
+use holecard::engine::{
+    Cents, Command, Event, Phase, SeatId, Table, TableState, Viewer, seed_from_number,
+};
 
 fn mind(personality: Personality) -> Mind {
     Mind::new(personality, &plain(), seed_from_number(5))
@@ -17,7 +19,7 @@ fn the_counter_keeps_a_hi_lo_count_and_bets_with_it() {
     let mut t = table(plain(), &[0]);
     let mut counter = mind(Personality::CardCounter);
     assert_eq!(
-        counter.bet(&t, 0),
+        counter.bet(&t.view(Viewer::Seat(0)), 0),
         plain().min_bet,
         "a fresh shoe is neutral: one unit"
     );
@@ -46,25 +48,35 @@ fn the_counter_bets_up_when_the_true_count_is_high() {
         counter.observe(&Event::Dealt {
             to: holecard::engine::Spot::Dealer,
             card: low,
-            face_up: true,
         });
     }
     // +60 over six decks is a true count of 10: the top of the spread.
-    assert_eq!(counter.bet(&t, 0), Cents(plain().min_bet.0 * 8));
-    assert_eq!(mind(Personality::ByTheBook).bet(&t, 0), plain().min_bet);
+    assert_eq!(
+        counter.bet(&t.view(Viewer::Seat(0)), 0),
+        Cents(plain().min_bet.0 * 8)
+    );
+    assert_eq!(
+        mind(Personality::ByTheBook).bet(&t.view(Viewer::Seat(0)), 0),
+        plain().min_bet
+    );
 }
 
 #[test]
 fn the_high_roller_bets_big_and_always_insures() {
     let mut t = table(plain(), &[0, 1]);
     let mut roller = mind(Personality::HighRoller);
-    assert_eq!(roller.bet(&t, 0), Cents(plain().min_bet.0 * 10));
+    assert_eq!(
+        roller.bet(&t.view(Viewer::Seat(0)), 0),
+        Cents(plain().min_bet.0 * 10)
+    );
     deal(
         &mut t,
         &[(0, 10), (1, 10)],
         &[Ace, Nine, Ace, King, Seven, Six],
     );
-    let insure = roller.decide(&t, 1).expect("a decision");
+    let insure = roller
+        .decide(&t.view(Viewer::Seat(1)), 1)
+        .expect("a decision");
     assert_eq!(
         insure.command,
         Command::TakeInsurance {
@@ -73,7 +85,9 @@ fn the_high_roller_bets_big_and_always_insures() {
         }
     );
     assert!(insure.remark.is_some());
-    let even_money = roller.decide(&t, 0).expect("a decision");
+    let even_money = roller
+        .decide(&t.view(Viewer::Seat(0)), 0)
+        .expect("a decision");
     assert_eq!(even_money.command, Command::TakeEvenMoney { seat: 0 });
 }
 
@@ -86,14 +100,16 @@ fn the_hunch_player_sometimes_plays_a_hunch_and_says_so() {
         let mut hunch = Mind::new(Personality::HunchPlayer, &plain(), seed_from_number(seed));
         let book = holecard::engine::BasicStrategy::for_rules(&plain());
         deal(&mut t, &[(0, 10)], &[Ten, Nine, Six, Seven]);
-        let choice = hunch.decide(&t, 0).expect("a decision");
+        let choice = hunch
+            .decide(&t.view(Viewer::Seat(0)), 0)
+            .expect("a decision");
         assert!(
             t.check(choice.command).is_ok(),
             "{:?} is legal",
             choice.command
         );
         plays += 1;
-        if Some(choice.command) != book.decide(&t, 0) {
+        if Some(choice.command) != book.decide(&t.view(Viewer::Seat(0)), 0) {
             hunches += 1;
             assert!(choice.remark.is_some(), "a hunch is announced");
         }
@@ -116,9 +132,12 @@ fn companions_leave_broke_or_satisfied() {
         },
     );
     let book = mind(Personality::ByTheBook);
-    assert_eq!(book.departure(&t, 0, Cents::units(100)), None);
     assert_eq!(
-        book.departure(&t, 0, Cents::units(50)),
+        book.departure(&t.view(Viewer::Seat(0)), 0, Cents::units(100)),
+        None
+    );
+    assert_eq!(
+        book.departure(&t.view(Viewer::Seat(0)), 0, Cents::units(50)),
         Some(Departure::Satisfied)
     );
     ok(
@@ -129,7 +148,7 @@ fn companions_leave_broke_or_satisfied() {
         },
     );
     assert_eq!(
-        book.departure(&t, 1, Cents::units(100)),
+        book.departure(&t.view(Viewer::Seat(1)), 1, Cents::units(100)),
         Some(Departure::Broke)
     );
 }
@@ -172,13 +191,15 @@ fn a_full_table_of_companions_plays_thousands_of_rounds() {
                     chips += buy_in;
                     ok(&mut t, Command::Join { seat, buy_in });
                 }
-                let bet = minds[usize::from(seat)].bet(&t, seat);
+                let bet = minds[usize::from(seat)].bet(&t.view(Viewer::Seat(seat)), seat);
                 ok(&mut t, Command::Bet { seat, amount: bet });
             }
             let mut events = ok(&mut t, Command::Deal);
             while t.phase() != Phase::Betting {
                 let actor: SeatId = t.seat_to_act().expect("someone decides");
-                let choice = minds[usize::from(actor)].decide(&t, actor).expect("a move");
+                let choice = minds[usize::from(actor)]
+                    .decide(&t.view(Viewer::Seat(actor)), actor)
+                    .expect("a move");
                 remarks += usize::from(choice.remark.is_some());
                 events.extend(ok(&mut t, choice.command));
             }
@@ -190,7 +211,7 @@ fn a_full_table_of_companions_plays_thousands_of_rounds() {
             }
             for seat in 0..7u8 {
                 if minds[usize::from(seat)]
-                    .departure(&t, seat, buy_in)
+                    .departure(&t.view(Viewer::Seat(seat)), seat, buy_in)
                     .is_some()
                 {
                     let left = ok(&mut t, Command::Leave { seat });

@@ -2,89 +2,9 @@
 
 mod common;
 
-use common::{any_rules, assert_cards_accounted};
-use holecard::engine::{Action, Cents, Command, Event, Rules, Table, seed_from_number};
+use common::{Step, any_rules, assert_cards_accounted, command_for, step};
+use holecard::engine::{Cents, Event, Rules, Table, TableState, Viewer, seed_from_number};
 use proptest::prelude::*;
-
-/// One step of a random session: a mostly-sensible move, or an arbitrary (often illegal) command.
-#[derive(Clone, Debug)]
-enum Step {
-    /// A legal action for whoever must act, or bets and a deal between rounds; `pick` chooses among options.
-    Play { pick: u8 },
-    /// Any command at all, legal or not.
-    Wild { kind: u8, seat: u8, units: i64 },
-}
-
-fn step() -> impl Strategy<Value = Step> {
-    prop_oneof![
-        4 => any::<u8>().prop_map(|pick| Step::Play { pick }),
-        1 => (0u8..15, 0u8..9, -5i64..80).prop_map(|(kind, seat, units)| Step::Wild { kind, seat, units }),
-    ]
-}
-
-/// Turns a step into a command for the table as it stands.
-fn command_for(table: &Table, step: &Step) -> Command {
-    match *step {
-        Step::Wild { kind, seat, units } => {
-            let amount = Cents::units(units);
-            match kind {
-                0 => Command::Join {
-                    seat,
-                    buy_in: amount,
-                },
-                1 => Command::Rebuy { seat, amount },
-                2 => Command::Leave { seat },
-                3 => Command::Bet { seat, amount },
-                4 => Command::Deal,
-                5 => Command::TakeInsurance {
-                    seat,
-                    amount: Cents(units * 50),
-                },
-                6 => Command::DeclineInsurance { seat },
-                7 => Command::TakeEvenMoney { seat },
-                8 => Command::DeclineEvenMoney { seat },
-                9 => Command::DeclineSurrender { seat },
-                10 => Command::Hit { seat },
-                11 => Command::Stand { seat },
-                12 => Command::Double { seat },
-                13 => Command::Split { seat },
-                _ => Command::Surrender { seat },
-            }
-        }
-        Step::Play { pick } => {
-            match table.seat_to_act() {
-                Some(seat) => {
-                    let legal: Vec<Action> = table.legal_actions(seat).iter().collect();
-                    let action = legal[usize::from(pick) % legal.len()];
-                    action.command(seat, table.max_insurance(seat))
-                }
-                None => {
-                    // Between rounds: seat someone, bet, or deal.
-                    let seat = pick % 7;
-                    let s = &table.seats()[usize::from(seat)];
-                    if !s.occupied {
-                        Command::Join {
-                            seat,
-                            buy_in: Cents::units(200),
-                        }
-                    } else if s.bet == Cents::ZERO && pick % 3 != 0 {
-                        Command::Bet {
-                            seat,
-                            amount: Cents::units(5 + i64::from(pick % 10)),
-                        }
-                    } else if s.bankroll < Cents::units(20) {
-                        Command::Rebuy {
-                            seat,
-                            amount: Cents::units(100),
-                        }
-                    } else {
-                        Command::Deal
-                    }
-                }
-            }
-        }
-    }
-}
 
 /// Chips brought to (+) or taken from (−) the table by these events.
 fn chips_in_and_out(events: &[Event]) -> Cents {
@@ -116,10 +36,31 @@ fn run(
     .expect("valid");
     let mut expected_chips = table.chips_total();
     let mut results = Vec::with_capacity(steps.len());
-    for step in steps {
+    // Views kept from events alone: a seat's and a spectator's from the start, and one taken up half-way (a player
+    // who sits down, or a client that reconnects, mid-session).
+    let mut views = vec![table.view(Viewer::Seat(3)), table.view(Viewer::Spectator)];
+    for (at, step) in steps.iter().enumerate() {
+        if at == steps.len() / 2 {
+            views.push(table.view(Viewer::Seat(at as u8 % 7)));
+        }
         let command = command_for(&table, step);
         let before = table.clone();
         let result = table.apply(command);
+        for view in &mut views {
+            for event in result.as_deref().unwrap_or_default() {
+                if let Err(e) = view.apply(event) {
+                    panic!("{event:?} after {command:?} did not fit the view: {e}");
+                }
+            }
+            assert_eq!(
+                *view,
+                table.view(view.viewer()),
+                "the view kept from events differs from the table's after {command:?}"
+            );
+            for seat in 0..8 {
+                assert_eq!(view.legal_actions(seat), table.legal_actions(seat));
+            }
+        }
         match &result {
             Err(_) => assert_eq!(table, before, "refused {command:?} changed the table"),
             Ok(events) => {

@@ -6,7 +6,7 @@ use common::*;
 use holecard::engine::Rank::*;
 use holecard::engine::{
     Action, Cents, Command, CommandError, DoubleOn, EnhcLoss, Event, HoleCard, Outcome, Payout,
-    Phase, Rules, Soft17, Spot, Surrender,
+    Phase, Rules, Soft17, Spot, Surrender, TableState,
 };
 
 #[test]
@@ -21,14 +21,16 @@ fn two_passes_from_first_base_with_the_hole_card_down() {
     assert_eq!(
         dealt(&events),
         vec![
-            (p(0), Two, true),
-            (p(3), Three, true),
-            (Spot::Dealer, Four, true),
-            (p(0), Five, true),
-            (p(3), Six, true),
-            (Spot::Dealer, Seven, false),
+            (p(0), Some(Two)),
+            (p(3), Some(Three)),
+            (Spot::Dealer, Some(Four)),
+            (p(0), Some(Five)),
+            (p(3), Some(Six)),
+            (Spot::Dealer, None),
         ]
     );
+    // The hole card's face is the table's alone until it is turned.
+    assert_eq!(t.dealer().as_slice()[1].rank(), Seven);
     assert_eq!(t.phase(), Phase::PlayerTurn { hand: 0 });
     assert_eq!(t.hand_in_turn(), Some((0, 0)));
 }
@@ -824,7 +826,7 @@ fn the_cut_card_ends_the_shoe_after_the_round_and_a_burn_card_follows_the_shuffl
             .position(|e| matches!(e, Event::Shuffled { .. }));
         if t.round() == 1 || saw_cut {
             let at = shuffled.expect("shuffle at the first round and after the cut card");
-            assert!(matches!(events[at + 1], Event::Burned { .. }));
+            assert!(matches!(events[at + 1], Event::Burned));
             saw_cut = false;
         } else {
             assert_eq!(shuffled, None);
@@ -1025,6 +1027,8 @@ fn a_seed_deals_the_same_cards_everywhere() {
             },
         );
         let mut events = ok(&mut t, Command::Deal);
+        // The hole card goes out face down with no face in the event; the table knows which it was.
+        let hole = t.dealer().as_slice().get(1).copied();
         while t.phase() != Phase::Betting {
             let command = match t.phase() {
                 Phase::Insurance if t.legal_actions(0).contains(Action::DeclineEvenMoney) => {
@@ -1037,6 +1041,7 @@ fn a_seed_deals_the_same_cards_everywhere() {
         }
         cards.extend(events.iter().filter_map(|e| match e {
             Event::Dealt { card, .. } => Some(card.to_string()),
+            Event::HoleCardDealt => hole.map(|card| card.to_string()),
             _ => None,
         }));
     }

@@ -7,7 +7,7 @@ use common::one_seat_level;
 
 use bevy::prelude::*;
 use holecard::engine::Rank::{self, *};
-use holecard::engine::{Cents, Event, Phase, Spot};
+use holecard::engine::{Cents, Event, Phase, Spot, TableState};
 use holecard::game::headless;
 use holecard::game::player::{BetSlip, Intent, PlayOptions};
 use holecard::game::save::{self, Sitting};
@@ -64,21 +64,21 @@ fn cards_come_out_in_casino_order_with_the_hole_card_down() {
         *app.world().resource::<State<RoundPhase>>().get() == RoundPhase::PlayerTurn
     });
     let cards = cards_on_felt(&mut app);
-    let player: Vec<(Rank, bool)> = cards
+    let player: Vec<Option<Rank>> = cards
         .iter()
         .filter(|c| c.spot == Spot::Player { seat: 0, hand: 0 })
-        .map(|c| (c.card.rank(), c.face_up))
+        .map(|c| c.card.map(|card| card.rank()))
         .collect();
-    let dealer: Vec<(Rank, bool)> = cards
+    let dealer: Vec<Option<Rank>> = cards
         .iter()
         .filter(|c| c.spot == Spot::Dealer)
-        .map(|c| (c.card.rank(), c.face_up))
+        .map(|c| c.card.map(|card| card.rank()))
         .collect();
-    assert_eq!(player, [(Ten, true), (Nine, true)]);
+    assert_eq!(player, [Some(Ten), Some(Nine)]);
     assert_eq!(
         dealer,
-        [(Six, true), (Ten, false)],
-        "upcard up, hole card down"
+        [Some(Six), None],
+        "upcard up, hole card down with no face on the felt"
     );
     let hands = app
         .world_mut()
@@ -139,7 +139,7 @@ fn a_split_creates_a_second_hand_entity() {
     let second: Vec<Rank> = cards_on_felt(&mut app)
         .iter()
         .filter(|c| c.spot == Spot::Player { seat: 0, hand: 1 })
-        .map(|c| c.card.rank())
+        .filter_map(|c| c.card.map(|card| card.rank()))
         .collect();
     assert_eq!(
         second[0], Eight,

@@ -5,7 +5,9 @@ mod common;
 
 use common::any_rules;
 use holecard::engine::solo::Solo;
-use holecard::engine::{BasicStrategy, Cents, Command, Phase, Rules, Table, seed_from_number};
+use holecard::engine::{
+    BasicStrategy, Cents, Command, Phase, Rules, Table, TableState, seed_from_number,
+};
 use proptest::prelude::*;
 
 fn compare(rules: &Rules, seed: u64, rounds: usize) -> Result<(), TestCaseError> {

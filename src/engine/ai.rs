@@ -2,14 +2,16 @@
 //!
 //! Bevy-free like the rest of the engine. Each mind watches the table's events (the counter keeps a Hi-Lo count
 //! from them) and draws any randomness from its own seeded generator, so a seeded table replays its companions too.
+//! A mind sees the table only as its seat does, through a [`TableView`]: it cannot know the shoe or the hole card.
 
+use super::checks::TableState;
 use super::command::{Action, Command, Phase, SeatId};
 use super::event::{Event, Outcome};
 use super::money::Cents;
 use super::rng::{Seed, TableRng};
 use super::rules::Rules;
 use super::strategy::BasicStrategy;
-use super::table::Table;
+use super::view::TableView;
 use serde::{Deserialize, Serialize};
 
 /// How a companion plays.
@@ -97,8 +99,8 @@ impl Mind {
     }
 
     /// The running count per deck still in the shoe (rounded toward zero).
-    pub fn true_count(&self, table: &Table) -> i32 {
-        let decks_left = (table.shoe().remaining() as i32 * 2 / 52).max(1);
+    pub fn true_count(&self, table: &TableView) -> i32 {
+        let decks_left = (table.shoe().remaining as i32 * 2 / 52).max(1);
         self.running_count * 2 / decks_left
     }
 
@@ -106,12 +108,7 @@ impl Mind {
     pub fn observe(&mut self, event: &Event) {
         match *event {
             Event::Shuffled { .. } => self.running_count = 0,
-            Event::Dealt {
-                card,
-                face_up: true,
-                ..
-            }
-            | Event::HoleCardRevealed { card } => {
+            Event::Dealt { card, .. } | Event::HoleCardRevealed { card } => {
                 self.running_count += match card.points() {
                     2..=6 => 1,
                     7..=9 => 0,
@@ -123,7 +120,7 @@ impl Mind {
     }
 
     /// What the companion puts in the circle for the next round (zero to sit out).
-    pub fn bet(&self, table: &Table, seat: SeatId) -> Cents {
+    pub fn bet(&self, table: &TableView, seat: SeatId) -> Cents {
         let rules = table.rules();
         let Some(s) = table.seats().get(usize::from(seat)) else {
             return Cents::ZERO;
@@ -148,7 +145,7 @@ impl Mind {
     }
 
     /// The companion's move when it has a decision, or `None`.
-    pub fn decide(&mut self, table: &Table, seat: SeatId) -> Option<Move> {
+    pub fn decide(&mut self, table: &TableView, seat: SeatId) -> Option<Move> {
         let book = self.book.decide(table, seat)?;
         let quiet = |command| {
             Some(Move {
@@ -226,7 +223,7 @@ impl Mind {
     }
 
     /// Whether the companion gets up between rounds.
-    pub fn departure(&self, table: &Table, seat: SeatId, buy_in: Cents) -> Option<Departure> {
+    pub fn departure(&self, table: &TableView, seat: SeatId, buy_in: Cents) -> Option<Departure> {
         let s = table.seats().get(usize::from(seat))?;
         let chips = s.chips();
         if chips < table.rules().min_bet {

@@ -1,4 +1,10 @@
 //! Events: what a command did, in order, for the table's display, sound, log and AI.
+//!
+//! Events are what everyone at the table sees happen, and nothing more: a card goes out with its face only when it
+//! is dealt face up or turned. The hole card is dealt as [`Event::HoleCardDealt`] (no face) and shown by
+//! [`Event::HoleCardRevealed`]; a burned card goes to the tray unseen. So the same events serve every seat, a
+//! spectator and a remote client, and no event can give away a face-down card (a [`TableView`](super::TableView)
+//! is kept up to date from them alone).
 
 use super::card::Card;
 use super::command::{Action, SeatId};
@@ -83,16 +89,19 @@ pub enum Event {
     TableCleared { cards: u32 },
     /// Every card went back into the shoe and it was shuffled; the cut card is in.
     Shuffled { cards: u32 },
-    /// A card was burned face down into the discard tray.
-    Burned { card: Card },
+    /// A card was burned: it went from the shoe to the discard tray face down, unseen.
+    Burned,
     /// The cut card came out: this is the last round of the shoe.
     CutCardOut,
     /// The shoe ran dry mid-round; the discards were shuffled and dealing goes on from them.
     DiscardsShuffledIn { cards: u32 },
     /// Round number `round` began with these bets on the felt.
     RoundStarted { round: u64 },
-    /// A card was dealt.
-    Dealt { to: Spot, card: Card, face_up: bool },
+    /// A card was dealt face up.
+    Dealt { to: Spot, card: Card },
+    /// The dealer's second card was dealt face down (on a table with a hole card): its face shows in
+    /// [`Event::HoleCardRevealed`].
+    HoleCardDealt,
     /// A hand has a natural blackjack.
     Blackjack { seat: SeatId, hand: u8 },
     /// Early surrender is offered before the dealer checks for blackjack.

@@ -4,6 +4,7 @@
 
 pub mod ai;
 pub mod card;
+pub mod checks;
 pub mod command;
 pub mod event;
 pub mod hand;
@@ -11,13 +12,16 @@ pub mod money;
 pub mod play;
 pub mod rng;
 pub mod rules;
+pub mod seat;
 pub mod shoe;
 pub mod sim;
 pub mod solo;
 pub mod strategy;
 pub mod table;
+pub mod view;
 
 pub use card::{Card, Rank, Suit};
+pub use checks::TableState;
 pub use command::{Action, Actions, Command, CommandError, Phase, SeatId};
 pub use event::{Event, EventSink, Ignore, Outcome, Spot};
 pub use hand::{Cards, Total};
@@ -26,6 +30,8 @@ pub use rng::{Seed, TableRng, os_seed, seed_from_number};
 pub use rules::{
     DoubleOn, EnhcLoss, HoleCard, Payout, Preset, RuleError, Rules, Soft17, Surrender,
 };
+pub use seat::{Hand, HandState, MAX_SEATS, Seat};
 pub use shoe::Shoe;
 pub use strategy::BasicStrategy;
-pub use table::{Hand, HandState, MAX_SEATS, Seat, Table};
+pub use table::Table;
+pub use view::{DealerView, ShoeView, TableView, Viewer};

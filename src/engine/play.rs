@@ -8,7 +8,7 @@ use super::event::Outcome;
 use super::hand::Total;
 use super::money::Cents;
 use super::rules::{EnhcLoss, HoleCard, Rules, Soft17, Surrender};
-use super::table::Hand;
+use super::seat::Hand;
 
 /// Why the hand may not hit, or `None` if it may (cards in the shoe aside).
 #[inline]

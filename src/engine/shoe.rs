@@ -148,13 +148,14 @@ impl Shoe {
         usize::from(self.decks) * 52
     }
 
+    /// The cut card sits in front of this many cards.
+    pub fn cut_at(&self) -> u32 {
+        self.cut_remaining
+    }
+
     /// Undealt cards still in front of the cut card (0 once it is out).
     pub fn cards_before_cut(&self) -> usize {
-        if self.cut_card_out {
-            0
-        } else {
-            self.remaining().saturating_sub(self.cut_remaining as usize)
-        }
+        self.view().cards_before_cut()
     }
 
     /// True when the next round must start with a shuffle.

@@ -14,9 +14,9 @@ use super::money::Cents;
 use super::play;
 use super::rng::{Seed, TableRng};
 use super::rules::{RuleError, Rules, Surrender};
+use super::seat::{Hand, HandState};
 use super::shoe::Shoe;
 use super::strategy::BasicStrategy;
-use super::table::{Hand, HandState};
 use arrayvec::ArrayVec;
 
 /// A one-seat table played by basic strategy.

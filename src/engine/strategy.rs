@@ -5,11 +5,11 @@
 //! Wikipedia); surrender cells from Wizard of Odds appendix 6; the early-surrender chart from Wizard of Odds.
 
 use super::card::Card;
+use super::checks::TableState;
 use super::command::{Action, Command, Phase, SeatId};
 use super::hand::Cards;
 use super::money::Cents;
 use super::rules::{EnhcLoss, HoleCard, Rules, Soft17, Surrender};
-use super::table::Table;
 
 /// What a chart cell says.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -348,7 +348,7 @@ impl BasicStrategy {
     }
 
     /// The command a basic-strategy player in `seat` gives now, or `None` when the seat has nothing to decide.
-    pub fn decide(&self, table: &Table, seat: SeatId) -> Option<Command> {
+    pub fn decide(&self, table: &impl TableState, seat: SeatId) -> Option<Command> {
         let upcard = table.upcard()?;
         let command = match table.phase() {
             Phase::PlayerTurn { hand } => {

@@ -5,124 +5,18 @@
 //! players bring in ([`Command::Join`], [`Command::Rebuy`]) or take away ([`Command::Leave`]).
 
 use super::card::{Card, Rank};
-use super::command::{Action, Actions, Command, CommandError, Phase, SeatId};
+use super::checks::{self, TableState};
+use super::command::{Action, Command, CommandError, Phase, SeatId};
 use super::event::{Event, EventSink, Outcome, Spot};
-use super::hand::{Cards, Total};
+use super::hand::Cards;
 use super::money::Cents;
 use super::play;
 use super::rng::{Seed, TableRng};
 use super::rules::{RuleError, Rules, Surrender};
+use super::seat::{Hand, HandState, MAX_HANDS, MAX_SEATS, Seat};
 use super::shoe::Shoe;
 use arrayvec::ArrayVec;
 use serde::{Deserialize, Serialize};
-
-/// Seats at a table.
-pub const MAX_SEATS: usize = 7;
-/// Hands a table can hold at once: every seat split to four.
-pub const MAX_HANDS: usize = MAX_SEATS * 4;
-
-/// A seat on the table's arc.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Seat {
-    /// Someone is sitting here.
-    pub occupied: bool,
-    /// Chips in front of the player.
-    pub bankroll: Cents,
-    /// Chips in the bet circle for the next round.
-    pub bet: Cents,
-    /// This round's insurance bet, on the felt until the dealer's blackjack is known.
-    pub insurance: Cents,
-    /// The seat still owes a decision on the current offer (insurance, even money or early surrender).
-    pub deciding: bool,
-}
-
-impl Seat {
-    /// The seat's own chips between rounds: in front of it and in its bet circle (what it would cash out).
-    pub fn chips(&self) -> Cents {
-        self.bankroll + self.bet
-    }
-}
-
-/// Where a hand is in its life.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum HandState {
-    /// Still to act (or acting).
-    Playing,
-    /// Stood (or doubled) and waits for the dealer.
-    Stood,
-    /// A natural, waiting to be paid once the dealer's blackjack is ruled out.
-    Natural,
-    /// Surrendered on a no-hole-card table: half comes back unless the dealer has blackjack.
-    Surrendered,
-    /// Done and paid or taken.
-    Settled(Outcome),
-}
-
-/// One hand of a seat. A seat holds one hand, or up to four after splits.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Hand {
-    /// The seat that owns the hand.
-    pub seat: SeatId,
-    /// The cards.
-    pub cards: Cards,
-    /// Chips bet on the hand, doubles included.
-    pub wager: Cents,
-    /// Doubled down.
-    pub doubled: bool,
-    /// Came from a split (so 21 is not blackjack and surrender is gone).
-    pub from_split: bool,
-    /// Came from splitting aces.
-    pub split_aces: bool,
-    /// Where the hand is.
-    pub state: HandState,
-}
-
-impl Hand {
-    /// The running total.
-    pub fn total(&self) -> Total {
-        self.cards.total()
-    }
-
-    /// Chips of this hand still on the felt.
-    pub fn on_felt(&self) -> Cents {
-        match self.state {
-            HandState::Settled(_) => Cents::ZERO,
-            _ => self.wager,
-        }
-    }
-
-    /// Settled, with this outcome.
-    pub fn outcome(&self) -> Option<Outcome> {
-        match self.state {
-            HandState::Settled(outcome) => Some(outcome),
-            _ => None,
-        }
-    }
-
-    /// Splits the pair: this hand keeps the first card, the returned hand (same seat and wager) takes the second.
-    /// Both are marked as split hands, and as split aces when the pair is aces.
-    pub fn split_off(&mut self) -> Hand {
-        let aces = self.cards.as_slice().first().is_some_and(|c| c.is_ace());
-        let moved = self.cards.pop();
-        self.from_split = true;
-        self.split_aces = aces;
-        let mut cards = Cards::default();
-        if let Some(card) = moved {
-            cards.push(card);
-        }
-        Hand {
-            cards,
-            doubled: false,
-            state: HandState::Playing,
-            ..self.clone()
-        }
-    }
-
-    /// A two-card 21 on an unsplit hand.
-    pub fn is_blackjack(&self) -> bool {
-        !self.from_split && self.cards.is_two_card_21()
-    }
-}
 
 /// A blackjack table: rules, shoe, seats, hands, the dealer and the house's chips.
 ///
@@ -284,34 +178,9 @@ impl Table {
         })
     }
 
-    /// The table's rules.
-    pub fn rules(&self) -> &Rules {
-        &self.rules
-    }
-
-    /// Where the round is.
-    pub fn phase(&self) -> Phase {
-        self.phase
-    }
-
-    /// The seats, first base first.
-    pub fn seats(&self) -> &[Seat; MAX_SEATS] {
-        &self.seats
-    }
-
-    /// This round's hands in playing order (seat by seat from first base, left to right within a seat).
-    pub fn hands(&self) -> &[Hand] {
-        &self.hands
-    }
-
     /// The dealer's cards. The second is the hole card, face down until [`Table::hole_revealed`].
     pub fn dealer(&self) -> &Cards {
         &self.dealer
-    }
-
-    /// The dealer's upcard, once dealt.
-    pub fn upcard(&self) -> Option<Card> {
-        self.dealer.as_slice().first().copied()
     }
 
     /// True once the dealer's second card is face up (or dealt, on a no-hole-card table).
@@ -324,31 +193,9 @@ impl Table {
         &self.shoe
     }
 
-    /// Chips in the house's tray.
-    pub fn house(&self) -> Cents {
-        self.house
-    }
-
     /// Rounds dealt so far.
     pub fn round(&self) -> u64 {
         self.round
-    }
-
-    /// Chips on the felt: bet circles, hands and insurance.
-    pub fn on_felt(&self) -> Cents {
-        let bets: Cents = self.seats.iter().map(|s| s.bet + s.insurance).sum();
-        bets + self.hands.iter().map(Hand::on_felt).sum()
-    }
-
-    /// One seat's chips on the felt: its bet circle, its hands still in play and its insurance.
-    pub fn seat_on_felt(&self, seat: SeatId) -> Cents {
-        let s = &self.seats[usize::from(seat)];
-        s.bet + s.insurance + self.seat_hands(seat).map(Hand::on_felt).sum()
-    }
-
-    /// Every chip at the table: bankrolls, the house's tray and the felt.
-    pub fn chips_total(&self) -> Cents {
-        self.seats.iter().map(|s| s.bankroll).sum::<Cents>() + self.house + self.on_felt()
     }
 
     /// Every physical card: shoe, discard tray, dealer and hands. Each card of the shoe appears exactly once.
@@ -364,104 +211,10 @@ impl Table {
             )
     }
 
-    /// The seat and hand whose turn it is, if a hand is to act.
-    pub fn hand_in_turn(&self) -> Option<(SeatId, u8)> {
-        match self.phase {
-            Phase::PlayerTurn { hand } => Some(self.spot_of(usize::from(hand))),
-            _ => None,
-        }
-    }
-
-    /// The seat that must decide now: the owner of the hand in turn, or the first seat still answering an offer.
-    pub fn seat_to_act(&self) -> Option<SeatId> {
-        match self.phase {
-            Phase::PlayerTurn { .. } => self.hand_in_turn().map(|(seat, _)| seat),
-            Phase::Insurance | Phase::EarlySurrender => self
-                .seats
-                .iter()
-                .position(|s| s.deciding)
-                .map(|seat| seat as SeatId),
-            Phase::Betting => None,
-        }
-    }
-
-    /// Index into [`Table::hands`] of a seat's hand number `hand`.
-    pub fn hand_index(&self, seat: SeatId, hand: u8) -> Option<usize> {
-        let first = self.hands.iter().position(|h| h.seat == seat)?;
-        let index = first + usize::from(hand);
-        self.hands
-            .get(index)
-            .filter(|h| h.seat == seat)
-            .map(|_| index)
-    }
-
-    /// The seat's hands this round.
-    pub fn seat_hands(&self, seat: SeatId) -> impl Iterator<Item = &Hand> {
-        self.hands.iter().filter(move |h| h.seat == seat)
-    }
-
-    /// The most insurance a seat may take now: half its bet, rounded down to the cent.
-    pub fn max_insurance(&self, seat: SeatId) -> Cents {
-        self.seat_hands(seat)
-            .next()
-            .map_or(Cents::ZERO, |h| h.wager.half())
-    }
-
-    /// What `seat` may do now. Empty when it has nothing to decide.
-    pub fn legal_actions(&self, seat: SeatId) -> Actions {
-        const HAND: [Action; 5] = [
-            Action::Hit,
-            Action::Stand,
-            Action::Double,
-            Action::Split,
-            Action::Surrender,
-        ];
-        const SURRENDER: [Action; 2] = [Action::Surrender, Action::DeclineSurrender];
-        const INSURANCE: [Action; 4] = [
-            Action::TakeInsurance,
-            Action::DeclineInsurance,
-            Action::TakeEvenMoney,
-            Action::DeclineEvenMoney,
-        ];
-        let offer = |candidates: &[Action]| {
-            // A seat short of half its bet may still insure for what it has.
-            let bankroll = self
-                .seats
-                .get(usize::from(seat))
-                .map_or(Cents::ZERO, |s| s.bankroll);
-            let insurance = self.max_insurance(seat).min(bankroll);
-            candidates
-                .iter()
-                .copied()
-                .filter(|a| self.check(a.command(seat, insurance)).is_ok())
-                .collect()
-        };
-        match self.phase {
-            Phase::Betting => Actions::NONE,
-            Phase::EarlySurrender => offer(&SURRENDER),
-            Phase::Insurance => offer(&INSURANCE),
-            Phase::PlayerTurn { .. } => match self.in_turn(seat) {
-                Ok(hand) => HAND
-                    .into_iter()
-                    .filter(|&a| self.check_hand_action(hand, a).is_ok())
-                    .collect(),
-                Err(_) => Actions::NONE,
-            },
-        }
-    }
-
-    /// True when the hand in turn belongs to `seat` and may take `action` now (cheaper than [`Table::legal_actions`]
-    /// when only one action matters).
-    #[inline]
-    pub fn allows(&self, seat: SeatId, action: Action) -> bool {
-        self.in_turn(seat)
-            .is_ok_and(|hand| self.check_hand_action(hand, action).is_ok())
-    }
-
     /// Sets the next cards out of the shoe, in order, by rank: a practice hand, a tutorial, or a test of a known
     /// deal. Only between rounds; with a burn card on, the first queued card is the one burned.
     pub fn queue_next_cards(&mut self, ranks: &[Rank]) -> Result<(), CommandError> {
-        self.between_rounds()?;
+        checks::between_rounds(self.phase)?;
         if self.shoe.queue_next(ranks) {
             Ok(())
         } else {
@@ -485,121 +238,6 @@ impl Table {
         self.check(command)?;
         self.execute(command, sink);
         Ok(())
-    }
-
-    /// Checks a command against the whole state without changing anything.
-    pub fn check(&self, command: Command) -> Result<(), CommandError> {
-        if let Some(seat) = command.seat()
-            && usize::from(seat) >= MAX_SEATS
-        {
-            return Err(CommandError::NoSuchSeat(seat));
-        }
-        match command {
-            Command::Join { seat, buy_in } => {
-                self.between_rounds()?;
-                if self.seats[usize::from(seat)].occupied {
-                    return Err(CommandError::SeatTaken(seat));
-                }
-                positive(buy_in)?;
-                within_ceiling(buy_in)
-            }
-            Command::Rebuy { seat, amount } => {
-                self.between_rounds()?;
-                self.occupied(seat)?;
-                positive(amount)?;
-                within_ceiling(amount)?;
-                within_ceiling(self.seats[usize::from(seat)].bankroll + amount)
-            }
-            Command::Leave { seat } => {
-                self.between_rounds()?;
-                self.occupied(seat)
-            }
-            Command::Bet { seat, amount } => self.check_bet(seat, amount),
-            Command::Deal => self.check_deal(),
-            Command::TakeInsurance { seat, amount } => {
-                let hand = self.offer(seat, Phase::Insurance)?;
-                if self.even_money_offered(hand) {
-                    return Err(not_allowed(
-                        seat,
-                        "take insurance",
-                        "a blackjack is offered even money instead",
-                    ));
-                }
-                positive(amount)?;
-                let max = hand.wager.half();
-                if amount > max {
-                    return Err(CommandError::InsuranceOverHalf { amount, max });
-                }
-                self.afford(seat, amount)
-            }
-            Command::DeclineInsurance { seat } => {
-                let hand = self.offer(seat, Phase::Insurance)?;
-                if self.even_money_offered(hand) {
-                    return Err(not_allowed(
-                        seat,
-                        "decline insurance",
-                        "the offer is even money",
-                    ));
-                }
-                Ok(())
-            }
-            Command::TakeEvenMoney { seat } | Command::DeclineEvenMoney { seat } => {
-                let hand = self.offer(seat, Phase::Insurance)?;
-                if !self.even_money_offered(hand) {
-                    return Err(not_allowed(
-                        seat,
-                        "answer even money",
-                        "even money is only for a blackjack",
-                    ));
-                }
-                Ok(())
-            }
-            Command::DeclineSurrender { seat } => {
-                self.offer(seat, Phase::EarlySurrender).map(|_| ())
-            }
-            Command::Surrender { seat } if self.phase == Phase::EarlySurrender => {
-                self.offer(seat, Phase::EarlySurrender).map(|_| ())
-            }
-            Command::Hit { seat }
-            | Command::Stand { seat }
-            | Command::Double { seat }
-            | Command::Split { seat }
-            | Command::Surrender { seat } => {
-                let hand = self.in_turn(seat)?;
-                let action = command.action().unwrap_or(Action::Stand);
-                self.check_hand_action(hand, action)
-            }
-        }
-    }
-
-    /// Whether the hand in turn may take `action` (hit, stand, double, split or surrender), and why not.
-    fn check_hand_action(&self, hand: &Hand, action: Action) -> Result<(), CommandError> {
-        let (verb, refusal, costs_a_bet) = match action {
-            Action::Hit => ("hit", play::hit_refusal(&self.rules, hand), false),
-            Action::Double => ("double", play::double_refusal(&self.rules, hand), true),
-            Action::Split => {
-                let seat_hands = self.seat_hands(hand.seat).count();
-                (
-                    "split",
-                    play::split_refusal(&self.rules, hand, seat_hands),
-                    true,
-                )
-            }
-            Action::Surrender => {
-                return play::surrender_refusal(&self.rules, hand).map_or(Ok(()), |reason| {
-                    Err(not_allowed(hand.seat, "surrender", reason))
-                });
-            }
-            Action::Stand => return Ok(()),
-            _ => return Err(CommandError::WrongPhase { phase: self.phase }),
-        };
-        if let Some(reason) = refusal {
-            return Err(not_allowed(hand.seat, verb, reason));
-        }
-        if costs_a_bet {
-            self.afford(hand.seat, hand.wager)?;
-        }
-        self.cards_for(1)
     }
 
     fn execute(&mut self, command: Command, sink: &mut impl EventSink) {
@@ -723,128 +361,6 @@ impl Table {
         }
     }
 
-    // ----- checks -----
-
-    fn between_rounds(&self) -> Result<(), CommandError> {
-        match self.phase {
-            Phase::Betting => Ok(()),
-            phase => Err(CommandError::WrongPhase { phase }),
-        }
-    }
-
-    fn occupied(&self, seat: SeatId) -> Result<(), CommandError> {
-        if self.seats[usize::from(seat)].occupied {
-            Ok(())
-        } else {
-            Err(CommandError::SeatEmpty(seat))
-        }
-    }
-
-    fn afford(&self, seat: SeatId, needed: Cents) -> Result<(), CommandError> {
-        let bankroll = self.seats[usize::from(seat)].bankroll;
-        if needed > bankroll {
-            Err(CommandError::NotEnoughChips {
-                seat,
-                needed,
-                bankroll,
-            })
-        } else {
-            Ok(())
-        }
-    }
-
-    fn cards_for(&self, count: usize) -> Result<(), CommandError> {
-        if self.shoe.available() >= count {
-            Ok(())
-        } else {
-            Err(CommandError::NoCardsLeft)
-        }
-    }
-
-    fn check_bet(&self, seat: SeatId, amount: Cents) -> Result<(), CommandError> {
-        self.between_rounds()?;
-        self.occupied(seat)?;
-        if amount < Cents::ZERO {
-            return Err(CommandError::NotPositive(amount));
-        }
-        let unit = self.rules.bet_unit;
-        if amount.0 % unit.0 != 0 {
-            return Err(CommandError::NotWholeChips { amount, unit });
-        }
-        if amount > self.rules.max_bet {
-            return Err(CommandError::BetOverMaximum {
-                amount,
-                max: self.rules.max_bet,
-            });
-        }
-        let s = &self.seats[usize::from(seat)];
-        let needed = amount - s.bet;
-        if needed > s.bankroll {
-            return Err(CommandError::NotEnoughChips {
-                seat,
-                needed,
-                bankroll: s.bankroll,
-            });
-        }
-        Ok(())
-    }
-
-    fn check_deal(&self) -> Result<(), CommandError> {
-        self.between_rounds()?;
-        let mut total = Cents::ZERO;
-        for (seat, s) in self.seats.iter().enumerate() {
-            if s.bet.is_positive() && s.bet < self.rules.min_bet {
-                return Err(CommandError::BetUnderMinimum {
-                    seat: seat as SeatId,
-                    amount: s.bet,
-                    min: self.rules.min_bet,
-                });
-            }
-            total += s.bet;
-        }
-        if total == Cents::ZERO {
-            return Err(CommandError::NoBets);
-        }
-        // The most a round can cost the house: every bet split four ways, each doubled and won.
-        let needed = Cents(total.0 * 8);
-        if needed > self.house {
-            return Err(CommandError::HouseCannotCover {
-                needed,
-                house: self.house,
-            });
-        }
-        Ok(())
-    }
-
-    /// The seat's hand in an offer phase, if the seat still owes a decision on it.
-    fn offer(&self, seat: SeatId, phase: Phase) -> Result<&Hand, CommandError> {
-        if self.phase != phase {
-            return Err(CommandError::WrongPhase { phase: self.phase });
-        }
-        if !self.seats[usize::from(seat)].deciding {
-            return Err(CommandError::NothingToDecide { seat });
-        }
-        Ok(&self.hands[self.first_hand(seat)])
-    }
-
-    fn even_money_offered(&self, hand: &Hand) -> bool {
-        self.rules.even_money && hand.state == HandState::Natural
-    }
-
-    fn in_turn(&self, seat: SeatId) -> Result<&Hand, CommandError> {
-        match self.phase {
-            Phase::PlayerTurn { hand } => {
-                let hand = &self.hands[usize::from(hand)];
-                if hand.seat == seat {
-                    Ok(hand)
-                } else {
-                    Err(CommandError::NotYourTurn { seat })
-                }
-            }
-            phase => Err(CommandError::WrongPhase { phase }),
-        }
-    }
-
     // ----- the round -----
 
     fn deal(&mut self, sink: &mut impl EventSink) {
@@ -856,24 +372,12 @@ impl Table {
                 && let Some(card) = self.draw(sink)
             {
                 self.shoe.discard(&[card]);
-                sink.emit(Event::Burned { card });
+                sink.emit(Event::Burned);
             }
         }
         self.round += 1;
         sink.emit(Event::RoundStarted { round: self.round });
-        for (seat, s) in self.seats.iter_mut().enumerate() {
-            if s.bet.is_positive() {
-                self.hands.push(Hand {
-                    seat: seat as SeatId,
-                    cards: Cards::default(),
-                    wager: std::mem::take(&mut s.bet),
-                    doubled: false,
-                    from_split: false,
-                    split_aces: false,
-                    state: HandState::Playing,
-                });
-            }
-        }
+        checks::open_hands(&mut self.seats, &mut self.hands);
         for pass in 0..2 {
             for index in 0..self.hands.len() {
                 self.deal_to_hand(index, sink);
@@ -892,7 +396,7 @@ impl Table {
         if self.rules.surrender == Surrender::Early
             && !self.rules.no_hole_card()
             && upcard_could_be_blackjack
-            && self.open_offer(|h| h.state == HandState::Playing)
+            && self.open_offer(Phase::EarlySurrender)
         {
             self.phase = Phase::EarlySurrender;
             sink.emit(Event::EarlySurrenderOffered);
@@ -901,22 +405,19 @@ impl Table {
         self.offer_insurance(sink);
     }
 
-    /// Marks every seat whose first hand passes `wanted` as owing a decision. True if any does.
-    fn open_offer(&mut self, wanted: impl Fn(&Hand) -> bool) -> bool {
-        let mut any = false;
-        for hand in &self.hands {
-            if !hand.from_split && wanted(hand) {
-                self.seats[usize::from(hand.seat)].deciding = true;
-                any = true;
-            }
+    /// Marks the seats an offer goes to as owing a decision. True if any does.
+    fn open_offer(&mut self, offer: Phase) -> bool {
+        let takers = checks::offer_takers(&self.hands, offer);
+        for (seat, taker) in self.seats.iter_mut().zip(takers) {
+            seat.deciding |= taker;
         }
-        any
+        takers.contains(&true)
     }
 
     fn offer_insurance(&mut self, sink: &mut impl EventSink) {
         if self.rules.insurance
             && self.upcard().is_some_and(Card::is_ace)
-            && self.open_offer(|h| matches!(h.state, HandState::Playing | HandState::Natural))
+            && self.open_offer(Phase::Insurance)
         {
             self.phase = Phase::Insurance;
             sink.emit(Event::InsuranceOffered);
@@ -1201,7 +702,6 @@ impl Table {
             self.emit_at(sink, index, |seat, hand| Event::Dealt {
                 to: Spot::Player { seat, hand },
                 card,
-                face_up: true,
             });
         }
     }
@@ -1213,10 +713,13 @@ impl Table {
             return false;
         };
         self.dealer.push(card);
-        sink.emit(Event::Dealt {
-            to: Spot::Dealer,
-            card,
-            face_up,
+        sink.emit(if face_up {
+            Event::Dealt {
+                to: Spot::Dealer,
+                card,
+            }
+        } else {
+            Event::HoleCardDealt
         });
         true
     }
@@ -1240,18 +743,7 @@ impl Table {
     }
 
     fn first_hand(&self, seat: SeatId) -> usize {
-        self.hands.iter().position(|h| h.seat == seat).unwrap_or(0)
-    }
-
-    /// (seat, hand number within the seat) of the hand at `index`.
-    fn spot_of(&self, index: usize) -> (SeatId, u8) {
-        let seat = self.hands[index].seat;
-        let number = self.hands[..index]
-            .iter()
-            .rev()
-            .take_while(|h| h.seat == seat)
-            .count();
-        (seat, number as u8)
+        checks::first_hand(&self.hands, seat)
     }
 
     /// Emits an event about the hand at `index`; the seat and hand number are only worked out when the sink keeps
@@ -1264,7 +756,7 @@ impl Table {
         event: impl FnOnce(SeatId, u8) -> Event,
     ) {
         if S::RECORDS {
-            let (seat, hand) = self.spot_of(index);
+            let (seat, hand) = checks::spot_of(&self.hands, index);
             sink.emit(event(seat, hand));
         }
     }
@@ -1287,25 +779,32 @@ impl Table {
     }
 }
 
-fn within_ceiling(amount: Cents) -> Result<(), CommandError> {
-    if amount > Cents::MAX_CHIPS {
-        Err(CommandError::OverChipCeiling {
-            amount,
-            ceiling: Cents::MAX_CHIPS,
-        })
-    } else {
-        Ok(())
+impl TableState for Table {
+    fn rules(&self) -> &Rules {
+        &self.rules
     }
-}
 
-fn positive(amount: Cents) -> Result<(), CommandError> {
-    if amount.is_positive() {
-        Ok(())
-    } else {
-        Err(CommandError::NotPositive(amount))
+    fn phase(&self) -> Phase {
+        self.phase
     }
-}
 
-fn not_allowed(seat: SeatId, verb: &'static str, reason: &'static str) -> CommandError {
-    CommandError::NotAllowed { seat, verb, reason }
+    fn seats(&self) -> &[Seat; MAX_SEATS] {
+        &self.seats
+    }
+
+    fn hands(&self) -> &[Hand] {
+        &self.hands
+    }
+
+    fn house(&self) -> Cents {
+        self.house
+    }
+
+    fn cards_available(&self) -> usize {
+        self.shoe.available()
+    }
+
+    fn upcard(&self) -> Option<Card> {
+        self.dealer.as_slice().first().copied()
+    }
 }

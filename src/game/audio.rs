@@ -297,7 +297,7 @@ fn set_volumes(
 pub fn effect_for(event: &Event, me: Option<u8>) -> Option<&'static str> {
     match *event {
         Event::Shuffled { .. } => Some("shuffle"),
-        Event::Dealt { .. } => Some("card-slide"),
+        Event::Dealt { .. } | Event::HoleCardDealt => Some("card-slide"),
         Event::HoleCardRevealed { .. } => Some("card-flip"),
         Event::DealerBusted { .. } => Some("dealer-bust"),
         Event::Turn { seat, .. } if Some(seat) == me => Some("your-turn"),

@@ -3,6 +3,7 @@
 use super::save::{Restore, Sitting};
 use super::screen::Screen;
 use super::table::{Bankroll, Beats, BetCircle, CardView, DealerTray, Engine, Speed};
+use crate::engine::TableState;
 use crate::level::Level;
 use bevy::prelude::*;
 use bevy::state::app::StatesPlugin;

@@ -7,7 +7,7 @@ use super::player::{BetSlip, Intent, PlayOptions, denominations, human_seat};
 use super::screen::{RoundPhase, Screen};
 use super::seats::{Remark, Session};
 use super::table::{Beats, Engine, Occupants, Shown, Speed};
-use crate::engine::{Action, Cents, Phase};
+use crate::engine::{Action, Cents, Phase, TableState};
 use crate::level::{Listing, catalogue};
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};

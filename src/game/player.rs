@@ -5,7 +5,7 @@
 use super::screen::{RoundSet, Screen};
 use super::seats::Session;
 use super::table::{Beats, Engine};
-use crate::engine::{Action, Cents, Phase, Rules, SeatId};
+use crate::engine::{Action, Cents, Phase, Rules, SeatId, TableState};
 use bevy::prelude::*;
 
 /// Something the player asked for.

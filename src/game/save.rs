@@ -5,7 +5,7 @@
 use super::seats::Session;
 use super::table::{Engine, Occupant, Occupants};
 use crate::engine::ai::{Mind, Personality};
-use crate::engine::{Cents, SeatId, Table};
+use crate::engine::{Cents, SeatId, Table, TableState};
 use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};

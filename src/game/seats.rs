@@ -4,7 +4,7 @@
 use super::screen::RoundSet;
 use super::table::{Beats, Engine, Occupant, Occupants, Shown};
 use crate::engine::ai::{Mind, Personality};
-use crate::engine::{Cents, Command, Phase, SeatId, seed_from_number};
+use crate::engine::{Cents, Command, Phase, SeatId, TableState, Viewer, seed_from_number};
 use crate::level::Level;
 use bevy::prelude::*;
 
@@ -251,7 +251,9 @@ fn rise_and_sit(
                 mind: Some(mind),
                 buy_in,
                 ..
-            }) if Some(seat) != session.player_seat => mind.departure(&engine.table, seat, *buy_in),
+            }) if Some(seat) != session.player_seat => {
+                mind.departure(&engine.table.view(Viewer::Seat(seat)), seat, *buy_in)
+            }
             _ => None,
         };
         if let Some(why) = leaving
@@ -347,7 +349,7 @@ fn place_bets_and_deal(
         }) = occupant
         {
             let seat = seat as SeatId;
-            let amount = mind.bet(&engine.table, seat);
+            let amount = mind.bet(&engine.table.view(Viewer::Seat(seat)), seat);
             if engine.table.seats()[usize::from(seat)].bet != amount {
                 // A bet a mind cannot afford is refused by the engine and the seat sits the round out.
                 let _ = engine.apply(Command::Bet { seat, amount }, &mut beats);
@@ -390,7 +392,7 @@ fn act_in_turn(
         return;
     }
     thinking.left = None;
-    if let Some(choice) = mind.decide(&engine.table, seat) {
+    if let Some(choice) = mind.decide(&engine.table.view(Viewer::Seat(seat)), seat) {
         if let Some(line) = choice.remark {
             remarks.write(Remark { seat, line });
         }

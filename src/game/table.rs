@@ -3,7 +3,9 @@
 
 use super::screen::{RoundPhase, RoundSet, Screen};
 use crate::engine::ai::Mind;
-use crate::engine::{Card, Cents, Command, CommandError, Event, Outcome, SeatId, Spot, Table};
+use crate::engine::{
+    Card, Cents, Command, CommandError, Event, Outcome, SeatId, Spot, Table, TableState,
+};
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use std::collections::VecDeque;
@@ -208,14 +210,20 @@ pub struct DiscardTray {
 /// A card on the felt.
 #[derive(Component, Debug, Clone, Copy)]
 pub struct CardView {
-    /// Which card.
-    pub card: Card,
-    /// Face up or down.
-    pub face_up: bool,
+    /// Which card, once its face shows; `None` while it lies face down (the hole card), whose face nobody at the
+    /// table knows until the dealer turns it.
+    pub card: Option<Card>,
     /// Whose hand it is in.
     pub spot: Spot,
     /// Its place in that hand, left to right.
     pub order: u8,
+}
+
+impl CardView {
+    /// The card shows its face.
+    pub fn face_up(&self) -> bool {
+        self.card.is_some()
+    }
 }
 
 /// One hand of a seat on the felt (a seat shows two to four after splits, side by side).
@@ -239,7 +247,10 @@ fn hand_entity(view: HandView) -> impl Bundle {
 /// A card's entity on the felt, gone when the table closes.
 fn card_entity(view: CardView) -> impl Bundle {
     (
-        Name::new(format!("Card {}", view.card)),
+        Name::new(match view.card {
+            Some(card) => format!("Card {card}"),
+            None => "Card face down".to_string(),
+        }),
         view,
         DespawnOnExit(Screen::Table),
     )
@@ -390,17 +401,16 @@ pub(super) fn show_restored(
         commands.spawn(hand_entity(view));
         for (order, &card) in hand.cards.as_slice().iter().enumerate() {
             commands.spawn(card_entity(CardView {
-                card,
-                face_up: true,
+                card: Some(card),
                 spot: view.spot(),
                 order: order as u8,
             }));
         }
     }
     for (order, &card) in table.dealer().as_slice().iter().enumerate() {
+        let face_up = order == 0 || table.hole_revealed() || table.rules().no_hole_card();
         commands.spawn(card_entity(CardView {
-            card,
-            face_up: order == 0 || table.hole_revealed() || table.rules().no_hole_card(),
+            card: face_up.then_some(card),
             spot: Spot::Dealer,
             order: order as u8,
         }));
@@ -464,7 +474,7 @@ pub(super) fn spawn_table(mut commands: Commands, engine: Option<Res<Engine>>) {
 /// How long an event holds the table, in seconds at normal speed.
 fn beat(event: &Event) -> f32 {
     match event {
-        Event::Dealt { .. } => 0.45,
+        Event::Dealt { .. } | Event::HoleCardDealt => 0.45,
         Event::HoleCardRevealed { .. } => 0.6,
         Event::Shuffled { .. } => 1.2,
         Event::Split { .. } => 0.5,
@@ -640,7 +650,7 @@ pub(super) fn present(
             shoe.remaining = cards;
             tray.cards = 0;
         }),
-        Event::Burned { .. } => felt.count_shoe(|shoe, tray| {
+        Event::Burned => felt.count_shoe(|shoe, tray| {
             shoe.remaining = shoe.remaining.saturating_sub(1);
             tray.cards += 1;
         }),
@@ -657,11 +667,11 @@ pub(super) fn present(
             }
             felt.count_shoe(|_, tray| tray.cards += count);
         }
-        Event::Dealt { to, card, face_up } => {
+        Event::Dealt { to, card } => {
             felt.count_shoe(|shoe, _| shoe.remaining = shoe.remaining.saturating_sub(1));
             let order = felt.cards.iter().filter(|(_, c)| c.spot == to).count() as u8;
             // Without a hole card the dealer's turn starts with the second card, dealt face up.
-            if to == Spot::Dealer && face_up && order >= 1 {
+            if to == Spot::Dealer && order >= 1 {
                 NextState::set_if_neq(&mut *next_phase, RoundPhase::DealerTurn);
             }
             if let Spot::Player { seat, hand } = to
@@ -674,16 +684,28 @@ pub(super) fn present(
                 felt.commands.spawn(hand_entity(HandView { seat, hand }));
             }
             felt.commands.spawn(card_entity(CardView {
-                card,
-                face_up,
+                card: Some(card),
                 spot: to,
                 order,
             }));
         }
-        Event::HoleCardRevealed { .. } => {
+        Event::HoleCardDealt => {
+            felt.count_shoe(|shoe, _| shoe.remaining = shoe.remaining.saturating_sub(1));
+            let order = felt
+                .cards
+                .iter()
+                .filter(|(_, c)| c.spot == Spot::Dealer)
+                .count() as u8;
+            felt.commands.spawn(card_entity(CardView {
+                card: None,
+                spot: Spot::Dealer,
+                order,
+            }));
+        }
+        Event::HoleCardRevealed { card } => {
             for (_, mut view) in &mut felt.cards {
-                if view.spot == Spot::Dealer {
-                    view.face_up = true;
+                if view.spot == Spot::Dealer && view.card.is_none() {
+                    view.card = Some(card);
                 }
             }
         }

@@ -13,7 +13,7 @@ use super::table::{
     Bankroll, Beats, BetCircle, CardView, ChipsMoved, DealerTray, Delay, DiscardTray, Engine,
     HandView, Occupants, Pile, Settlement, ShoeStack, Shown,
 };
-use crate::engine::{Card, Cents, Event, Outcome, Spot, Total};
+use crate::engine::{Card, Cents, Event, Outcome, Spot, TableState, Total};
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use bevy::sprite::Anchor;
@@ -509,7 +509,7 @@ fn dress_cards(
             Visibility::default(),
             glide,
             Drawn {
-                face_up: view.face_up,
+                face_up: view.face_up(),
                 flipping: None,
             },
             children![
@@ -523,13 +523,17 @@ fn dress_cards(
                 ),
                 (
                     FaceSide,
-                    art.face(*look, view.card, CARD_SIZE),
-                    visible(view.face_up),
+                    // A face-down card's face is unknown: its face side is printed when it turns (see `flip`).
+                    match view.card {
+                        Some(face) => art.face(*look, face, CARD_SIZE),
+                        None => art.back(*look, session.level.card_back, CARD_SIZE),
+                    },
+                    visible(view.face_up()),
                 ),
                 (
                     BackSide,
                     art.back(*look, session.level.card_back, CARD_SIZE),
-                    visible(!view.face_up),
+                    visible(!view.face_up()),
                 ),
             ],
         ));
@@ -776,13 +780,13 @@ fn flip(
     beats: Res<Beats>,
     look: Res<Look>,
     mut cards: Query<(Entity, &CardView, &mut Drawn, &mut Transform, &Children)>,
-    mut faces: Query<&mut Visibility, (With<FaceSide>, Without<BackSide>)>,
+    mut faces: Query<(&mut Visibility, &mut Sprite), (With<FaceSide>, Without<BackSide>)>,
     mut backs: Query<&mut Visibility, (With<BackSide>, Without<FaceSide>)>,
 ) {
     const FLIP_SECONDS: f32 = 0.3;
     let length = beats.speed.seconds(FLIP_SECONDS);
     for (entity, view, mut drawn, mut transform, children) in &mut cards {
-        if drawn.face_up == view.face_up && drawn.flipping.is_none() {
+        if drawn.face_up == view.face_up() && drawn.flipping.is_none() {
             continue;
         }
         let t = drawn.flipping.get_or_insert(0.0);
@@ -792,14 +796,18 @@ fn flip(
         } else {
             1.0
         };
-        if progress >= 0.5 && drawn.face_up != view.face_up {
-            drawn.face_up = view.face_up;
+        if progress >= 0.5 && drawn.face_up != view.face_up() {
+            drawn.face_up = view.face_up();
             for child in children {
-                if let Ok(mut v) = faces.get_mut(*child) {
-                    *v = visible(view.face_up);
+                if let Ok((mut v, mut sprite)) = faces.get_mut(*child) {
+                    *v = visible(view.face_up());
+                    // The face arrives as the card turns: print it on the side now showing.
+                    if let (Some(card), Some(cell)) = (view.card, sprite.texture_atlas.as_mut()) {
+                        cell.index = super::art::face_cell(card);
+                    }
                 }
                 if let Ok(mut v) = backs.get_mut(*child) {
-                    *v = visible(!view.face_up);
+                    *v = visible(!view.face_up());
                 }
             }
             if look.reduced_motion && length > 0.0 {
@@ -850,7 +858,7 @@ fn label_hands(
         let mut shown: Vec<&CardView> = cards.iter().filter(|c| c.spot == hand.spot()).collect();
         shown.sort_by_key(|c| c.order);
         let seat_hands = hands.iter().filter(|(h, ..)| h.seat == hand.seat).count() as u8;
-        let faces: Vec<Card> = shown.iter().map(|c| c.card).collect();
+        let faces: Vec<Card> = shown.iter().filter_map(|c| c.card).collect();
         let from_split = seat_hands > 1;
         let mut words = if faces.is_empty() {
             String::new()
@@ -889,11 +897,10 @@ fn label_dealer(
     let dealer = cards
         .iter()
         .filter(|(c, _)| c.spot == Spot::Dealer)
-        .map(|(c, drawn)| (c.card, drawn.map_or(c.face_up, |d| d.face_up)));
+        .map(|(c, drawn)| (c.card, drawn.map_or(c.face_up(), |d| d.face_up)));
     let up: Vec<Card> = dealer
         .clone()
-        .filter(|(_, up)| *up)
-        .map(|(c, _)| c)
+        .filter_map(|(card, up)| card.filter(|_| up))
         .collect();
     let down = dealer.clone().any(|(_, up)| !up);
     let words = if up.is_empty() {

@@ -2,8 +2,8 @@
 #![allow(dead_code)]
 
 use holecard::engine::{
-    Cents, Command, DoubleOn, EnhcLoss, Event, HoleCard, Outcome, Payout, Preset, Rank, Rules,
-    Soft17, Spot, Surrender, Table, seed_from_number,
+    Action, Cents, Command, DoubleOn, EnhcLoss, Event, HoleCard, Outcome, Payout, Preset, Rank,
+    Rules, Soft17, Spot, Surrender, Table, TableState, seed_from_number,
 };
 use proptest::prelude::*;
 
@@ -65,12 +65,14 @@ pub fn settled(events: &[Event]) -> Vec<(u8, u8, Outcome, Cents)> {
         .collect()
 }
 
-/// The cards dealt in `events`: (where, rank, face up).
-pub fn dealt(events: &[Event]) -> Vec<(Spot, Rank, bool)> {
+/// The cards dealt in `events`: where each went and its rank, or `None` for the hole card dealt face down (whose
+/// face no event shows until it is turned).
+pub fn dealt(events: &[Event]) -> Vec<(Spot, Option<Rank>)> {
     events
         .iter()
         .filter_map(|e| match *e {
-            Event::Dealt { to, card, face_up } => Some((to, card.rank(), face_up)),
+            Event::Dealt { to, card } => Some((to, Some(card.rank()))),
+            Event::HoleCardDealt => Some((Spot::Dealer, None)),
             _ => None,
         })
         .collect()
@@ -217,4 +219,84 @@ macro_rules! per_level_tests {
             assert_eq!(shipped, listed, "the per-level tests and the files in levels/ differ");
         }
     };
+}
+
+/// One step of a random session: a mostly-sensible move, or an arbitrary (often illegal) command.
+#[derive(Clone, Debug)]
+pub enum Step {
+    /// A legal action for whoever must act, or bets and a deal between rounds; `pick` chooses among options.
+    Play { pick: u8 },
+    /// Any command at all, legal or not.
+    Wild { kind: u8, seat: u8, units: i64 },
+}
+
+pub fn step() -> impl Strategy<Value = Step> {
+    prop_oneof![
+        4 => any::<u8>().prop_map(|pick| Step::Play { pick }),
+        1 => (0u8..15, 0u8..9, -5i64..80).prop_map(|(kind, seat, units)| Step::Wild { kind, seat, units }),
+    ]
+}
+
+/// Turns a step into a command for the table as it stands (as the host or any seat sees it: the same command).
+pub fn command_for(table: &impl TableState, step: &Step) -> Command {
+    match *step {
+        Step::Wild { kind, seat, units } => {
+            let amount = Cents::units(units);
+            match kind {
+                0 => Command::Join {
+                    seat,
+                    buy_in: amount,
+                },
+                1 => Command::Rebuy { seat, amount },
+                2 => Command::Leave { seat },
+                3 => Command::Bet { seat, amount },
+                4 => Command::Deal,
+                5 => Command::TakeInsurance {
+                    seat,
+                    amount: Cents(units * 50),
+                },
+                6 => Command::DeclineInsurance { seat },
+                7 => Command::TakeEvenMoney { seat },
+                8 => Command::DeclineEvenMoney { seat },
+                9 => Command::DeclineSurrender { seat },
+                10 => Command::Hit { seat },
+                11 => Command::Stand { seat },
+                12 => Command::Double { seat },
+                13 => Command::Split { seat },
+                _ => Command::Surrender { seat },
+            }
+        }
+        Step::Play { pick } => {
+            match table.seat_to_act() {
+                Some(seat) => {
+                    let legal: Vec<Action> = table.legal_actions(seat).iter().collect();
+                    let action = legal[usize::from(pick) % legal.len()];
+                    action.command(seat, table.max_insurance(seat))
+                }
+                None => {
+                    // Between rounds: seat someone, bet, or deal.
+                    let seat = pick % 7;
+                    let s = &table.seats()[usize::from(seat)];
+                    if !s.occupied {
+                        Command::Join {
+                            seat,
+                            buy_in: Cents::units(200),
+                        }
+                    } else if s.bet == Cents::ZERO && pick % 3 != 0 {
+                        Command::Bet {
+                            seat,
+                            amount: Cents::units(5 + i64::from(pick % 10)),
+                        }
+                    } else if s.bankroll < Cents::units(20) {
+                        Command::Rebuy {
+                            seat,
+                            amount: Cents::units(100),
+                        }
+                    } else {
+                        Command::Deal
+                    }
+                }
+            }
+        }
+    }
 }
