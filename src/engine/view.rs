@@ -159,10 +159,9 @@ impl TableView {
         }
     }
 
-    /// The same table seen by someone else.
-    pub fn seen_by(mut self, viewer: Viewer) -> TableView {
+    /// From now on the table is seen by `viewer` (a player who takes another seat, or gets up to watch).
+    pub fn set_viewer(&mut self, viewer: Viewer) {
         self.viewer = viewer;
-        self
     }
 
     /// The dealer's face-up cards and whether a hole card is down.

@@ -2,7 +2,7 @@
 
 use super::save::{Restore, Sitting};
 use super::screen::Screen;
-use super::table::{Bankroll, Beats, BetCircle, CardView, DealerTray, Engine, Speed};
+use super::table::{Bankroll, Beats, BetCircle, CardView, DealerTray, Engine, SeatView, Speed};
 use crate::engine::TableState;
 use crate::level::Level;
 use bevy::prelude::*;
@@ -30,6 +30,9 @@ pub struct HeadlessReport {
     pub chips_shown: bool,
     /// Replaying the sitting's command log from the opening table gives the same table.
     pub replays: bool,
+    /// Between every two rounds, the seat view the HUD and the felt draw from, kept from the events shown, equals the
+    /// engine table's view from that seat.
+    pub seat_view_follows: bool,
     /// Commands an AI seat asked for that the engine refused (each also logged as an error).
     pub refused_commands: u64,
     /// The table stopped making progress before the rounds were played.
@@ -44,6 +47,7 @@ impl HeadlessReport {
             && self.cards_accounted
             && self.chips_shown
             && self.replays
+            && self.seat_view_follows
             && self.refused_commands == 0
     }
 }
@@ -159,6 +163,12 @@ pub fn between_rounds(app: &App) -> bool {
         && app.world().resource::<Beats>().settled()
 }
 
+/// The seat view (what the presentation draws from) is the engine table's view from the same seat.
+pub fn seat_view_follows(app: &App) -> bool {
+    let seen = &app.world().resource::<SeatView>().0;
+    *seen == app.world().resource::<Engine>().table.view(seen.viewer())
+}
+
 /// The card entities match the engine's cards on the felt.
 pub fn cards_accounted(app: &mut App) -> bool {
     let engine = app.world().resource::<Engine>();
@@ -237,8 +247,13 @@ pub fn run(
     };
     let mut frame_times = Vec::new();
     let frame_limit = rounds.saturating_mul(frames_a_round).max(1_000);
+    let (mut seat_view_ok, mut checked_round) = (true, None);
     loop {
         let round = app.world().resource::<Engine>().table.round();
+        if between_rounds(&app) && checked_round != Some(round) {
+            checked_round = Some(round);
+            seat_view_ok &= seat_view_follows(&app);
+        }
         if round >= rounds && between_rounds(&app) {
             break;
         }
@@ -269,6 +284,7 @@ pub fn run(
         cards_accounted,
         chips_shown,
         replays,
+        seat_view_follows: seat_view_ok,
         refused_commands: engine.refused,
         stalled: engine.table.round() < rounds,
     })

@@ -6,7 +6,7 @@ use super::lettering::{BOLD_FAMILY, FontFile, GameFonts, font_bytes, font_defini
 use super::player::{BetSlip, Intent, PlayOptions, denominations, human_seat};
 use super::screen::{RoundPhase, Screen};
 use super::seats::{Remark, Session};
-use super::table::{Beats, Engine, Occupants, Shown, Speed};
+use super::table::{Beats, Occupants, SeatView, Shown, Speed};
 use crate::engine::{Action, Cents, Phase, TableState};
 use crate::level::{Listing, catalogue};
 use bevy::prelude::*;
@@ -521,7 +521,7 @@ fn settings_page(ui: &mut egui::Ui, settings: &mut Settings) {
 fn keys(
     input: Res<ButtonInput<KeyCode>>,
     pause: Res<Pause>,
-    engine: Option<Res<Engine>>,
+    seen: Option<Res<SeatView>>,
     session: Res<Session>,
     mut log: ResMut<RoundLog>,
     mut intents: MessageWriter<Intent>,
@@ -529,14 +529,15 @@ fn keys(
     if *pause != Pause::Off {
         return;
     }
-    let Some(engine) = engine else {
+    let Some(seen) = seen else {
         return;
     };
+    let table = &seen.0;
     if input.just_pressed(KeyCode::KeyL) {
         log.open = !log.open;
     }
-    if engine.table.phase() == Phase::Betting {
-        let chips = denominations(engine.table.rules());
+    if table.phase() == Phase::Betting {
+        let chips = denominations(table.rules());
         for (i, chip) in chips.iter().enumerate() {
             if let Some(key) = DIGITS.get(i)
                 && input.just_pressed(*key)
@@ -561,7 +562,7 @@ fn keys(
         }
     } else if let Some(seat) = human_seat(&session) {
         // Only what the buttons offer: N means "no insurance" or "no even money", whichever is on the table.
-        for action in engine.table.legal_actions(seat).iter() {
+        for action in table.legal_actions(seat).iter() {
             if let Some(key) = letter_key(action.key())
                 && input.just_pressed(key)
             {
@@ -633,7 +634,7 @@ fn chip_fill(value: Cents) -> egui::Color32 {
 #[allow(clippy::too_many_arguments)]
 fn table_hud(
     mut contexts: EguiContexts,
-    engine: Option<Res<Engine>>,
+    seen: Option<Res<SeatView>>,
     session: Res<Session>,
     occupants: Res<Occupants>,
     slip: Res<BetSlip>,
@@ -650,17 +651,18 @@ fn table_hud(
     bankrolls: Query<&super::table::Bankroll>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
-    let Some(engine) = engine else {
+    let Some(seen) = seen else {
         return Ok(());
     };
+    let table = &seen.0;
     // Between rounds, an empty seat can be taken with a click.
-    if engine.table.phase() == Phase::Betting
+    if table.phase() == Phase::Betting
         && settings.beats.settled()
         && *pause == Pause::Off
         && let Ok((camera, at)) = cameras.single()
     {
         for seat in 0..7u8 {
-            let empty = occupants.is_free(&engine.table, seat);
+            let empty = occupants.is_free(table, seat);
             let point = layout.seat_point(seat).extend(0.0);
             if let (true, Ok(screen)) = (empty, camera.world_to_viewport(at, point)) {
                 hud_area(ctx, egui::Id::new(("sit", seat)))
@@ -688,7 +690,6 @@ fn table_hud(
             time.pause();
         }
     }
-    let table = &engine.table;
     let rules = table.rules();
     let me = human_seat(&session);
     let portrait = layout.portrait;

@@ -4,7 +4,8 @@
 use super::screen::{RoundPhase, RoundSet, Screen};
 use crate::engine::ai::Mind;
 use crate::engine::{
-    Card, Cents, Command, CommandError, Event, Outcome, SeatId, Spot, Table, TableState,
+    Card, Cents, Command, CommandError, Event, Outcome, SeatId, Spot, Table, TableState, TableView,
+    Viewer,
 };
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
@@ -93,6 +94,31 @@ impl Engine {
     }
 }
 
+/// The table as the player's seat sees it, as far as the table has shown it: what the HUD and the felt draw from.
+/// It follows the events `present` shows, one at a time, so it is never ahead of the cards on the felt, and it holds
+/// nothing a player could not see (no shoe order, no generator, no face-down card).
+#[derive(Resource, Debug, Clone)]
+pub struct SeatView(pub TableView);
+
+impl SeatView {
+    /// Who the player is at this table: their seat, or a spectator when they have none or an AI plays it.
+    pub fn viewer(session: &super::seats::Session) -> Viewer {
+        session.player_seat.map_or(Viewer::Spectator, Viewer::Seat)
+    }
+}
+
+/// The seat view follows the player when they take another seat or get up.
+fn follow_the_player(session: Res<super::seats::Session>, seen: Option<ResMut<SeatView>>) {
+    if let Some(mut seen) = seen
+        && session.is_changed()
+    {
+        let viewer = SeatView::viewer(&session);
+        if seen.0.viewer() != viewer {
+            seen.0.set_viewer(viewer);
+        }
+    }
+}
+
 /// Events decided but not yet shown, and the time left on the beat being shown.
 #[derive(Resource, Default)]
 pub struct Beats {
@@ -172,7 +198,7 @@ impl Occupants {
     }
 
     /// Nobody sits at `seat`, by the names here and by the engine.
-    pub fn is_free(&self, table: &Table, seat: SeatId) -> bool {
+    pub fn is_free(&self, table: &impl TableState, seat: SeatId) -> bool {
         self.seats
             .get(usize::from(seat))
             .is_some_and(Option::is_none)
@@ -318,6 +344,7 @@ pub(super) fn plugin(app: &mut App) {
         .add_message::<Shown>()
         .add_message::<ChipsMoved>()
         .add_systems(Update, present.in_set(RoundSet::Present))
+        .add_systems(Update, follow_the_player.before(RoundSet::Present))
         .add_systems(Update, log_round.after(RoundSet::Present));
 }
 
@@ -359,13 +386,19 @@ pub(super) fn open(
         let sitting = &restore.0;
         *session = sitting.session.clone();
         *occupants = sitting.occupants();
+        commands.insert_resource(SeatView(
+            sitting.table.view(SeatView::viewer(&sitting.session)),
+        ));
         commands.insert_resource(Engine::new(sitting.table.clone()));
         commands.insert_resource(Restored);
         commands.remove_resource::<super::save::Restore>();
         return;
     }
     match session.new_table() {
-        Ok(table) => commands.insert_resource(Engine::new(table)),
+        Ok(table) => {
+            commands.insert_resource(SeatView(table.view(SeatView::viewer(&session))));
+            commands.insert_resource(Engine::new(table));
+        }
         Err(error) => {
             // Levels are checked when loaded, so this is a bug; say so and go back rather than sit at no table.
             error!("cannot open {}: {error}", session.level.name);
@@ -378,18 +411,18 @@ pub(super) fn open(
 #[derive(Resource, Debug)]
 pub struct Restored;
 
-/// A restored table shows what the engine has: cards on the felt, hands, and the round's phase (the chips are
-/// counted out by `spawn_table`).
+/// A restored table shows what its seat view has: cards on the felt (the hole card face down, with no face), hands,
+/// and the round's phase (the chips are counted out by `spawn_table`).
 pub(super) fn show_restored(
     restored: Option<Res<Restored>>,
-    engine: Option<Res<Engine>>,
+    seen: Option<Res<SeatView>>,
     mut commands: Commands,
     mut next_phase: ResMut<NextState<RoundPhase>>,
 ) {
-    let (Some(_), Some(engine)) = (restored, engine) else {
+    let (Some(_), Some(seen)) = (restored, seen) else {
         return;
     };
-    let table = &engine.table;
+    let table = &seen.0;
     let mut numbers = [0u8; 7];
     for hand in table.hands() {
         let number = numbers[usize::from(hand.seat)];
@@ -407,10 +440,21 @@ pub(super) fn show_restored(
             }));
         }
     }
-    for (order, &card) in table.dealer().as_slice().iter().enumerate() {
-        let face_up = order == 0 || table.hole_revealed() || table.rules().no_hole_card();
+    let dealer = table.dealer();
+    let mut faces = dealer
+        .cards
+        .as_slice()
+        .iter()
+        .copied()
+        .map(Some)
+        .collect::<Vec<_>>();
+    if dealer.hole_down {
+        // The hole card lies beside the upcard, face down.
+        faces.insert(faces.len().min(1), None);
+    }
+    for (order, card) in faces.into_iter().enumerate() {
         commands.spawn(card_entity(CardView {
-            card: face_up.then_some(card),
+            card,
             spot: Spot::Dealer,
             order: order as u8,
         }));
@@ -422,17 +466,17 @@ pub(super) fn show_restored(
     NextState::set_if_neq(&mut *next_phase, phase);
 }
 
-/// The table's fixed pieces, their counts and chips as the engine has them: empty at a fresh table, the saved
+/// The table's fixed pieces, their counts and chips as the seat view has them: empty at a fresh table, the saved
 /// amounts at a restored one.
-pub(super) fn spawn_table(mut commands: Commands, engine: Option<Res<Engine>>) {
-    let Some(engine) = engine else {
+pub(super) fn spawn_table(mut commands: Commands, seen: Option<Res<SeatView>>) {
+    let Some(seen) = seen else {
         return;
     };
-    let table = &engine.table;
+    let table = &seen.0;
     let (house, remaining, discards) = (
         table.house(),
-        table.shoe().remaining() as u32,
-        table.shoe().discarded() as u32,
+        table.shoe().remaining,
+        table.shoe().discarded,
     );
     commands.spawn((
         Name::new("Shoe"),
@@ -578,6 +622,7 @@ pub(super) fn present(
     mut beats: ResMut<Beats>,
     mut shown: MessageWriter<Shown>,
     mut next_phase: ResMut<NextState<RoundPhase>>,
+    mut seen: Option<ResMut<SeatView>>,
     mut felt: Felt,
 ) {
     beats.wait -= time.delta_secs();
@@ -592,6 +637,12 @@ pub(super) fn present(
     };
     let speed = beats.speed;
     beats.wait += speed.seconds(beat(&event));
+    if let Some(seen) = seen.as_mut()
+        && let Err(error) = seen.0.apply(&event)
+    {
+        // The events come from this table's own engine, so this is a bug: say so, and keep showing the felt.
+        error!("{error} ({event:?})");
+    }
     match event {
         Event::Joined { seat, buy_in } => felt.bankroll(seat, |b| *b = buy_in),
         Event::Rebought { seat, bankroll, .. } => felt.bankroll(seat, |b| *b = bankroll),

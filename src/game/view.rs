@@ -10,8 +10,8 @@ use super::motion::{Animate, Banner, Fade, Flight, Glide};
 use super::screen::Screen;
 use super::seats::Session;
 use super::table::{
-    Bankroll, Beats, BetCircle, CardView, ChipsMoved, DealerTray, Delay, DiscardTray, Engine,
-    HandView, Occupants, Pile, Settlement, ShoeStack, Shown,
+    Bankroll, Beats, BetCircle, CardView, ChipsMoved, DealerTray, Delay, DiscardTray, HandView,
+    Occupants, Pile, SeatView, Settlement, ShoeStack, Shown,
 };
 use crate::engine::{Card, Cents, Event, Outcome, Spot, TableState, Total};
 use bevy::ecs::system::SystemParam;
@@ -299,7 +299,7 @@ struct Pieces<'w, 's> {
 fn dress_table(
     mut commands: Commands,
     session: Res<Session>,
-    engine: Option<Res<Engine>>,
+    seen: Option<Res<SeatView>>,
     art: Res<Art>,
     look: Res<Look>,
     mut meshes: ResMut<Assets<Mesh>>,
@@ -332,8 +332,8 @@ fn dress_table(
         Transform::default(),
         DespawnOnExit(Screen::Table),
     ));
-    if let Some(engine) = engine {
-        for (line, words) in engine.table.rules().felt_lines().iter().enumerate() {
+    if let Some(seen) = seen {
+        for (line, words) in seen.0.rules().felt_lines().iter().enumerate() {
             let size = if line == 0 { 24.0 } else { 15.0 };
             commands.spawn((
                 Name::new("Felt print"),
@@ -1097,16 +1097,16 @@ fn count_cards(
 
 /// The hand in turn glows, once the table has shown everything up to it.
 fn glow_turn(
-    engine: Option<Res<Engine>>,
+    seen: Option<Res<SeatView>>,
     beats: Res<Beats>,
     layout: Res<TableLayout>,
     cards: Query<&CardView>,
     hands: Query<(&HandView, &Children)>,
     mut glows: Query<(&mut Visibility, &mut Transform, &mut Sprite), With<TurnGlow>>,
 ) {
-    let turn = engine
+    let turn = seen
         .filter(|_| beats.settled())
-        .and_then(|e| e.table.hand_in_turn());
+        .and_then(|s| s.0.hand_in_turn());
     for (hand, children) in &hands {
         let lit = turn == Some((hand.seat, hand.hand));
         let count = cards
