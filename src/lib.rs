@@ -1,5 +1,6 @@
 //! Holecard: a casino blackjack table on Bevy, over an exact, fast, Bevy-free blackjack engine.
 
+pub mod design;
 pub mod engine;
 pub mod level;
 pub mod narrate;

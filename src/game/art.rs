@@ -2,18 +2,21 @@
 //! `assets/`, loaded behind the Loading screen, and the player's choice of how cards are printed.
 
 use super::hud::Preload;
-use crate::engine::{Card, Cents, Suit};
+use crate::design;
+use crate::engine::{Card, Cents};
 use crate::level::CardBack;
 use bevy::asset::RenderAssetUsages;
 use bevy::image::ImageLoaderSettings;
 use bevy::prelude::*;
 
-/// One card in a deck atlas, in pixels (the table draws cards at half this).
-pub const CARD_CELL: UVec2 = UVec2::new(120, 168);
-/// One chip in the chip atlas, in pixels.
-pub const CHIP_CELL: UVec2 = UVec2::new(64, 56);
-/// The chip atlas's values, in its order: the casino's chips (`player::CHIP_VALUES`).
-pub const CHIP_ORDER: [Cents; 8] = super::player::CHIP_VALUES;
+pub use crate::design::{back_cell, face_cell};
+
+/// One card in a deck atlas, in pixels (the table draws cards at half this): `design::CARD_CELL`.
+pub const CARD_CELL: UVec2 = UVec2::new(design::CARD_CELL.0, design::CARD_CELL.1);
+/// One chip in the chip atlas, in pixels: `design::CHIP_CELL`.
+pub const CHIP_CELL: UVec2 = UVec2::new(design::CHIP_CELL.0, design::CHIP_CELL.1);
+/// The chip atlas's values, in its order: the casino's chips.
+pub const CHIP_ORDER: [Cents; 8] = design::CHIP_VALUES;
 
 /// How cards are printed: the player's choice in Settings.
 #[derive(
@@ -134,24 +137,6 @@ impl Art {
     }
 }
 
-/// A card's cell: its suit's row, its rank's column.
-pub fn face_cell(card: Card) -> usize {
-    let row = Suit::ALL
-        .iter()
-        .position(|&s| s == card.suit())
-        .unwrap_or(0);
-    row * 13 + (card.rank() as usize - 1)
-}
-
-/// A back's cell, in the row under the faces.
-pub fn back_cell(back: CardBack) -> usize {
-    4 * 13
-        + match back {
-            CardBack::Crimson => 0,
-            CardBack::Navy => 1,
-        }
-}
-
 /// Which of [`Art::decks`] (and of the first four [`PICTURES`]) a look prints with.
 pub fn deck_index(look: Look) -> usize {
     usize::from(look.four_colour) + 2 * usize::from(look.large_index)
@@ -225,27 +210,5 @@ pub fn load_chosen_deck(look: Res<Look>, mut art: ResMut<Art>, assets: Res<Asset
     let index = deck_index(*look);
     if art.decks[index] == Handle::default() {
         art.decks[index] = load_picture(&assets, PICTURES[index]);
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::engine::Rank;
-
-    #[test]
-    fn every_card_has_its_own_cell_and_the_backs_follow() {
-        let mut cells: Vec<usize> = Suit::ALL
-            .iter()
-            .flat_map(|&suit| Rank::ALL.iter().map(move |&rank| Card::new(0, suit, rank)))
-            .map(face_cell)
-            .collect();
-        cells.sort_unstable();
-        cells.dedup();
-        assert_eq!(cells, (0..52).collect::<Vec<_>>());
-        assert_eq!(back_cell(CardBack::Crimson), 52);
-        assert_eq!(back_cell(CardBack::Navy), 53);
-        let ace_of_spades = Card::new(0, Suit::Spades, Rank::Ace);
-        assert_eq!(face_cell(ace_of_spades), 39);
     }
 }

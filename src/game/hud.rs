@@ -621,12 +621,8 @@ fn write_log(
 
 /// Chip colours for the rack, matching the felt's chips.
 fn chip_fill(value: Cents) -> egui::Color32 {
-    let c = super::view::chip_colour(value).to_srgba();
-    egui::Color32::from_rgb(
-        (c.red * 255.0) as u8,
-        (c.green * 255.0) as u8,
-        (c.blue * 255.0) as u8,
-    )
+    let [r, g, b] = crate::design::chip_colours(value).body;
+    egui::Color32::from_rgb(r, g, b)
 }
 
 /// The table's HUD: limits and bankroll, the chip rack and betting buttons, the action buttons, the log, the pause

@@ -93,17 +93,7 @@ pub(super) fn plugin(app: &mut App) {
 /// Chips in the player's rack.
 const RACK: usize = 5;
 
-/// The casino's chip values, smallest first.
-pub const CHIP_VALUES: [Cents; 8] = [
-    Cents::units(1),
-    Cents::units(5),
-    Cents::units(25),
-    Cents::units(100),
-    Cents::units(500),
-    Cents::units(1_000),
-    Cents::units(5_000),
-    Cents::units(25_000),
-];
+pub use crate::design::CHIP_VALUES;
 
 /// The chip values offered at a table: the usual casino denominations from the smallest bet unit up to the table
 /// maximum, five of them.

@@ -254,16 +254,8 @@ fn fit_layout(
 
 /// Chip colours by value: casino convention for the common ones (the chip art uses the same).
 pub fn chip_colour(value: Cents) -> Color {
-    match value.0 / 100 {
-        0..=1 => Color::srgb_u8(0xf2, 0xf0, 0xe6),
-        2..=5 => Color::srgb_u8(0xc8, 0x1e, 0x2c),
-        6..=25 => Color::srgb_u8(0x1f, 0x8a, 0x3c),
-        26..=100 => Color::srgb_u8(0x1c, 0x1c, 0x22),
-        101..=500 => Color::srgb_u8(0x6b, 0x2f, 0x9e),
-        501..=1_000 => Color::srgb_u8(0xe8, 0xb0, 0x1a),
-        1_001..=5_000 => Color::srgb_u8(0x8a, 0x4b, 0x23),
-        _ => Color::srgb_u8(0x2f, 0x6f, 0xd0),
-    }
+    let [r, g, b] = crate::design::chip_colours(value).body;
+    Color::srgb_u8(r, g, b)
 }
 
 fn text(bold: bool, size: f32, colour: Color, words: impl Into<String>) -> (Lettering, Ink) {

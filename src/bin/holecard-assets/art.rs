@@ -4,15 +4,12 @@
 //!
 //! Sizes are twice the size the table draws them at 1280×720, so they stay crisp at 1920×1080.
 
+use holecard::design::{
+    CARD_CELL as CARD, CHIP_CELL as CHIP, CHIP_VALUES, back_cell, card_cell_origin, face_cell,
+};
+use holecard::engine::{Card, Cents, Rank, Suit};
+use holecard::level::CardBack;
 use std::fmt::Write as _;
-
-/// One card cell in a deck atlas (the card is drawn inside with a pixel of air for its antialiased edge).
-pub const CARD: (u32, u32) = (120, 168);
-/// One chip cell: the chip seen from the player's chair, its top face above an edge band as thick as the offset
-/// between chips in a stack.
-pub const CHIP: (u32, u32) = (64, 56);
-/// The chips' values in cents, smallest first: the game's `CHIP_VALUES`, in atlas order.
-pub const CHIP_VALUES: [i64; 8] = [100, 500, 2_500, 10_000, 50_000, 100_000, 500_000, 2_500_000];
 
 /// A picture the game ships: where it goes under `assets/` and its SVG.
 pub struct Picture {
@@ -24,16 +21,6 @@ pub struct Picture {
     pub svg: String,
 }
 
-/// The suits in the engine's order (rows of a deck atlas).
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Suit {
-    Clubs,
-    Diamonds,
-    Hearts,
-    Spades,
-}
-
-const SUITS: [Suit; 4] = [Suit::Clubs, Suit::Diamonds, Suit::Hearts, Suit::Spades];
 const RANKS: [&str; 13] = [
     "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K",
 ];
@@ -346,44 +333,29 @@ fn back(out: &mut String, navy: bool) {
 fn deck_atlas(deck: Deck) -> String {
     let (w, h) = (CARD.0 * 13, CARD.1 * 5);
     let mut out = svg_open(w, h);
-    for (row, &suit) in SUITS.iter().enumerate() {
-        for rank in 0..13 {
-            let _ = write!(
-                out,
-                r#"<g transform="translate({} {})">"#,
-                rank as u32 * CARD.0,
-                row as u32 * CARD.1
-            );
-            face(&mut out, deck, suit, rank);
+    for suit in Suit::ALL {
+        for (index, rank) in Rank::ALL.into_iter().enumerate() {
+            let (x, y) = card_cell_origin(face_cell(Card::new(0, suit, rank)));
+            let _ = write!(out, r#"<g transform="translate({x} {y})">"#);
+            face(&mut out, deck, suit, index);
             out.push_str("</g>");
         }
     }
-    for (column, navy) in [false, true].into_iter().enumerate() {
-        let _ = write!(
-            out,
-            r#"<g transform="translate({} {})">"#,
-            column as u32 * CARD.0,
-            4 * CARD.1
-        );
-        back(&mut out, navy);
+    for back_design in [CardBack::Crimson, CardBack::Navy] {
+        let (x, y) = card_cell_origin(back_cell(back_design));
+        let _ = write!(out, r#"<g transform="translate({x} {y})">"#);
+        back(&mut out, back_design == CardBack::Navy);
         out.push_str("</g>");
     }
     out.push_str("</svg>");
     out
 }
 
-/// A chip's colours: body, edge spots, and the inlay's ink. Casino convention for the common values.
-fn chip_colours(cents: i64) -> (&'static str, &'static str, &'static str) {
-    match cents / 100 {
-        0..=1 => ("#f2f0e6", "#2f6fd0", "#2f6fd0"),
-        2..=5 => ("#c81e2c", "#ffffff", "#c81e2c"),
-        6..=25 => ("#1f8a3c", "#ffffff", "#1f8a3c"),
-        26..=100 => ("#1c1c22", "#ffffff", "#1c1c22"),
-        101..=500 => ("#6b2f9e", "#f4d35e", "#6b2f9e"),
-        501..=1_000 => ("#e8b01a", "#1c1c22", "#8a5a00"),
-        1_001..=5_000 => ("#8a4b23", "#f2f0e6", "#8a4b23"),
-        _ => ("#2f6fd0", "#f4d35e", "#1d3f80"),
-    }
+/// A chip's colours as SVG writes them: body, edge spots, and the inlay's ink (`holecard::design` has them).
+fn chip_colours(cents: i64) -> (String, String, String) {
+    let hex = |[r, g, b]: [u8; 3]| format!("#{r:02x}{g:02x}{b:02x}");
+    let colours = holecard::design::chip_colours(Cents(cents));
+    (hex(colours.body), hex(colours.spot), hex(colours.ink))
 }
 
 /// A chip's printed value: "1", "25", "1K", "25K".
@@ -481,9 +453,9 @@ fn chip(out: &mut String, cents: i64) {
 
 fn chip_atlas() -> String {
     let mut out = svg_open(CHIP.0 * CHIP_VALUES.len() as u32, CHIP.1);
-    for (i, &cents) in CHIP_VALUES.iter().enumerate() {
+    for (i, value) in CHIP_VALUES.iter().enumerate() {
         let _ = write!(out, r#"<g transform="translate({} 0)">"#, i as u32 * CHIP.0);
-        chip(&mut out, cents);
+        chip(&mut out, value.0);
         out.push_str("</g>");
     }
     out.push_str("</svg>");
