@@ -12,7 +12,7 @@ use holecard::game::headless;
 use holecard::game::player::{BetSlip, Intent, PlayOptions};
 use holecard::game::save::{self, Sitting};
 use holecard::game::screen::{RoundPhase, Screen};
-use holecard::game::seats::Session;
+use holecard::game::session::Session;
 use holecard::game::table::{
     Bankroll, Beats, BetCircle, CardView, DealerTray, Engine, HandView, Occupants, Settlement,
     Shown, Speed,

@@ -199,12 +199,12 @@ fn every_card_chip_table_and_sound_asset_exists_and_loads() {
         .add_plugins(holecard::game::lettering::fonts_plugin)
         .init_asset::<AudioSource>()
         .init_asset_loader::<WavLoader>()
-        .init_resource::<holecard::game::hud::Preload>()
+        .init_resource::<holecard::game::asset_tracking::Preload>()
         .init_resource::<Look>()
         .add_systems(
             Startup,
             (
-                holecard::game::hud::preload,
+                holecard::game::lettering::preload_fonts,
                 art::load,
                 holecard::game::audio::load,
             )
@@ -218,14 +218,16 @@ fn every_card_chip_table_and_sound_asset_exists_and_loads() {
     let mut pending = usize::MAX;
     for _ in 0..2_000 {
         app.update();
-        let preload = app.world().resource::<holecard::game::hud::Preload>();
+        let preload = app
+            .world()
+            .resource::<holecard::game::asset_tracking::Preload>();
         let sounds = app.world().resource::<holecard::game::audio::Sounds>();
         let assets = app.world().resource::<AssetServer>();
         let preloaded = preload
             .handles()
             .map(|(path, h)| (path.to_string(), h.id()));
         let sounds = sounds.handles().map(|(path, h)| (path, h.id().untyped()));
-        let tally = holecard::game::hud::Tally::of(assets, preloaded.chain(sounds));
+        let tally = holecard::game::asset_tracking::Tally::of(assets, preloaded.chain(sounds));
         (pending, failed) = (tally.pending, tally.failures);
         if pending == 0 {
             break;
@@ -236,7 +238,7 @@ fn every_card_chip_table_and_sound_asset_exists_and_loads() {
     assert_eq!(pending, 0, "assets still loading after ten seconds");
 
     let world = app.world();
-    let preload = world.resource::<holecard::game::hud::Preload>();
+    let preload = world.resource::<holecard::game::asset_tracking::Preload>();
     let paths: Vec<&str> = preload.handles().map(|(p, _)| p).collect();
     assert_eq!(
         paths.len(),

@@ -1,7 +1,8 @@
 //! The table's pictures: the deck atlases, the chips and the table's fittings that `holecard-assets` draws into
 //! `assets/`, loaded behind the Loading screen, and the player's choice of how cards are printed.
 
-use super::hud::Preload;
+use super::asset_tracking::Preload;
+pub use super::settings::Look;
 use crate::design;
 use crate::engine::{Card, Cents};
 use crate::level::CardBack;
@@ -17,20 +18,6 @@ pub const CARD_CELL: UVec2 = UVec2::new(design::CARD_CELL.0, design::CARD_CELL.1
 pub const CHIP_CELL: UVec2 = UVec2::new(design::CHIP_CELL.0, design::CHIP_CELL.1);
 /// The chip atlas's values, in its order: the casino's chips.
 pub const CHIP_ORDER: [Cents; 8] = design::CHIP_VALUES;
-
-/// How cards are printed: the player's choice in Settings.
-#[derive(
-    Resource, Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize,
-)]
-#[serde(default)]
-pub struct Look {
-    /// Clubs green and diamonds blue.
-    pub four_colour: bool,
-    /// Jumbo corner indices (and a wider fan so they show).
-    pub large_index: bool,
-    /// Fades instead of slides, flips and flying chips.
-    pub reduced_motion: bool,
-}
 
 /// Every picture the table uses.
 #[derive(Resource, Clone)]
@@ -144,7 +131,7 @@ pub fn deck_index(look: Look) -> usize {
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Look>()
-        .add_systems(Startup, load.after(super::hud::preload))
+        .add_systems(Startup, load.after(super::lettering::preload_fonts))
         .add_systems(
             PreUpdate,
             load_chosen_deck.run_if(resource_exists::<Art>.and_then(resource_changed::<Look>)),

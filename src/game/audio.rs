@@ -5,7 +5,8 @@
 //! The sounds are not part of the Loading screen: they are asked for once the first screen after it is drawn.
 
 use super::player::{Intent, human_seat};
-use super::seats::Session;
+use super::session::Session;
+pub use super::settings::{Fader, Mix};
 use super::table::{ChipsMoved, Pile, Shown};
 use crate::engine::{Event, Outcome};
 use bevy::prelude::*;
@@ -23,25 +24,6 @@ pub struct Ambience;
 #[derive(Resource)]
 pub struct Effects;
 
-/// One channel's setting.
-#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(default)]
-pub struct Fader {
-    /// 0 (silent) to 1 (full).
-    pub volume: f32,
-    /// Off, whatever the volume.
-    pub muted: bool,
-}
-
-impl Default for Fader {
-    fn default() -> Fader {
-        Fader {
-            volume: 0.7,
-            muted: false,
-        }
-    }
-}
-
 /// How far below full scale a channel at full volume plays. The sounds peak at −3 dBFS each, and a busy moment
 /// (companions' chips landing while the music and the murmur play) sums several of them: with no headroom the
 /// browser test heard a loudest sample of 1.23, past full scale, which the speakers clip.
@@ -56,20 +38,6 @@ impl Fader {
             Decibels((20.0 * self.volume.min(1.0).log10() + HEADROOM_DB).max(Decibels::SILENCE.0))
         }
     }
-}
-
-/// The player's volumes, remembered between launches.
-#[derive(
-    Resource, Clone, Copy, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize,
-)]
-#[serde(default)]
-pub struct Mix {
-    /// Lounge music.
-    pub music: Fader,
-    /// Casino murmur.
-    pub ambience: Fader,
-    /// Cards, chips and results.
-    pub effects: Fader,
 }
 
 /// Every effect, by the name of its file under `assets/sounds/`.
@@ -209,7 +177,7 @@ fn report_failures(sounds: Res<Sounds>, assets: Res<AssetServer>, mut reported: 
         return;
     }
     let handles = sounds.handles().map(|(path, h)| (path, h.id().untyped()));
-    let tally = super::hud::Tally::of(&assets, handles);
+    let tally = super::asset_tracking::Tally::of(&assets, handles);
     if tally.pending > 0 {
         return;
     }

@@ -1,6 +1,6 @@
 //! The whole ECS game without a window or GPU: every seat played by AI, for soaks and frame-cost measurements.
 
-use super::save::{Restore, Sitting};
+use super::save::Sitting;
 use super::screen::Screen;
 use super::table::{Bankroll, Beats, BetCircle, CardView, DealerTray, Engine, SeatView, Speed};
 use crate::engine::TableState;
@@ -107,7 +107,7 @@ fn build(
     super::open_table(&mut app, level, seed, speed, autoplay)?;
     super::single_threaded(&mut app);
     if let Some(sitting) = restore {
-        app.insert_resource(Restore(sitting));
+        app.insert_resource(sitting.restore());
     }
     app.update();
     app.world_mut()

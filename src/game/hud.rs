@@ -2,10 +2,14 @@
 //! limits and bankroll bar, the chip rack and betting buttons, the action buttons with their keys, the round log and
 //! the pause menu. Everything the player asks for becomes an [`Intent`]; the keyboard sends the same intents.
 
-use super::lettering::{BOLD_FAMILY, FontFile, GameFonts, font_bytes, font_definitions};
+use super::asset_tracking::{Preload, Tally};
+use super::lettering::{
+    BOLD_FAMILY, FontFile, GameFonts, font_bytes, font_definitions, preload_fonts,
+};
 use super::player::{BetSlip, Intent, PlayOptions, denominations, human_seat};
 use super::screen::{RoundPhase, Screen};
-use super::seats::{Remark, Session};
+use super::seats::Remark;
+use super::session::Session;
 use super::table::{Beats, Occupants, SeatView, Shown, Speed};
 use crate::engine::{Action, Cents, Phase, TableState};
 use crate::level::{Listing, catalogue};
@@ -17,60 +21,6 @@ use std::path::Path;
 /// Where the Loading screen goes when it is done.
 #[derive(Resource, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct StartAt(pub Screen);
-
-/// Assets the game needs before the title: loaded on the Loading screen. Each module that loads assets lists them
-/// here at startup.
-#[derive(Resource, Default)]
-pub struct Preload {
-    handles: Vec<(String, UntypedHandle)>,
-    fonts_installed: bool,
-}
-
-impl Preload {
-    /// Waits for `handle` (loaded from `path`) before leaving the Loading screen.
-    pub fn add(&mut self, path: &str, handle: UntypedHandle) {
-        self.handles.push((path.to_string(), handle));
-    }
-
-    /// Every asset listed, with where it comes from.
-    pub fn handles(&self) -> impl Iterator<Item = (&str, &UntypedHandle)> {
-        self.handles
-            .iter()
-            .map(|(path, handle)| (path.as_str(), handle))
-    }
-}
-
-/// Where the loading of some assets stands.
-#[derive(Debug, Default)]
-pub struct Tally {
-    /// Loaded or failed.
-    pub done: usize,
-    /// Still on their way.
-    pub pending: usize,
-    /// Each failed asset's path and why it failed.
-    pub failures: Vec<String>,
-}
-
-impl Tally {
-    /// Counts `assets`, each with the path it is loaded from, by where its loading stands.
-    pub fn of<P: std::fmt::Display>(
-        server: &AssetServer,
-        assets: impl IntoIterator<Item = (P, bevy::asset::UntypedAssetId)>,
-    ) -> Tally {
-        let mut tally = Tally::default();
-        for (path, id) in assets {
-            match server.load_state(id) {
-                bevy::asset::LoadState::Loaded => tally.done += 1,
-                bevy::asset::LoadState::Failed(error) => {
-                    tally.done += 1;
-                    tally.failures.push(format!("{path}: {error}"));
-                }
-                _ => tally.pending += 1,
-            }
-        }
-        tally
-    }
-}
 
 /// Everything the Settings page changes.
 #[derive(bevy::ecs::system::SystemParam)]
@@ -135,7 +85,7 @@ pub(super) fn plugin(app: &mut App) {
         .init_resource::<RoundLog>()
         .init_resource::<Tables>()
         .init_resource::<Preload>()
-        .add_systems(Startup, preload)
+        .add_systems(Startup, preload_fonts)
         .add_systems(
             OnEnter(Screen::Table),
             |mut log: ResMut<RoundLog>, mut pause: ResMut<Pause>| {
@@ -162,19 +112,6 @@ pub(super) fn plugin(app: &mut App) {
         );
 }
 
-/// The game's fonts, under `assets/`: the HUD and the felt are printed in them.
-const REGULAR: &str = "fonts/DejaVuSans.ttf";
-const BOLD: &str = "fonts/DejaVuSans-Bold.ttf";
-
-/// The fonts, first of the preload.
-pub fn preload(mut commands: Commands, assets: Res<AssetServer>, mut preload: ResMut<Preload>) {
-    let regular: Handle<FontFile> = assets.load(REGULAR);
-    let bold: Handle<FontFile> = assets.load(BOLD);
-    preload.add(REGULAR, regular.clone().untyped());
-    preload.add(BOLD, bold.clone().untyped());
-    commands.insert_resource(GameFonts { regular, bold });
-}
-
 /// Colours of the HUD.
 const GOLD: egui::Color32 = egui::Color32::from_rgb(0xff, 0xd8, 0x4a);
 const REFUSAL: egui::Color32 = egui::Color32::from_rgb(0xff, 0x8a, 0x7a);
@@ -194,7 +131,8 @@ fn panel_frame() -> egui::Frame {
 #[allow(clippy::too_many_arguments)]
 fn loading_screen(
     mut contexts: EguiContexts,
-    mut preload: ResMut<Preload>,
+    preload: Res<Preload>,
+    mut fonts_installed: Local<bool>,
     assets: Res<AssetServer>,
     fonts: Res<Assets<FontFile>>,
     game_fonts: Res<GameFonts>,
@@ -203,7 +141,7 @@ fn loading_screen(
     mut exit: MessageWriter<AppExit>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
-    let total = preload.handles.len();
+    let total = preload.handles().count();
     let Tally { done, failures, .. } =
         Tally::of(&assets, preload.handles().map(|(path, h)| (path, h.id())));
     egui::CentralPanel::default()
@@ -224,7 +162,7 @@ fn loading_screen(
     // egui has no font of its own (its built-in fonts would add 1.4 MB to the browser download): the game's fonts
     // come first in the preload and go in as soon as they are here. Without them nothing can be read, so a font that
     // cannot be loaded stops the game with the reason.
-    if !preload.fonts_installed {
+    if !*fonts_installed {
         let states = [&game_fonts.regular, &game_fonts.bold].map(|h| assets.load_state(h.id()));
         if let Some(error) = states.iter().find_map(|state| match state {
             bevy::asset::LoadState::Failed(error) => Some(error),
@@ -238,11 +176,11 @@ fn loading_screen(
             return Ok(());
         }
         if states.iter().all(|state| state.is_loaded()) {
-            preload.fonts_installed = true;
+            *fonts_installed = true;
             install_fonts(ctx, &fonts, &game_fonts);
         }
     }
-    if done == total && preload.fonts_installed {
+    if done == total && *fonts_installed {
         for failure in &failures {
             error!("could not load {failure}; the game carries on without it");
         }
@@ -339,7 +277,7 @@ fn title_screen(
                                 if mid_round { " (mid-round)" } else { "" }
                             );
                             if big(ui, &label, true) {
-                                commands.insert_resource(super::save::Restore(sitting.clone()));
+                                commands.insert_resource(sitting.restore());
                                 next.set(Screen::Table);
                             }
                         }
@@ -1019,6 +957,7 @@ fn bet_buttons(ui: &mut egui::Ui, slip: &BetSlip, busy: bool) -> Option<Intent> 
 mod tests {
     use super::*;
     use crate::engine::Preset;
+    use crate::game::lettering::{BOLD, REGULAR};
 
     #[test]
     fn a_tally_counts_what_is_loaded_what_failed_and_what_is_on_its_way() {

@@ -6,6 +6,7 @@
 //! Glyphs are rasterised at the window's real pixel density for the table (device pixels per table unit), and laid
 //! out again when that changes, so the words stay sharp at any window size and device-pixel ratio.
 
+use super::asset_tracking::Preload;
 use super::layout::TableLayout;
 use bevy::asset::{AssetLoader, LoadContext, RenderAssetUsages, io::Reader};
 use bevy::camera::visibility::NoFrustumCulling;
@@ -475,6 +476,23 @@ fn atlas_image(image: &egui::ColorImage) -> Image {
         TextureFormat::Rgba8UnormSrgb,
         RenderAssetUsages::RENDER_WORLD,
     )
+}
+
+/// The game's fonts, under `assets/`: the HUD and the felt are printed in them.
+pub const REGULAR: &str = "fonts/DejaVuSans.ttf";
+pub const BOLD: &str = "fonts/DejaVuSans-Bold.ttf";
+
+/// The fonts, first of the preload.
+pub fn preload_fonts(
+    mut commands: Commands,
+    assets: Res<AssetServer>,
+    mut preload: ResMut<Preload>,
+) {
+    let regular: Handle<FontFile> = assets.load(REGULAR);
+    let bold: Handle<FontFile> = assets.load(BOLD);
+    preload.add(REGULAR, regular.clone().untyped());
+    preload.add(BOLD, bold.clone().untyped());
+    commands.insert_resource(GameFonts { regular, bold });
 }
 
 #[cfg(test)]

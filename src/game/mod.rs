@@ -1,6 +1,8 @@
 //! The Bevy game: the casino table in ECS, driven by the engine. Built with the default `game` feature.
 
+pub mod address;
 pub mod art;
+pub mod asset_tracking;
 pub mod audio;
 pub mod headless;
 pub mod hud;
@@ -11,6 +13,8 @@ pub mod player;
 pub mod save;
 pub mod screen;
 pub mod seats;
+pub mod session;
+pub mod settings;
 pub mod table;
 pub mod view;
 #[cfg(target_arch = "wasm32")]
@@ -62,7 +66,7 @@ pub fn open_table(
     speed: table::Speed,
     autoplay: bool,
 ) -> Result<(), RuleError> {
-    let session = seats::Session::new(level, seed, autoplay);
+    let session = session::Session::new(level, seed, autoplay);
     // Refuse a table the engine would refuse now, not when the player sits down.
     session.new_table()?;
     app.insert_resource(table::Beats::at(speed))

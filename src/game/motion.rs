@@ -2,7 +2,7 @@
 //! reduced-motion setting's stand-in for every move), chip flights between piles, and banners that pop and fade.
 //! Every duration is given at normal speed and scaled by the table's speed; instant speed skips to the end.
 
-use super::table::Speed;
+use super::settings::Speed;
 use bevy::prelude::*;
 
 /// Moves an entity to `to` along an eased curve, tilted at the start and settling flat.

@@ -3,7 +3,9 @@
 //! decides, and a refusal becomes a message on screen, never a silent change.
 
 use super::screen::{RoundSet, Screen};
-use super::seats::Session;
+use super::session::Session;
+pub use super::session::human_seat;
+pub use super::settings::PlayOptions;
 use super::table::{Beats, Engine};
 use crate::engine::{Action, Cents, Phase, Rules, SeatId, TableState};
 use bevy::prelude::*;
@@ -46,21 +48,6 @@ impl BetSlip {
     /// The bet being built.
     pub fn total(&self) -> Cents {
         self.chips.iter().copied().sum()
-    }
-}
-
-/// Player preferences the table follows.
-#[derive(Resource, Clone, Copy, Debug, PartialEq)]
-pub struct PlayOptions {
-    /// Stand by itself on a total of 21.
-    pub auto_stand_21: bool,
-}
-
-impl Default for PlayOptions {
-    fn default() -> PlayOptions {
-        PlayOptions {
-            auto_stand_21: true,
-        }
     }
 }
 
@@ -107,11 +94,6 @@ pub fn denominations(rules: &Rules) -> Vec<Cents> {
         chips.push(rules.bet_unit);
     }
     chips
-}
-
-/// The player's seat, when the player sits and plays it by hand.
-pub fn human_seat(session: &Session) -> Option<SeatId> {
-    session.player_seat.filter(|_| !session.autoplay)
 }
 
 /// Why a bet of `total` can't be dealt at this table with this bankroll, if it can't.

@@ -2,8 +2,8 @@
 //! included), who sits where — is written when a round ends, when the player leaves the table and when the game
 //! quits, and the Title offers to resume it, mid-round if that is where it stopped.
 
-use super::seats::Session;
-use super::table::{Engine, Occupant, Occupants};
+use super::session::Session;
+use super::table::{Engine, Occupant, Occupants, Restore};
 use crate::engine::ai::{Mind, Personality};
 use crate::engine::{Cents, SeatId, Table, TableState};
 use bevy::prelude::*;
@@ -65,6 +65,15 @@ impl Sitting {
         })
     }
 
+    /// The sitting, to resume on entering the table.
+    pub fn restore(&self) -> Restore {
+        Restore {
+            session: self.session.clone(),
+            table: self.table.clone(),
+            occupants: self.occupants(),
+        }
+    }
+
     /// Occupants with fresh minds (a counter starts counting again).
     pub fn occupants(&self) -> Occupants {
         let mut occupants = Occupants::default();
@@ -87,10 +96,6 @@ impl Sitting {
         occupants
     }
 }
-
-/// A sitting to restore on entering the table, instead of opening a fresh one.
-#[derive(Resource)]
-pub struct Restore(pub Sitting);
 
 /// Where saves and settings are kept: files in the platform's data folder, or the browser's localStorage.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -304,24 +309,24 @@ pub fn parse(path: &Path, text: &str) -> Result<Sitting, String> {
 #[serde(default, deny_unknown_fields)]
 pub struct Preferences {
     /// The table's pace.
-    pub speed: super::table::Speed,
+    pub speed: super::settings::Speed,
     /// Stand by itself on 21.
     pub auto_stand_21: bool,
     /// How cards are printed, and reduced motion.
     #[serde(default)]
-    pub look: super::art::Look,
+    pub look: super::settings::Look,
     /// Volumes of music, ambience and effects.
     #[serde(default)]
-    pub mix: super::audio::Mix,
+    pub mix: super::settings::Mix,
 }
 
 impl Default for Preferences {
     fn default() -> Preferences {
         Preferences {
-            speed: super::table::Speed::Normal,
-            auto_stand_21: super::player::PlayOptions::default().auto_stand_21,
-            look: super::art::Look::default(),
-            mix: super::audio::Mix::default(),
+            speed: super::settings::Speed::Normal,
+            auto_stand_21: super::settings::PlayOptions::default().auto_stand_21,
+            look: super::settings::Look::default(),
+            mix: super::settings::Mix::default(),
         }
     }
 }
@@ -364,9 +369,9 @@ impl Preferences {
 /// Writes the settings whenever the player changes them.
 fn remember_preferences(
     beats: Res<super::table::Beats>,
-    options: Res<super::player::PlayOptions>,
-    look: Res<super::art::Look>,
-    mix: Option<Res<super::audio::Mix>>,
+    options: Res<super::settings::PlayOptions>,
+    look: Res<super::settings::Look>,
+    mix: Option<Res<super::settings::Mix>>,
     mut last: Local<Option<Preferences>>,
     mut store: Local<Option<Option<Store>>>,
 ) {
@@ -374,7 +379,7 @@ fn remember_preferences(
         speed: beats.speed,
         auto_stand_21: options.auto_stand_21,
         look: *look,
-        mix: mix.map_or_else(super::audio::Mix::default, |m| *m),
+        mix: mix.map_or_else(super::settings::Mix::default, |m| *m),
     };
     match *last {
         None => *last = Some(now),

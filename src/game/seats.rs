@@ -2,55 +2,11 @@
 //! engine; between rounds broke or satisfied companions get up and the level's regulars sit back down.
 
 use super::screen::RoundSet;
+use super::session::Session;
 use super::table::{Beats, Engine, Occupant, Occupants, Shown};
 use crate::engine::ai::{Mind, Personality};
 use crate::engine::{Cents, Command, Phase, SeatId, TableState, Viewer, seed_from_number};
-use crate::level::Level;
 use bevy::prelude::*;
-
-/// The level being played, where the player sits and how the player's seat is run. Saved with the sitting.
-#[derive(Resource, Clone, Debug, serde::Serialize, serde::Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Session {
-    /// The table.
-    pub level: Level,
-    /// The number the table was seeded from (companions' hunches and arrivals follow from it too).
-    pub seed: u64,
-    /// An AI plays the player's seat.
-    pub autoplay: bool,
-    /// The player's seat, or none to watch an all-AI table (starts as the level's, changes when the player moves).
-    pub player_seat: Option<SeatId>,
-    /// Times the table has been opened this session: each visit shuffles a new shoe.
-    pub visits: u64,
-    /// Chips the player brings from an earlier table, instead of the level's buy-in.
-    pub player_chips: Option<Cents>,
-}
-
-impl Session {
-    /// A session at `level` seeded from `seed`.
-    pub fn new(level: Level, seed: u64, autoplay: bool) -> Session {
-        Session {
-            player_seat: level.player_seat,
-            level,
-            seed,
-            autoplay,
-            visits: 0,
-            player_chips: None,
-        }
-    }
-
-    /// The engine table for this visit: the first visit is seeded from `seed` itself, so `--seed N` pins the cards.
-    pub fn new_table(&self) -> Result<crate::engine::Table, crate::engine::RuleError> {
-        let seed = self
-            .seed
-            .wrapping_add(self.visits.wrapping_mul(0x9E37_79B9_7F4A_7C15));
-        let mut rules = self.level.rules.rules();
-        // Standing on 21 is the player's own option at this table (`PlayOptions`); no outcome changes, since a 21
-        // can only stand, but the player may want to press the button.
-        rules.auto_stand_on_21 = false;
-        crate::engine::Table::new(rules, seed_from_number(seed), self.level.house_bankroll)
-    }
-}
 
 /// Who may sit down in an empty seat between rounds, and the seeded dice that decide when.
 #[derive(Resource)]
@@ -356,7 +312,7 @@ fn place_bets_and_deal(
             }
         }
     }
-    if super::player::human_seat(&session).is_some() || !beats.settled() {
+    if super::session::human_seat(&session).is_some() || !beats.settled() {
         return;
     }
     // Refused when nobody could bet (everyone broke): the table waits for seats to change.

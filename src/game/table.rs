@@ -2,6 +2,7 @@
 //! and chips show what it decided, one beat at a time, so every card and chip move takes visible time.
 
 use super::screen::{RoundPhase, RoundSet, Screen};
+pub use super::settings::Speed;
 use crate::engine::ai::Mind;
 use crate::engine::{
     Card, Cents, Command, CommandError, Event, Outcome, SeatId, Spot, Table, TableState, TableView,
@@ -10,30 +11,6 @@ use crate::engine::{
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use std::collections::VecDeque;
-
-/// How fast the table moves.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub enum Speed {
-    /// A casino's pace.
-    #[default]
-    Normal,
-    /// Brisk.
-    Fast,
-    /// No waiting at all (tests, soaks, skipping animations).
-    Instant,
-}
-
-impl Speed {
-    /// Seconds something that takes `seconds` at normal speed takes at this speed: every pause and motion of the
-    /// table scales by this one rule.
-    pub fn seconds(self, seconds: f32) -> f32 {
-        match self {
-            Speed::Normal => seconds,
-            Speed::Fast => seconds / 3.0,
-            Speed::Instant => 0.0,
-        }
-    }
-}
 
 /// The engine's table: the one source of truth for the round.
 #[derive(Resource)]
@@ -102,13 +79,13 @@ pub struct SeatView(pub TableView);
 
 impl SeatView {
     /// Who the player is at this table: their seat, or a spectator when they have none or an AI plays it.
-    pub fn viewer(session: &super::seats::Session) -> Viewer {
+    pub fn viewer(session: &super::session::Session) -> Viewer {
         session.player_seat.map_or(Viewer::Spectator, Viewer::Seat)
     }
 }
 
 /// The seat view follows the player when they take another seat or get up.
-fn follow_the_player(session: Res<super::seats::Session>, seen: Option<ResMut<SeatView>>) {
+fn follow_the_player(session: Res<super::session::Session>, seen: Option<ResMut<SeatView>>) {
     if let Some(mut seen) = seen
         && session.is_changed()
     {
@@ -182,7 +159,7 @@ pub enum Delay {
 }
 
 /// Who sits in each seat: a name, and the mind that plays for them (the player's seat has one only on autoplay).
-#[derive(Resource, Default)]
+#[derive(Resource, Default, Clone)]
 pub struct Occupants {
     /// By seat.
     pub seats: [Option<Occupant>; 7],
@@ -210,6 +187,7 @@ impl Occupants {
 }
 
 /// One seat's occupant.
+#[derive(Clone)]
 pub struct Occupant {
     /// Name in the log.
     pub name: String,
@@ -369,11 +347,23 @@ fn log_round(mut shown: MessageReader<Shown>, occupants: Res<Occupants>) {
     }
 }
 
+/// A sitting to resume on entering the table, instead of opening a fresh one: its session, its engine table, and who
+/// sits where (their minds included). Made from a saved sitting (`Sitting::restore`).
+#[derive(Resource)]
+pub struct Restore {
+    /// The session as it was.
+    pub session: super::session::Session,
+    /// The engine's table as it was.
+    pub table: Table,
+    /// Who sat where.
+    pub occupants: Occupants,
+}
+
 /// Opens the session's table afresh: a new engine table, an empty queue of beats and empty seats. Runs first on
 /// entering the table, so a second visit starts clean.
 pub(super) fn open(
-    mut session: ResMut<super::seats::Session>,
-    restore: Option<Res<super::save::Restore>>,
+    mut session: ResMut<super::session::Session>,
+    restore: Option<Res<Restore>>,
     mut commands: Commands,
     mut beats: ResMut<Beats>,
     mut occupants: ResMut<Occupants>,
@@ -383,15 +373,14 @@ pub(super) fn open(
     *occupants = Occupants::default();
     commands.remove_resource::<Restored>();
     if let Some(restore) = restore {
-        let sitting = &restore.0;
-        *session = sitting.session.clone();
-        *occupants = sitting.occupants();
+        *session = restore.session.clone();
+        *occupants = restore.occupants.clone();
         commands.insert_resource(SeatView(
-            sitting.table.view(SeatView::viewer(&sitting.session)),
+            restore.table.view(SeatView::viewer(&restore.session)),
         ));
-        commands.insert_resource(Engine::new(sitting.table.clone()));
+        commands.insert_resource(Engine::new(restore.table.clone()));
         commands.insert_resource(Restored);
-        commands.remove_resource::<super::save::Restore>();
+        commands.remove_resource::<Restore>();
         return;
     }
     match session.new_table() {

@@ -8,7 +8,7 @@ use super::layout::{CARD_SIZE, TableLayout};
 use super::lettering::{Ink, Lettering};
 use super::motion::{Animate, Banner, Fade, Flight, Glide};
 use super::screen::Screen;
-use super::seats::Session;
+use super::session::Session;
 use super::table::{
     Bankroll, Beats, BetCircle, CardView, ChipsMoved, DealerTray, Delay, DiscardTray, HandView,
     Occupants, Pile, SeatView, Settlement, ShoeStack, Shown,

@@ -10,7 +10,7 @@ pub fn arguments() -> Vec<String> {
     let search = web_sys::window()
         .and_then(|w| w.location().search().ok())
         .unwrap_or_default();
-    let (words, refused) = super::window::address_arguments(&search);
+    let (words, refused) = super::address::address_arguments(&search);
     for word in refused {
         warn(&format!(
             "the address option `{word}` is not one the browser game takes (seed, level, speed, start, \

@@ -169,60 +169,6 @@ fn announce_table(mut told: Local<bool>) {
     }
 }
 
-/// A page address's query string as command-line words: `?seed=7&speed=fast&autoplay` becomes
-/// `holecard --seed 7 --speed fast --autoplay`, and the words refused. Only the options a player may choose in a
-/// browser pass (`seed`, `level`, `speed`, `start`, `autoplay`).
-pub fn address_arguments(search: &str) -> (Vec<String>, Vec<String>) {
-    const VALUED: [&str; 4] = ["seed", "level", "speed", "start"];
-    let mut words = vec!["holecard".to_string()];
-    let mut refused = Vec::new();
-    for pair in search
-        .trim_start_matches('?')
-        .split('&')
-        .filter(|p| !p.is_empty())
-    {
-        let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
-        let value = percent_decode(value);
-        if VALUED.contains(&key) && !value.is_empty() {
-            // One word, so a value that starts with '-' is still this option's value.
-            words.push(format!("--{key}={value}"));
-        } else if key == "autoplay" && matches!(value.as_str(), "" | "1" | "true") {
-            words.push("--autoplay".to_string());
-        } else {
-            refused.push(pair.to_string());
-        }
-    }
-    (words, refused)
-}
-
-/// A query-string value as typed: `+` is a space and `%2F` a slash; a broken escape stays as it is.
-fn percent_decode(text: &str) -> String {
-    let bytes = text.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        let escaped = (bytes[i] == b'%')
-            .then(|| bytes.get(i + 1..i + 3))
-            .flatten()
-            .and_then(|hex| u8::from_str_radix(std::str::from_utf8(hex).ok()?, 16).ok());
-        match (bytes[i], escaped) {
-            (_, Some(byte)) => {
-                out.push(byte);
-                i += 3;
-            }
-            (b'+', None) => {
-                out.push(b' ');
-                i += 1;
-            }
-            (byte, None) => {
-                out.push(byte);
-                i += 1;
-            }
-        }
-    }
-    String::from_utf8_lossy(&out).into_owned()
-}
-
 /// Where and when to save the window: `frame` frames after loading.
 #[derive(Resource)]
 struct ShootAt {
@@ -247,39 +193,4 @@ fn shoot_then_quit(mut commands: Commands, mut shot: ResMut<ShootAt>) {
             exit.write(AppExit::Success);
         },
     );
-}
-
-#[cfg(test)]
-mod tests {
-    use super::address_arguments;
-
-    #[test]
-    fn an_address_becomes_command_line_words() {
-        let (words, refused) = address_arguments("?seed=7&speed=fast&autoplay&start=table");
-        assert_eq!(
-            words,
-            [
-                "holecard",
-                "--seed=7",
-                "--speed=fast",
-                "--autoplay",
-                "--start=table"
-            ]
-        );
-        assert!(refused.is_empty());
-        let (words, refused) = address_arguments(
-            "?headless&rounds=9&seed=&screenshot=/tmp/x.png&level=levels%2Fcarnival-six-five.ron",
-        );
-        assert_eq!(words, ["holecard", "--level=levels/carnival-six-five.ron"]);
-        assert_eq!(
-            refused,
-            ["headless", "rounds=9", "seed=", "screenshot=/tmp/x.png"]
-        );
-        assert_eq!(address_arguments("").0, ["holecard"]);
-        assert_eq!(
-            address_arguments("?level=a+b%2").0,
-            ["holecard", "--level=a b%2"]
-        );
-        assert_eq!(address_arguments("?seed=-3").0, ["holecard", "--seed=-3"]);
-    }
 }

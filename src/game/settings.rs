@@ -1,0 +1,90 @@
+//! What the player sets and the game remembers between launches: the table's pace, standing on 21, how cards are
+//! printed and how loud each channel plays. Plain data the model, the presentation and saves share.
+
+use bevy::prelude::*;
+
+/// How fast the table moves.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum Speed {
+    /// A casino's pace.
+    #[default]
+    Normal,
+    /// Brisk.
+    Fast,
+    /// No waiting at all (tests, soaks, skipping animations).
+    Instant,
+}
+
+impl Speed {
+    /// Seconds something that takes `seconds` at normal speed takes at this speed: every pause and motion of the
+    /// table scales by this one rule.
+    pub fn seconds(self, seconds: f32) -> f32 {
+        match self {
+            Speed::Normal => seconds,
+            Speed::Fast => seconds / 3.0,
+            Speed::Instant => 0.0,
+        }
+    }
+}
+
+/// Player preferences the table follows.
+#[derive(Resource, Clone, Copy, Debug, PartialEq)]
+pub struct PlayOptions {
+    /// Stand by itself on a total of 21.
+    pub auto_stand_21: bool,
+}
+
+impl Default for PlayOptions {
+    fn default() -> PlayOptions {
+        PlayOptions {
+            auto_stand_21: true,
+        }
+    }
+}
+
+/// How cards are printed: the player's choice in Settings.
+#[derive(
+    Resource, Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize,
+)]
+#[serde(default)]
+pub struct Look {
+    /// Clubs green and diamonds blue.
+    pub four_colour: bool,
+    /// Jumbo corner indices (and a wider fan so they show).
+    pub large_index: bool,
+    /// Fades instead of slides, flips and flying chips.
+    pub reduced_motion: bool,
+}
+
+/// One channel's setting.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(default)]
+pub struct Fader {
+    /// 0 (silent) to 1 (full).
+    pub volume: f32,
+    /// Off, whatever the volume.
+    pub muted: bool,
+}
+
+impl Default for Fader {
+    fn default() -> Fader {
+        Fader {
+            volume: 0.7,
+            muted: false,
+        }
+    }
+}
+
+/// The player's volumes, remembered between launches.
+#[derive(
+    Resource, Clone, Copy, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize,
+)]
+#[serde(default)]
+pub struct Mix {
+    /// Lounge music.
+    pub music: Fader,
+    /// Casino murmur.
+    pub ambience: Fader,
+    /// Cards, chips and results.
+    pub effects: Fader,
+}
