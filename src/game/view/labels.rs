@@ -1,0 +1,190 @@
+//! Words on the felt: hand totals and outcomes, the dealer's total, the seats' names and chips, and the banners.
+
+use super::*;
+
+/// "Blackjack!", "Bust" and "Push" over the hand, and "Dealer busts" over the dealer's cards, as the table shows
+/// them; the player's own hands get the bigger banner.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn raise_banners(
+    mut commands: Commands,
+    mut shown: MessageReader<Shown>,
+    beats: Res<Beats>,
+    look: Res<Look>,
+    art: Res<Art>,
+    layout: Res<TableLayout>,
+    session: Res<Session>,
+    cards: Query<&CardView>,
+    hands: Query<&HandView>,
+) {
+    for Shown(event) in shown.read() {
+        let (words, colour, seat_hand) = match *event {
+            Event::Blackjack { seat, hand } => (
+                "Blackjack!",
+                Color::srgb_u8(0xff, 0xd8, 0x4a),
+                Some((seat, hand)),
+            ),
+            Event::Busted { seat, hand, .. } => {
+                ("Bust", Color::srgb_u8(0xff, 0x9a, 0x8a), Some((seat, hand)))
+            }
+            Event::Settled {
+                seat,
+                hand,
+                outcome: Outcome::Push,
+                ..
+            } => ("Push", Color::WHITE, Some((seat, hand))),
+            Event::DealerBusted { .. } => ("Dealer busts", Color::srgb_u8(0x9a, 0xf0, 0xa0), None),
+            _ => continue,
+        };
+        let (at, scale) = match seat_hand {
+            Some((seat, hand)) => {
+                let spot = Spot::Player { seat, hand };
+                let count = cards.iter().filter(|c| c.spot == spot).count();
+                let seat_hands = hands.iter().filter(|h| h.seat == seat).count() as u8;
+                // Across the middle of the hand's cards, over them while it shows.
+                let first = layout.hand_base(seat, hand, seat_hands);
+                let last = first + layout.fan(seat) * count.saturating_sub(1) as f32;
+                let mine = session.player_seat == Some(seat);
+                ((first + last) / 2.0, if mine { 1.0 } else { 0.72 })
+            }
+            None => (layout.dealer + Vec2::new(46.0, 0.0), 1.0),
+        };
+        commands.spawn((
+            Name::new(format!("Banner {words}")),
+            Banner::new(scale, beats.speed, look.reduced_motion),
+            picture(&art.banner, Vec2::new(168.0, 37.0)),
+            Transform::from_translation(at.extend(80.0)).with_scale(Vec3::splat(scale)),
+            DespawnOnExit(Screen::Table),
+            children![(
+                text(true, 19.0, colour, words),
+                Transform::from_xyz(0.0, 0.0, 0.1),
+            )],
+        ));
+    }
+}
+
+/// "soft 17", "hard 12", "Blackjack!", "Bust" — from the cards as shown, with the outcome once settled.
+pub fn total_words(cards: &[Card], from_split: bool) -> String {
+    let total = Total::of(cards);
+    if cards.len() == 2 && total.value() == 21 && !from_split {
+        "Blackjack!".to_string()
+    } else if total.is_bust() {
+        format!("Bust ({})", total.value())
+    } else if total.is_soft() {
+        format!("soft {}", total.value())
+    } else {
+        format!("hard {}", total.value())
+    }
+}
+
+/// An outcome and its amount: "Win +$20", "Lose −$10", "Push".
+pub fn outcome_words(settlement: &Settlement) -> String {
+    let amount = settlement.net;
+    match settlement.outcome {
+        Outcome::Push => "Push".to_string(),
+        outcome if amount.0 > 0 => format!("{} +{amount}", outcome.label()),
+        outcome if amount.0 < 0 => format!("{} −{}", outcome.label(), -amount),
+        outcome => outcome.label().to_string(),
+    }
+}
+
+pub(super) fn label_hands(
+    layout: Res<TableLayout>,
+    cards: Query<&CardView>,
+    hands: Query<(&HandView, Option<&Settlement>, &Children)>,
+    mut labels: Query<(&mut Lettering, &mut Transform, &mut Ink), With<HandLabel>>,
+) {
+    for (hand, settlement, children) in &hands {
+        let mut shown: Vec<&CardView> = cards.iter().filter(|c| c.spot == hand.spot()).collect();
+        shown.sort_by_key(|c| c.order);
+        let seat_hands = hands.iter().filter(|(h, ..)| h.seat == hand.seat).count() as u8;
+        let faces: Vec<Card> = shown.iter().filter_map(|c| c.card).collect();
+        let from_split = seat_hands > 1;
+        let mut words = if faces.is_empty() {
+            String::new()
+        } else {
+            total_words(&faces, from_split)
+        };
+        if let Some(settlement) = settlement {
+            words = format!("{words}\n{}", outcome_words(settlement));
+        }
+        let top = layout.hand_top(hand.seat, hand.hand, seat_hands, faces.len());
+        for child in children {
+            if let Ok((mut text, mut transform, mut colour)) = labels.get_mut(*child) {
+                if text.words != words {
+                    text.words.clone_from(&words);
+                }
+                transform.translation = top.extend(40.0);
+                colour.set_if_neq(Ink(match settlement.map(|s| s.outcome) {
+                    Some(Outcome::Win | Outcome::Blackjack | Outcome::EvenMoney) => {
+                        Color::srgb_u8(0xff, 0xd8, 0x4a)
+                    }
+                    Some(Outcome::Lose | Outcome::Bust | Outcome::Surrender) => {
+                        Color::srgb_u8(0xff, 0x9a, 0x8a)
+                    }
+                    _ => Color::WHITE,
+                }));
+            }
+        }
+    }
+}
+
+/// The dealer's total counts only cards turned up as drawn: the upcard's value until the hole card has turned.
+pub(super) fn label_dealer(
+    cards: Query<(&CardView, Option<&Drawn>)>,
+    mut labels: Query<&mut Lettering, With<DealerLabel>>,
+) {
+    let dealer = cards
+        .iter()
+        .filter(|(c, _)| c.spot == Spot::Dealer)
+        .map(|(c, drawn)| (c.card, drawn.map_or(c.face_up(), |d| d.face_up)));
+    let up: Vec<Card> = dealer
+        .clone()
+        .filter_map(|(card, up)| card.filter(|_| up))
+        .collect();
+    let down = dealer.clone().any(|(_, up)| !up);
+    let words = if up.is_empty() {
+        "Dealer".to_string()
+    } else if down || up.len() == 1 {
+        format!("Dealer shows {}", Total::of(&up).value())
+    } else {
+        format!("Dealer: {}", total_words(&up, false))
+    };
+
+    for mut label in &mut labels {
+        if label.words != words {
+            label.words.clone_from(&words);
+        }
+    }
+}
+
+pub(super) fn label_seats(
+    occupants: Res<Occupants>,
+    session: Res<Session>,
+    bankrolls: Query<&Bankroll>,
+    mut labels: Query<(&SeatLabel, &mut Lettering, &mut Ink)>,
+) {
+    for (label, mut text, mut colour) in &mut labels {
+        let seat = label.0;
+        let mine = session.player_seat == Some(seat);
+        let words = match &occupants.seats[usize::from(seat)] {
+            Some(occupant) => {
+                let chips = bankrolls
+                    .iter()
+                    .find(|b| b.seat == seat)
+                    .map_or(Cents::ZERO, |b| b.amount);
+                format!("{}\n{chips}", occupant.name)
+            }
+            None => "open seat".to_string(),
+        };
+        if text.words != words {
+            text.words = words;
+        }
+        colour.set_if_neq(Ink(if mine {
+            Color::srgb_u8(0xff, 0xd8, 0x4a)
+        } else if occupants.seats[usize::from(seat)].is_some() {
+            Color::WHITE
+        } else {
+            Color::srgba(1.0, 1.0, 1.0, 0.45)
+        }));
+    }
+}
