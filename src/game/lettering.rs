@@ -307,7 +307,8 @@ fn give_materials(
     }
 }
 
-/// Device pixels per table unit in a window: the camera shows at least the layout's table (see `view::camera::projection`).
+/// Device pixels per table unit in a window: the camera shows at least the layout's table (see
+/// `view::camera::projection`).
 pub fn pixels_per_unit(window: Option<&Window>) -> f32 {
     let Some(window) = window else {
         return 1.0;

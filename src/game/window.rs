@@ -159,8 +159,8 @@ fn asset_root() -> String {
     "assets".to_string()
 }
 
-/// Tells the page when the table's first frame is being drawn (this one, HUD and all: see `hud::hud_area`); the page
-/// marks it on screen at its next frame.
+/// Tells the page when the table's first frame is being drawn (this one, HUD and all: see
+/// `hud::table_hud::hud_area`); the page marks it on screen at its next frame.
 #[cfg(target_arch = "wasm32")]
 fn announce_table(mut told: Local<bool>) {
     if !*told {

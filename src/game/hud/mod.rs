@@ -1,0 +1,317 @@
+//! The screens and the heads-up display, in egui: Loading, Title (Play, Tables, Settings, Quit), and at the table the
+//! limits and bankroll bar, the chip rack and betting buttons, the action buttons with their keys, the round log and
+//! the pause menu. Everything the player asks for becomes an [`Intent`]; the keyboard sends the same intents.
+
+use super::asset_tracking::{Preload, Tally};
+use super::lettering::{
+    BOLD_FAMILY, FontFile, GameFonts, font_bytes, font_definitions, preload_fonts,
+};
+use super::player::{BetSlip, Intent, PlayOptions, denominations, human_seat};
+use super::screen::{RoundPhase, Screen};
+use super::seats::Remark;
+use super::session::Session;
+use super::table::{Beats, Occupants, SeatView, Shown, Speed};
+use crate::engine::{Action, Cents, Phase, TableState};
+use crate::level::{Listing, catalogue};
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+use std::collections::VecDeque;
+use std::path::Path;
+
+mod input;
+mod loading;
+mod table_hud;
+mod title;
+
+use input::*;
+use loading::*;
+use table_hud::*;
+use title::*;
+
+/// Where the Loading screen goes when it is done.
+#[derive(Resource, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StartAt(pub Screen);
+
+/// Everything the Settings page changes.
+#[derive(bevy::ecs::system::SystemParam)]
+pub struct Settings<'w> {
+    beats: ResMut<'w, Beats>,
+    options: ResMut<'w, PlayOptions>,
+    look: ResMut<'w, super::art::Look>,
+    mix: Option<ResMut<'w, super::audio::Mix>>,
+    hearing: Option<Res<'w, super::audio::Hearing>>,
+}
+
+/// Which page of the title menu is open.
+#[derive(Resource, Default, Clone, Copy, PartialEq, Eq)]
+pub enum Menu {
+    /// Resume, Play, Watch, Tables, Settings, Quit.
+    #[default]
+    Main,
+    /// Every level file.
+    Tables,
+    /// Speed and options.
+    Settings,
+}
+
+/// The pause menu, and which of its pages is open.
+#[derive(Resource, Default, Clone, Copy, PartialEq, Eq)]
+enum Pause {
+    #[default]
+    Off,
+    Menu,
+    Settings,
+    Rules,
+}
+
+/// The table's story in words, newest last.
+#[derive(Resource, Default)]
+pub struct RoundLog {
+    /// Lines, at most [`RoundLog::KEEP`].
+    pub lines: VecDeque<String>,
+    /// The side panel is open.
+    pub open: bool,
+}
+
+impl RoundLog {
+    /// Lines kept.
+    pub const KEEP: usize = 300;
+
+    fn push(&mut self, line: String) {
+        if self.lines.len() == Self::KEEP {
+            self.lines.pop_front();
+        }
+        self.lines.push_back(line);
+    }
+}
+
+/// The levels on the Tables screen, read when the screen opens.
+#[derive(Resource, Default)]
+struct Tables(Vec<Listing>);
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<Menu>()
+        .init_resource::<Pause>()
+        .init_resource::<RoundLog>()
+        .init_resource::<Tables>()
+        .init_resource::<Preload>()
+        .add_systems(Startup, preload_fonts)
+        .add_systems(
+            OnEnter(Screen::Table),
+            |mut log: ResMut<RoundLog>, mut pause: ResMut<Pause>| {
+                log.lines.clear();
+                *pause = Pause::Off;
+            },
+        )
+        .add_systems(Update, keys.run_if(in_state(Screen::Table)))
+        .add_systems(
+            Update,
+            write_log
+                .after(super::screen::RoundSet::Present)
+                .run_if(in_state(Screen::Table)),
+        )
+        .add_systems(
+            EguiPrimaryContextPass,
+            (
+                zoom_to_window,
+                loading_screen.run_if(in_state(Screen::Loading)),
+                title_screen.run_if(in_state(Screen::Title)),
+                table_hud.run_if(in_state(Screen::Table)),
+            )
+                .chain(),
+        );
+}
+
+/// Colours of the HUD.
+const GOLD: egui::Color32 = egui::Color32::from_rgb(0xff, 0xd8, 0x4a);
+const REFUSAL: egui::Color32 = egui::Color32::from_rgb(0xff, 0x8a, 0x7a);
+/// Behind the Loading and Title screens.
+const BACKDROP: egui::Color32 = egui::Color32::from_rgb(0x10, 0x2a, 0x1c);
+const PANEL: egui::Color32 = egui::Color32::from_rgba_premultiplied(12, 16, 14, 215);
+
+fn panel_frame() -> egui::Frame {
+    egui::Frame::new()
+        .fill(PANEL)
+        .corner_radius(8.0)
+        .inner_margin(egui::Margin::same(10))
+}
+
+/// The HUD grows and shrinks with the window as the table does: laid out for 1280×720 (720×1280 upright), it is
+/// half as big again at 1920×1080, and may shrink to half size. The window's size is in logical pixels (CSS pixels in
+/// the browser), so a phone at three device pixels per CSS pixel gets the same HUD as a 390-pixel-wide window.
+fn zoom_to_window(mut contexts: EguiContexts, windows: Query<&Window>) -> Result {
+    let Ok(window) = windows.single() else {
+        return Ok(());
+    };
+    let layout = super::layout::TableLayout::for_window(window.width(), window.height());
+    let zoom = (window.width() / layout.size.x)
+        .min(window.height() / layout.size.y)
+        .clamp(0.5, 3.0);
+    let ctx = contexts.ctx_mut()?;
+    if (ctx.zoom_factor() - zoom).abs() > 0.01 {
+        ctx.set_zoom_factor(zoom);
+    }
+    Ok(())
+}
+
+/// A root `Ui` covering the window, for egui 0.36's panels.
+fn root_ui(ctx: &egui::Context) -> egui::Ui {
+    egui::Ui::new(
+        ctx.clone(),
+        "root".into(),
+        egui::UiBuilder::new()
+            .layer_id(egui::LayerId::background())
+            .max_rect(ctx.viewport_rect()),
+    )
+}
+
+fn bold(text: impl Into<String>) -> egui::RichText {
+    egui::RichText::new(text).family(egui::FontFamily::Name(BOLD_FAMILY.into()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::Preset;
+    use crate::game::lettering::{BOLD, REGULAR};
+
+    #[test]
+    fn a_tally_counts_what_is_loaded_what_failed_and_what_is_on_its_way() {
+        let mut app = super::super::headless::with_the_games_assets();
+        super::super::lettering::fonts_plugin(&mut app);
+        let server = app.world().resource::<AssetServer>().clone();
+        let fonts: Vec<(&str, Handle<FontFile>)> = [REGULAR, "fonts/no-such-font.ttf"]
+            .into_iter()
+            .map(|path| (path, server.load(path)))
+            .collect();
+        let tally = || Tally::of(&server, fonts.iter().map(|(p, h)| (p, h.id().untyped())));
+        let asked = tally();
+        assert_eq!((asked.done, asked.pending), (0, 2), "{asked:?}");
+        for _ in 0..2_000 {
+            app.update();
+            let now = tally();
+            assert_eq!(now.done + now.pending, 2, "{now:?}");
+            if now.pending == 0 {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+        let settled = tally();
+        assert_eq!((settled.done, settled.pending), (2, 0), "{settled:?}");
+        assert_eq!(settled.failures.len(), 1, "{settled:?}");
+        assert!(
+            settled.failures[0].starts_with("fonts/no-such-font.ttf: "),
+            "{settled:?}"
+        );
+    }
+
+    /// An egui context with the game's own fonts.
+    fn context() -> egui::Context {
+        let ctx = egui::Context::default();
+        let read = |file: &str| {
+            let path = format!("{}/assets/{file}", env!("CARGO_MANIFEST_DIR"));
+            std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+        };
+        ctx.set_fonts(font_definitions(Some(read(REGULAR)), Some(read(BOLD))));
+        ctx
+    }
+
+    fn slip() -> BetSlip {
+        BetSlip {
+            chips: vec![Cents(2_500)],
+            last_bet: Cents(2_500),
+            refusal: None,
+        }
+    }
+
+    fn window(screen: egui::Vec2) -> egui::RawInput {
+        egui::RawInput {
+            screen_rect: Some(egui::Rect::from_min_size(egui::Pos2::ZERO, screen)),
+            ..Default::default()
+        }
+    }
+
+    /// Every line of text one frame of `ui` paints.
+    fn painted_text(ctx: &egui::Context, ui: impl FnMut(&mut egui::Ui)) -> Vec<String> {
+        let output = ctx.run_ui(window(egui::vec2(1280.0, 720.0)), ui);
+        let text = output
+            .shapes
+            .iter()
+            .filter_map(|clipped| match &clipped.shape {
+                egui::Shape::Text(text) => Some(text.galley.text().to_string()),
+                _ => None,
+            })
+            .collect();
+        output.drop_without_applying_deltas();
+        text
+    }
+
+    #[test]
+    fn the_hud_is_painted_in_the_first_frame_it_is_shown() {
+        let rules = Preset::LasVegasStrip.rules();
+        let slip = slip();
+        let bar = |ui: &mut egui::Ui| {
+            bottom_bar(ui.ctx(), |ui| {
+                betting_bar(ui, &slip, &rules, false, false);
+            });
+        };
+        let first = painted_text(&context(), bar);
+        assert!(first.iter().any(|t| t.contains("Your bet")), "{first:?}");
+        assert!(first.iter().any(|t| t.contains("Deal")), "{first:?}");
+
+        // What hud_area saves the table from: a plain new egui area paints nothing in its first frame.
+        let plain = painted_text(&context(), |ui| {
+            egui::Area::new("plain".into()).show(ui.ctx(), |ui| {
+                ui.label("Your bet");
+            });
+        });
+        assert!(plain.is_empty(), "{plain:?}");
+    }
+
+    /// Where the betting bar lands in a window of `screen` points, drawn in the game's own fonts.
+    fn betting_bar_rect(screen: egui::Vec2, portrait: bool) -> egui::Rect {
+        let ctx = context();
+        let slip = slip();
+        let rules = Preset::LasVegasStrip.rules();
+        let mut rect = egui::Rect::NOTHING;
+        // One frame: the new bar measures itself in egui's first pass and is placed in the second (`hud_area`).
+        ctx.run_ui(window(screen), |ui| {
+            rect = bottom_bar(ui.ctx(), |ui| {
+                betting_bar(ui, &slip, &rules, false, portrait);
+            })
+            .rect;
+        })
+        .drop_without_applying_deltas();
+        rect
+    }
+
+    #[test]
+    fn the_betting_bar_fits_a_wide_window_in_one_row_and_an_upright_one_in_two() {
+        let wide = egui::vec2(1280.0, 720.0);
+        let upright = egui::vec2(720.0, 1280.0);
+        let inside = |rect: egui::Rect, screen: egui::Vec2| {
+            egui::Rect::from_min_size(egui::Pos2::ZERO, screen).contains_rect(rect)
+        };
+
+        let one_row = betting_bar_rect(wide, false);
+        assert!(inside(one_row, wide), "{one_row:?} in {wide:?}");
+        assert!(
+            wide.y - one_row.top() < above_bottom_bar(false),
+            "{one_row:?}"
+        );
+        // The one-row bar is wider than a phone held upright: that is why it takes two rows there.
+        assert!(one_row.width() > upright.x, "{one_row:?}");
+
+        let two_rows = betting_bar_rect(upright, true);
+        assert!(inside(two_rows, upright), "{two_rows:?} in {upright:?}");
+        assert!(
+            two_rows.height() > one_row.height() + 40.0,
+            "{two_rows:?} vs {one_row:?}"
+        );
+        // Both stay clear of the panels above them.
+        assert!(
+            upright.y - two_rows.top() < above_bottom_bar(true),
+            "{two_rows:?}"
+        );
+    }
+}

@@ -1,0 +1,229 @@
+//! The Title screen and its pages: Play, Watch, Tables (every level file) and Settings.
+
+use super::*;
+
+/// The title and its pages: Play, Tables, Settings, Quit.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn title_screen(
+    mut contexts: EguiContexts,
+    mut menu: ResMut<Menu>,
+    mut tables: ResMut<Tables>,
+    mut session: ResMut<Session>,
+    mut settings: Settings,
+    mut next: ResMut<NextState<Screen>>,
+    mut exit: MessageWriter<AppExit>,
+    saved: Res<crate::game::save::Saved>,
+    mut commands: Commands,
+) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    egui::CentralPanel::default()
+        .frame(egui::Frame::new().fill(BACKDROP))
+        .show(&mut root_ui(ctx), |ui| {
+            ui.vertical_centered(|ui| {
+                ui.add_space(60.0);
+                ui.heading(bold("HOLECARD").size(56.0).color(GOLD));
+                ui.label(egui::RichText::new("casino blackjack").size(18.0));
+                ui.add_space(24.0);
+                match *menu {
+                    Menu::Main => {
+                        ui.label(
+                            egui::RichText::new(format!("Table: {}", session.level.name))
+                                .size(18.0),
+                        );
+                        ui.add_space(12.0);
+                        let big = |ui: &mut egui::Ui, text: &str, enabled: bool| {
+                            ui.add_enabled(
+                                enabled,
+                                egui::Button::new(bold(text).size(22.0))
+                                    .min_size(egui::vec2(300.0, 44.0)),
+                            )
+                            .clicked()
+                        };
+                        let mid_round = saved
+                            .sitting
+                            .as_ref()
+                            .is_some_and(|s| s.table.phase() != Phase::Betting);
+                        if let Some(sitting) = &saved.sitting {
+                            let label = format!(
+                                "Resume at {}{}",
+                                sitting.session.level.name,
+                                if mid_round { " (mid-round)" } else { "" }
+                            );
+                            if big(ui, &label, true) {
+                                commands.insert_resource(sitting.restore());
+                                next.set(Screen::Table);
+                            }
+                        }
+                        let play = match &saved.sitting {
+                            Some(s) if s.session.player_seat.is_some() => {
+                                format!("Play here with your {}", s.player_chips())
+                            }
+                            _ => "Play".to_string(),
+                        };
+                        if big(ui, &play, !mid_round) {
+                            session.player_seat = session.level.player_seat;
+                            session.player_chips = saved
+                                .sitting
+                                .as_ref()
+                                .filter(|s| s.session.player_seat.is_some())
+                                .map(crate::game::save::Sitting::player_chips)
+                                .filter(|c| c.is_positive());
+                            next.set(Screen::Table);
+                        }
+                        if big(ui, "Watch this table", !mid_round) {
+                            session.player_seat = None;
+                            next.set(Screen::Table);
+                        }
+                        if mid_round {
+                            ui.label("Your last round is still on the felt: resume it first.");
+                        }
+                        if let Some(problem) = &saved.problem {
+                            ui.colored_label(REFUSAL, problem);
+                        }
+                        if big(ui, "Tables", true) {
+                            tables.0 = catalogue(Path::new("levels"));
+                            *menu = Menu::Tables;
+                        }
+                        if big(ui, "Settings", true) {
+                            *menu = Menu::Settings;
+                        }
+                        // A page is left by closing its tab; quitting would only stop the game on a frozen frame.
+                        if !cfg!(target_arch = "wasm32") && big(ui, "Quit", true) {
+                            exit.write(AppExit::Success);
+                        }
+                    }
+                    Menu::Tables => {
+                        if tables.0.is_empty() {
+                            tables.0 = catalogue(Path::new("levels"));
+                        }
+                        if let Some(level) = tables_page(ui, &tables.0) {
+                            session.player_seat = level.player_seat;
+                            session.level = level;
+                            *menu = Menu::Main;
+                        }
+                        if ui.button("Back").clicked() {
+                            *menu = Menu::Main;
+                        }
+                    }
+                    Menu::Settings => {
+                        settings_page(ui, &mut settings);
+                        if ui.button("Back").clicked() {
+                            *menu = Menu::Main;
+                        }
+                    }
+                }
+            });
+        });
+    Ok(())
+}
+
+/// Every level file with its key rules; a broken one shows its file, line and error. Returns the table picked.
+pub(super) fn tables_page(ui: &mut egui::Ui, listings: &[Listing]) -> Option<crate::level::Level> {
+    let mut picked = None;
+    // Broken files first, so they are seen.
+    let mut order: Vec<&Listing> = listings.iter().collect();
+    order.sort_by_key(|l| l.level.is_ok());
+    let size = egui::vec2(780.0, ui.available_height() - 40.0);
+    ui.allocate_ui_with_layout(size, egui::Layout::top_down(egui::Align::Min), |ui| {
+        egui::ScrollArea::vertical()
+            .auto_shrink([false, false])
+            .show(ui, |ui| {
+                for listing in order {
+                    panel_frame().show(ui, |ui| {
+                        ui.set_width(740.0);
+                        match &listing.level {
+                            Ok(level) => {
+                                let rules = level.rules.rules();
+                                ui.horizontal(|ui| {
+                                    ui.label(bold(&level.name).size(18.0).color(GOLD));
+                                    ui.with_layout(
+                                        egui::Layout::right_to_left(egui::Align::Center),
+                                        |ui| {
+                                            if ui.button("Sit here").clicked() {
+                                                picked = Some(level.clone());
+                                            }
+                                        },
+                                    );
+                                });
+                                ui.label(&level.description);
+                                let companions = match level.companions.len() {
+                                    0 => "no companions".to_string(),
+                                    1 => "1 companion".to_string(),
+                                    n => format!("{n} companions"),
+                                };
+                                ui.label(
+                                    egui::RichText::new(format!(
+                                        "{rules} · bets {}–{} · buy-in {} · {companions}",
+                                        rules.min_bet, rules.max_bet, level.buy_in,
+                                    ))
+                                    .size(13.0),
+                                );
+                            }
+                            Err(error) => {
+                                ui.label(
+                                    bold(format!(
+                                        "{} — broken, not playable",
+                                        listing.path.display()
+                                    ))
+                                    .color(REFUSAL),
+                                );
+                                ui.label(error.to_string());
+                            }
+                        }
+                    });
+                    ui.add_space(6.0);
+                }
+            });
+    });
+    picked
+}
+
+pub(super) fn settings_page(ui: &mut egui::Ui, settings: &mut Settings) {
+    panel_frame().show(ui, |ui| {
+        ui.set_width(380.0);
+        ui.label(bold("Speed"));
+        ui.horizontal_wrapped(|ui| {
+            let speed = &mut settings.beats.speed;
+            ui.radio_value(speed, Speed::Normal, "Normal");
+            ui.radio_value(speed, Speed::Fast, "Fast");
+            ui.radio_value(speed, Speed::Instant, "Instant (skip animations)");
+        });
+        ui.add_space(6.0);
+        ui.checkbox(&mut settings.options.auto_stand_21, "Stand by itself on 21");
+        ui.add_space(8.0);
+        ui.label(bold("Cards and motion"));
+        let look = &mut *settings.look;
+        ui.checkbox(&mut look.four_colour, "Four-colour deck (♣ green, ♦ blue)");
+        ui.checkbox(&mut look.large_index, "Large corner indices");
+        ui.checkbox(
+            &mut look.reduced_motion,
+            "Reduced motion (fades instead of moves)",
+        );
+        ui.add_space(8.0);
+        ui.label(bold("Sound"));
+        if settings.hearing.as_ref().is_some_and(|h| !h.device) {
+            ui.colored_label(REFUSAL, "No audio device: the game is playing silently.");
+        }
+        match settings.mix.as_deref_mut() {
+            Some(mix) => {
+                for (name, fader) in [
+                    ("Music", &mut mix.music),
+                    ("Ambience", &mut mix.ambience),
+                    ("Effects", &mut mix.effects),
+                ] {
+                    ui.horizontal(|ui| {
+                        ui.add_sized([76.0, 18.0], egui::Label::new(name));
+                        ui.add_enabled(
+                            !fader.muted,
+                            egui::Slider::new(&mut fader.volume, 0.0..=1.0).show_value(false),
+                        );
+                        ui.checkbox(&mut fader.muted, "Mute");
+                    });
+                }
+            }
+            None => {
+                ui.label("No sound in this build.");
+            }
+        }
+    });
+}
