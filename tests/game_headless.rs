@@ -364,6 +364,43 @@ fn the_deal_waits_for_the_players_bet_and_bets_are_checked_not_clamped() {
 }
 
 #[test]
+fn a_move_asked_for_after_the_turn_has_passed_is_dropped_not_played_next_round() {
+    // Mae (seat 0) stands on 19; the player (seat 3) has 16 and hits a ten: bust, and the turn is gone. A second
+    // Hit sent while that is still being shown (the keys follow the table as shown) must not wait for the next turn.
+    let mut app = human_app(&[Ten, Ten, Nine, Nine, Six, Ten, Ten]);
+    settle(&mut app);
+    intend(&mut app, Intent::Chip(Cents::units(25)));
+    intend(&mut app, Intent::Deal);
+    settle(&mut app);
+    assert_eq!(
+        app.world().resource::<Engine>().table.seat_to_act(),
+        Some(3)
+    );
+    intend(&mut app, Intent::Play(holecard::engine::Action::Hit));
+    assert_ne!(
+        app.world().resource::<Engine>().table.seat_to_act(),
+        Some(3),
+        "the bust ended the player's turn in the engine"
+    );
+    intend(&mut app, Intent::Play(holecard::engine::Action::Hit));
+    run_until(&mut app, |app, _| headless::between_rounds(app));
+    // Next round Mae has a blackjack, so the player (12 against a 7) is the first to act; nothing is played for them.
+    app.world_mut()
+        .resource_mut::<Engine>()
+        .table
+        .queue_next_cards(&[Ace, Ten, Seven, Ten, Two, Ten])
+        .expect("cards");
+    intend(&mut app, Intent::Chip(Cents::units(25)));
+    intend(&mut app, Intent::Deal);
+    settle(&mut app);
+    let engine = app.world().resource::<Engine>();
+    assert_eq!(engine.table.round(), 2);
+    assert_eq!(engine.table.seat_to_act(), Some(3));
+    let cards: Vec<usize> = engine.table.seat_hands(3).map(|h| h.cards.len()).collect();
+    assert_eq!(cards, [2], "the old Hit was not played at the new turn");
+}
+
+#[test]
 fn the_player_plays_by_intents_and_the_chips_follow_the_engine() {
     // Mae (seat 0) gets 10, 9; the player (seat 3) gets 10, 6; the dealer shows a 9 over a 10 (19).
     // The player hits a 5: 21, which stands by itself; Mae stands; the player's 21 beats the dealer's 19.

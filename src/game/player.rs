@@ -142,11 +142,18 @@ fn build_bet(
                 None
             }
             Intent::Rebuy => {
-                let amount = session.level.buy_in;
-                slip.refusal = engine
-                    .apply(crate::engine::Command::Rebuy { seat, amount }, &mut beats)
-                    .err()
-                    .map(|e| e.to_string());
+                // Buying in again is for a player who is out of chips. The HUD offers it from the table as shown,
+                // which can lag the engine for a beat (a seat just taken), so the engine's books decide here.
+                let chips = engine.table.seats()[usize::from(seat)].chips();
+                slip.refusal = if chips >= rules.min_bet {
+                    Some("You still have chips to play with.".to_string())
+                } else {
+                    let amount = session.level.buy_in;
+                    engine
+                        .apply(crate::engine::Command::Rebuy { seat, amount }, &mut beats)
+                        .err()
+                        .map(|e| e.to_string())
+                };
                 None
             }
             Intent::Play(_) | Intent::SitAt(_) => None,
@@ -213,7 +220,12 @@ fn play_hand(
         return;
     };
     for intent in intents.read() {
-        if let Intent::Play(action) = *intent {
+        // The keys and buttons follow the table as shown, which lags the engine while cards are still moving: a move
+        // the engine no longer allows (the turn has passed, the hand has moved on) is dropped here, or it would wait
+        // and play itself at the player's next turn.
+        if let Intent::Play(action) = *intent
+            && engine.table.legal_actions(seat).contains(action)
+        {
             pending.0 = Some(action);
         }
     }
