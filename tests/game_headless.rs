@@ -296,6 +296,14 @@ fn intend(app: &mut App, intent: Intent) {
     app.update();
 }
 
+/// Lets the table settle, puts a $25 chip down and deals, and lets the deal finish.
+fn bet_25_and_deal(app: &mut App) {
+    settle(app);
+    intend(app, Intent::Chip(Cents::units(25)));
+    intend(app, Intent::Deal);
+    settle(app);
+}
+
 fn refusal(app: &App) -> Option<String> {
     app.world().resource::<BetSlip>().refusal.clone()
 }
@@ -368,10 +376,7 @@ fn a_move_asked_for_after_the_turn_has_passed_is_dropped_not_played_next_round()
     // Mae (seat 0) stands on 19; the player (seat 3) has 16 and hits a ten: bust, and the turn is gone. A second
     // Hit sent while that is still being shown (the keys follow the table as shown) must not wait for the next turn.
     let mut app = human_app(&[Ten, Ten, Nine, Nine, Six, Ten, Ten]);
-    settle(&mut app);
-    intend(&mut app, Intent::Chip(Cents::units(25)));
-    intend(&mut app, Intent::Deal);
-    settle(&mut app);
+    bet_25_and_deal(&mut app);
     assert_eq!(
         app.world().resource::<Engine>().table.seat_to_act(),
         Some(3)
@@ -405,10 +410,7 @@ fn the_player_plays_by_intents_and_the_chips_follow_the_engine() {
     // Mae (seat 0) gets 10, 9; the player (seat 3) gets 10, 6; the dealer shows a 9 over a 10 (19).
     // The player hits a 5: 21, which stands by itself; Mae stands; the player's 21 beats the dealer's 19.
     let mut app = human_app(&[Ten, Ten, Nine, Nine, Six, Ten, Five]);
-    settle(&mut app);
-    intend(&mut app, Intent::Chip(Cents::units(25)));
-    intend(&mut app, Intent::Deal);
-    settle(&mut app);
+    bet_25_and_deal(&mut app);
     assert_eq!(
         app.world().resource::<Engine>().table.seat_to_act(),
         Some(3),

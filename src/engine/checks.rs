@@ -262,6 +262,15 @@ pub(super) fn offer_takers(hands: &[Hand], offer: Phase) -> [bool; MAX_SEATS] {
     takers
 }
 
+/// Marks the seats an offer goes to as owing a decision (see [`offer_takers`]). True if any does.
+pub(super) fn open_offer(seats: &mut [Seat; MAX_SEATS], hands: &[Hand], offer: Phase) -> bool {
+    let takers = offer_takers(hands, offer);
+    for (seat, taker) in seats.iter_mut().zip(takers) {
+        seat.deciding |= taker;
+    }
+    takers.contains(&true)
+}
+
 /// A round begins: every seat with a bet gets one empty hand, and the bet becomes its wager.
 pub(super) fn open_hands(seats: &mut [Seat; MAX_SEATS], hands: &mut impl Extend<Hand>) {
     for (seat, s) in seats.iter_mut().enumerate() {

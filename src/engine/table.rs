@@ -407,11 +407,7 @@ impl Table {
 
     /// Marks the seats an offer goes to as owing a decision. True if any does.
     fn open_offer(&mut self, offer: Phase) -> bool {
-        let takers = checks::offer_takers(&self.hands, offer);
-        for (seat, taker) in self.seats.iter_mut().zip(takers) {
-            seat.deciding |= taker;
-        }
-        takers.contains(&true)
+        checks::open_offer(&mut self.seats, &self.hands, offer)
     }
 
     fn offer_insurance(&mut self, sink: &mut impl EventSink) {

@@ -332,10 +332,7 @@ impl TableView {
 
     /// The offer goes to the same seats the table asks.
     fn open_offer(&mut self, offer: Phase) {
-        let takers = checks::offer_takers(&self.hands, offer);
-        for (seat, taker) in self.seats.iter_mut().zip(takers) {
-            seat.deciding |= taker;
-        }
+        checks::open_offer(&mut self.seats, &self.hands, offer);
         self.phase = offer;
     }
 
