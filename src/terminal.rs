@@ -1,13 +1,12 @@
 //! Blackjack at a terminal: one person at a level's table with its AI companions, every prompt with a
 //! default answer (Enter takes it). Bevy-free; the same engine the game uses.
 
-use crate::engine::ai::{Departure, Mind, Move};
 use crate::engine::{
-    Action, BasicStrategy, Cents, Command, CommandError, Event, Phase, SeatId, Table, TableState,
-    Viewer, os_seed, seed_from_number,
+    Action, BasicStrategy, Cents, Command, Event, Phase, SeatId, Table, TableState, os_seed,
+    seed_from_number,
 };
+use crate::host::{Host, Names, News, Occupant};
 use crate::level::Level;
-use crate::narrate;
 use std::io::{self, BufRead, Write};
 
 /// The human's name in the log.
@@ -22,35 +21,20 @@ pub fn play(
 ) -> io::Result<Cents> {
     let rules = level.rules.rules();
     let seed = match seed {
-        Some(number) => seed_from_number(number),
-        None => os_seed().map_err(io::Error::other)?,
-    };
-    let mut table =
-        Table::new(rules.clone(), seed, level.house_bankroll).map_err(io::Error::other)?;
-    let seat = level.player_seat.unwrap_or(3);
-    let strategy = BasicStrategy::for_rules(&rules);
-    let mut minds: Vec<(SeatId, Mind)> = level
-        .companions
-        .iter()
-        .filter(|c| c.seat != seat)
-        .map(|c| {
-            (
-                c.seat,
-                Mind::new(c.personality, &rules, companion_seed(&seed, c.seat)),
-            )
-        })
-        .collect();
-    let names = |s: SeatId| -> String {
-        if s == seat {
-            PLAYER.to_string()
-        } else {
-            level
-                .companions
-                .iter()
-                .find(|c| c.seat == s)
-                .map_or(format!("Seat {s}"), |c| c.name.clone())
+        Some(number) => number,
+        None => {
+            let fresh = os_seed().map_err(io::Error::other)?;
+            u64::from_le_bytes([
+                fresh[0], fresh[1], fresh[2], fresh[3], fresh[4], fresh[5], fresh[6], fresh[7],
+            ])
         }
     };
+    let table = Table::new(rules.clone(), seed_from_number(seed), level.house_bankroll)
+        .map_err(io::Error::other)?;
+    let mut host = Host::new(table, level.companions.clone(), seed, 0);
+    let seat = level.player_seat.unwrap_or(3);
+    let strategy = BasicStrategy::for_rules(&rules);
+    let mut names = Names::default();
     let mut lines = input.lines();
     let mut ask = |out: &mut dyn Write, prompt: &str| -> io::Result<Option<String>> {
         write!(out, "{prompt} ")?;
@@ -70,41 +54,16 @@ pub fn play(
         "  Table limits {} to {}.",
         rules.min_bet, rules.max_bet
     )?;
-    // Narrates events, lets every companion see them, and prints what a companion says about its own luck.
-    let say = |out: &mut dyn Write,
-               events: &[Event],
-               minds: &mut Vec<(SeatId, Mind)>|
-     -> io::Result<()> {
-        for event in events {
-            if let Some(line) = narrate::describe(event, &names) {
-                writeln!(out, "  {line}")?;
-            }
-            for (companion, mind) in minds.iter_mut() {
-                mind.observe(event);
-                if let Some(line) = mind.react(event, *companion) {
-                    writeln!(out, "  {}: \"{line}\"", names(*companion))?;
-                }
-            }
-        }
-        Ok(())
-    };
-    let join = [(seat, level.buy_in)].into_iter().chain(
-        level
-            .companions
-            .iter()
-            .filter(|c| c.seat != seat)
-            .map(|c| (c.seat, c.bankroll)),
-    );
-    for (s, buy_in) in join {
-        let events = table
-            .apply(Command::Join { seat: s, buy_in })
-            .map_err(io::Error::other)?;
-        say(&mut out, &events, &mut minds)?;
-    }
+    let sat = host
+        .sit(seat, Occupant::person(PLAYER, level.buy_in))
+        .map_err(io::Error::other)?;
+    say(&mut out, &mut names, sat)?;
+    say(&mut out, &mut names, host.seat_regulars())?;
 
     let mut last_bet = rules.min_bet;
     loop {
-        let bankroll = table.seats()[usize::from(seat)].bankroll;
+        say(&mut out, &mut names, host.between_rounds(false))?;
+        let bankroll = host.seats()[usize::from(seat)].bankroll;
         if bankroll < rules.min_bet {
             writeln!(out, "You are out of chips.")?;
             break;
@@ -128,107 +87,52 @@ pub fn play(
                 }
             }
         };
-        if let Err(e) = table.apply(Command::Bet { seat, amount: bet }) {
+        if let Err(e) = host.apply(Command::Bet { seat, amount: bet }) {
             writeln!(out, "  {e}")?;
             continue;
         }
-        for (companion, mind) in &minds {
-            if table.seats()[usize::from(*companion)].occupied {
-                let amount = mind.bet(&table.view(Viewer::Seat(*companion)), *companion);
-                table
-                    .apply(Command::Bet {
-                        seat: *companion,
-                        amount,
-                    })
-                    .map_err(io::Error::other)?;
-            }
-        }
-        match table.apply(Command::Deal) {
-            Ok(events) => say(&mut out, &events, &mut minds)?,
+        say(&mut out, &mut names, host.place_bets())?;
+        match host.apply(Command::Deal) {
+            Ok(news) => say(&mut out, &mut names, news)?,
             Err(e) => {
                 writeln!(out, "  {e}")?;
-                table
-                    .apply(Command::Bet {
-                        seat,
-                        amount: Cents::ZERO,
-                    })
-                    .map_err(io::Error::other)?;
+                host.apply(Command::Bet {
+                    seat,
+                    amount: Cents::ZERO,
+                })
+                .map_err(io::Error::other)?;
                 continue;
             }
         }
         last_bet = bet;
-        while table.phase() != Phase::Betting {
-            let Some(actor) = table.seat_to_act() else {
+        while host.phase() != Phase::Betting {
+            if let Some(moved) = host.act() {
+                say(&mut out, &mut names, moved.map_err(io::Error::other)?)?;
+                continue;
+            }
+            let Some(actor) = host.seat_to_act() else {
                 break;
             };
-            let command = if actor == seat {
-                let suggested = strategy
-                    .decide(&table.view(Viewer::Seat(actor)), actor)
-                    .ok_or_else(|| io::Error::other("no move"))?;
-                match ask_decision(&table, seat, suggested, &mut ask, &mut out)? {
-                    Some(command) => command,
-                    None => return leave(&mut table, seat, &mut out),
-                }
-            } else {
-                let mind = minds.iter_mut().find(|(s, _)| *s == actor).map(|(_, m)| m);
-                let choice = match mind {
-                    Some(mind) => mind.decide(&table.view(Viewer::Seat(actor)), actor),
-                    None => strategy.decide(&table, actor).map(|command| Move {
-                        command,
-                        remark: None,
-                    }),
-                };
-                let choice = choice.ok_or_else(|| io::Error::other("a companion has no move"))?;
-                if let Some(remark) = choice.remark {
-                    writeln!(out, "  {}: \"{remark}\"", names(actor))?;
-                }
-                choice.command
+            let suggested = strategy
+                .decide(&host, actor)
+                .ok_or_else(|| io::Error::other("no move"))?;
+            let Some(command) = ask_decision(&host, actor, suggested, &mut ask, &mut out)? else {
+                return leave(&mut host, &mut names, seat, &mut out);
             };
-            match table.apply(command) {
-                Ok(events) => say(&mut out, &events, &mut minds)?,
+            match host.apply(command) {
+                Ok(news) => say(&mut out, &mut names, news)?,
                 Err(e) => writeln!(out, "  {e}")?,
             }
         }
-        for (companion, mind) in &minds {
-            let buy_in = level
-                .companions
-                .iter()
-                .find(|c| c.seat == *companion)
-                .map_or(Cents::ZERO, |c| c.bankroll);
-            if table.seats()[usize::from(*companion)].occupied
-                && let Some(why) =
-                    mind.departure(&table.view(Viewer::Seat(*companion)), *companion, buy_in)
-            {
-                let events = table
-                    .apply(Command::Leave { seat: *companion })
-                    .map_err(io::Error::other)?;
-                let reason = match why {
-                    Departure::Broke => "out of chips",
-                    Departure::Satisfied => "happy with the night",
-                };
-                writeln!(out, "  {} gets up, {reason}.", names(*companion))?;
-                narrate_only(&mut out, &events, &names)?;
-            }
-        }
     }
-    leave(&mut table, seat, &mut out)
+    leave(&mut host, &mut names, seat, &mut out)
 }
 
-/// A companion's own generator seed: the table's seed with the seat folded in.
-fn companion_seed(seed: &crate::engine::Seed, seat: SeatId) -> crate::engine::Seed {
-    let mut own = *seed;
-    own[0] ^= 0xA5;
-    own[1] ^= seat;
-    own
-}
-
-fn narrate_only(
-    out: &mut impl Write,
-    events: &[Event],
-    names: &impl narrate::SeatNames,
-) -> io::Result<()> {
-    for event in events {
-        if let Some(line) = narrate::describe(event, names) {
+/// Prints the news as it comes: what the table did and what the people at it said.
+fn say(out: &mut impl Write, names: &mut Names, news: Vec<News>) -> io::Result<()> {
+    for item in &news {
+        names.follow(item);
+        if let Some(line) = names.line(item) {
             writeln!(out, "  {line}")?;
         }
     }
@@ -237,7 +141,7 @@ fn narrate_only(
 
 /// Asks the player what to do, with basic strategy's move as the default. `None` when input ends.
 fn ask_decision(
-    table: &Table,
+    table: &impl TableState,
     seat: SeatId,
     suggested: Command,
     ask: &mut impl FnMut(&mut dyn Write, &str) -> io::Result<Option<String>>,
@@ -296,24 +200,18 @@ fn key_of(action: Action) -> (&'static str, &'static str) {
 }
 
 /// Leaves the table between rounds (a round in play is finished by the book first) and reports the chips.
-fn leave(table: &mut Table, seat: SeatId, out: &mut impl Write) -> io::Result<Cents> {
-    let strategy = BasicStrategy::for_rules(table.rules());
-    while table.phase() != Phase::Betting {
-        let command = table
-            .seat_to_act()
-            .and_then(|a| strategy.decide(table, a))
-            .ok_or_else(|| io::Error::other("stuck"))?;
-        table
-            .apply(command)
-            .map_err(|e: CommandError| io::Error::other(e.to_string()))?;
-    }
-    let events = table
-        .apply(Command::Leave { seat })
-        .map_err(io::Error::other)?;
-    let cash_out = events
+fn leave(
+    host: &mut Host,
+    names: &mut Names,
+    seat: SeatId,
+    out: &mut impl Write,
+) -> io::Result<Cents> {
+    say(out, names, host.finish_round())?;
+    let (_, news) = host.leave(seat).map_err(io::Error::other)?;
+    let cash_out = news
         .iter()
-        .find_map(|e| match *e {
-            crate::engine::Event::Left { cash_out, .. } => Some(cash_out),
+        .find_map(|n| match *n {
+            News::Event(Event::Left { cash_out, .. }) => Some(cash_out),
             _ => None,
         })
         .unwrap_or(Cents::ZERO);

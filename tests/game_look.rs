@@ -37,7 +37,7 @@ fn watch_a_round(app: &mut App) -> Seen {
     for frame in 0..20_000 {
         app.update();
         let world = app.world_mut();
-        let round = world.resource::<Engine>().table.round();
+        let round = world.resource::<Engine>().round();
         let mut cards = world.query::<(&CardView, &Glide, &Transform)>();
         if cards.iter(world).any(|(_, glide, at)| {
             glide.moving() && at.translation.truncate() != glide.to.truncate()
@@ -83,7 +83,6 @@ fn animated(look: Look, cards: &[holecard::engine::Rank]) -> App {
     let mut app = headless::app_animated(one_seat_level(), 3, Speed::Normal, look).expect("app");
     app.world_mut()
         .resource_mut::<Engine>()
-        .table
         .queue_next_cards(cards)
         .expect("cards");
     app

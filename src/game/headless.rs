@@ -159,26 +159,25 @@ fn look_without_a_screen(app: &mut App) {
 /// True when the table is between rounds with everything shown.
 pub fn between_rounds(app: &App) -> bool {
     let engine = app.world().resource::<Engine>();
-    engine.table.phase() == crate::engine::Phase::Betting
-        && app.world().resource::<Beats>().settled()
+    engine.phase() == crate::engine::Phase::Betting && app.world().resource::<Beats>().settled()
 }
 
 /// The seat view (what the presentation draws from) is the engine table's view from the same seat.
 pub fn seat_view_follows(app: &App) -> bool {
     let seen = &app.world().resource::<SeatView>().0;
-    *seen == app.world().resource::<Engine>().table.view(seen.viewer())
+    *seen == app.world().resource::<Engine>().view(seen.viewer())
 }
 
 /// The card entities match the engine's cards on the felt.
 pub fn cards_accounted(app: &mut App) -> bool {
-    let engine = app.world().resource::<Engine>();
-    let on_felt = engine.table.dealer().len()
-        + engine
-            .table
-            .hands()
-            .iter()
-            .map(|h| h.cards.len())
-            .sum::<usize>();
+    let table = app
+        .world()
+        .resource::<Engine>()
+        .view(crate::engine::Viewer::Spectator);
+    let dealer = table.dealer();
+    let on_felt = dealer.cards.len()
+        + usize::from(dealer.hole_down)
+        + table.hands().iter().map(|h| h.cards.len()).sum::<usize>();
     let mut views = app.world_mut().query::<&CardView>();
     views.iter(app.world()).count() == on_felt
 }
@@ -187,8 +186,8 @@ pub fn cards_accounted(app: &mut App) -> bool {
 pub fn chips_shown(app: &mut App) -> bool {
     let world = app.world_mut();
     let engine = world.resource::<Engine>();
-    let seats = engine.table.seats().clone();
-    let house = engine.table.house();
+    let seats = engine.seats().clone();
+    let house = engine.house();
     let mut bankrolls = world.query::<&Bankroll>();
     let mut circles = world.query::<&BetCircle>();
     let mut trays = world.query::<&DealerTray>();
@@ -249,7 +248,7 @@ pub fn run(
     let frame_limit = rounds.saturating_mul(frames_a_round).max(1_000);
     let (mut seat_view_ok, mut checked_round) = (true, None);
     loop {
-        let round = app.world().resource::<Engine>().table.round();
+        let round = app.world().resource::<Engine>().round();
         if between_rounds(&app) && checked_round != Some(round) {
             checked_round = Some(round);
             seat_view_ok &= seat_view_follows(&app);
@@ -274,9 +273,9 @@ pub fn run(
     let cards_accounted = cards_accounted(&mut app);
     let chips_shown = chips_shown(&mut app);
     let engine = app.world().resource::<Engine>();
-    let replays = engine.replay().is_ok_and(|table| table == engine.table);
+    let replays = engine.replays();
     Ok(HeadlessReport {
-        rounds: engine.table.round(),
+        rounds: engine.round(),
         frames,
         frame_time_mean_us: mean,
         frame_time_p99_us: p99.unwrap_or(0.0),
@@ -285,7 +284,7 @@ pub fn run(
         chips_shown,
         replays,
         seat_view_follows: seat_view_ok,
-        refused_commands: engine.refused,
-        stalled: engine.table.round() < rounds,
+        refused_commands: engine.refused(),
+        stalled: engine.round() < rounds,
     })
 }

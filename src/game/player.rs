@@ -8,6 +8,7 @@ pub use super::session::human_seat;
 pub use super::settings::PlayOptions;
 use super::table::{Beats, Engine};
 use crate::engine::{Action, Cents, Phase, Rules, SeatId, TableState};
+use crate::host::Occupant;
 use bevy::prelude::*;
 
 /// Something the player asked for.
@@ -121,8 +122,8 @@ fn build_bet(
         return;
     };
     for intent in intents.read() {
-        let rules = engine.table.rules().clone();
-        let bankroll = engine.table.seats()[usize::from(seat)].bankroll;
+        let rules = engine.rules().clone();
+        let bankroll = engine.seats()[usize::from(seat)].bankroll;
         let proposed: Option<Vec<Cents>> = match *intent {
             Intent::Chip(value) => Some(slip.chips.iter().copied().chain([value]).collect()),
             Intent::Rebet => Some(vec![slip.last_bet]).filter(|_| slip.last_bet.is_positive()),
@@ -144,7 +145,7 @@ fn build_bet(
             Intent::Rebuy => {
                 // Buying in again is for a player who is out of chips. The HUD offers it from the table as shown,
                 // which can lag the engine for a beat (a seat just taken), so the engine's books decide here.
-                let chips = engine.table.seats()[usize::from(seat)].chips();
+                let chips = engine.seats()[usize::from(seat)].chips();
                 slip.refusal = if chips >= rules.min_bet {
                     Some("You still have chips to play with.".to_string())
                 } else {
@@ -175,19 +176,18 @@ fn deal(
     engine: &mut Engine,
     beats: &mut Beats,
 ) -> Result<(), String> {
-    if !beats.settled() || engine.table.phase() != Phase::Betting {
+    if !beats.settled() || engine.phase() != Phase::Betting {
         return Err("The dealer is still busy.".to_string());
     }
     let total = slip.total();
-    let rules = engine.table.rules();
+    let rules = engine.rules();
     if total < rules.min_bet {
         return Err(format!(
             "Put at least the table minimum of {} in your circle.",
             rules.min_bet
         ));
     }
-    let table = &engine.table;
-    if table.seats()[usize::from(seat)].bet != total {
+    if engine.seats()[usize::from(seat)].bet != total {
         engine
             .apply(
                 crate::engine::Command::Bet {
@@ -224,7 +224,7 @@ fn play_hand(
         // the engine no longer allows (the turn has passed, the hand has moved on) is dropped here, or it would wait
         // and play itself at the player's next turn.
         if let Intent::Play(action) = *intent
-            && engine.table.legal_actions(seat).contains(action)
+            && engine.legal_actions(seat).contains(action)
         {
             pending.0 = Some(action);
         }
@@ -235,11 +235,11 @@ fn play_hand(
     let Some(action) = pending.0.take() else {
         return;
     };
-    if engine.table.seat_to_act() != Some(seat) {
+    if engine.seat_to_act() != Some(seat) {
         slip.refusal = Some("It isn't your turn.".to_string());
         return;
     }
-    let insurance = engine.table.max_insurance(seat);
+    let insurance = engine.max_insurance(seat);
     slip.refusal = engine
         .apply(action.command(seat, insurance), &mut beats)
         .err()
@@ -260,11 +260,11 @@ fn auto_stand(
     if !options.auto_stand_21 || !beats.settled() || pending.0.is_some() {
         return;
     }
-    if let Some((turn_seat, hand)) = engine.table.hand_in_turn()
+    if let Some((turn_seat, hand)) = engine.hand_in_turn()
         && turn_seat == seat
-        && engine.table.allows(seat, Action::Stand)
-        && let Some(index) = engine.table.hand_index(seat, hand)
-        && engine.table.hands()[index].total().value() == 21
+        && engine.allows(seat, Action::Stand)
+        && let Some(index) = engine.hand_index(seat, hand)
+        && engine.hands()[index].total().value() == 21
     {
         pending.0 = Some(Action::Stand);
     }
@@ -278,30 +278,29 @@ fn change_seat(
     mut slip: ResMut<BetSlip>,
     mut engine: ResMut<Engine>,
     mut beats: ResMut<Beats>,
-    mut occupants: ResMut<super::table::Occupants>,
 ) {
     for intent in intents.read() {
         let Intent::SitAt(seat) = *intent else {
             continue;
         };
-        if !occupants.is_free(&engine.table, seat)
-            || !beats.settled()
-            || engine.table.phase() != Phase::Betting
-        {
+        if !engine.is_free(seat) || !beats.settled() || engine.phase() != Phase::Betting {
             slip.refusal = Some("That seat can't be taken now.".to_string());
             continue;
         }
         let (occupant, chips) = match session.player_seat {
             Some(old) => {
                 // Everything the seat cashes out, a bet already in its circle included.
-                let chips = engine.table.seats()[usize::from(old)].chips();
-                if let Err(error) =
-                    engine.apply(crate::engine::Command::Leave { seat: old }, &mut beats)
-                {
-                    slip.refusal = Some(error.to_string());
-                    continue;
+                let chips = engine.seats()[usize::from(old)].chips();
+                match engine.leave(old) {
+                    Ok((occupant, news)) => {
+                        beats.show(news);
+                        (occupant, chips)
+                    }
+                    Err(error) => {
+                        slip.refusal = Some(error.to_string());
+                        continue;
+                    }
                 }
-                (occupants.seats[usize::from(old)].take(), chips)
             }
             None => (None, Cents::ZERO),
         };
@@ -310,15 +309,11 @@ fn change_seat(
         } else {
             session.level.buy_in
         };
-        match engine.apply(crate::engine::Command::Join { seat, buy_in }, &mut beats) {
-            Ok(()) => {
-                let mut occupant = occupant.unwrap_or_else(|| super::table::Occupant {
-                    name: "You".into(),
-                    mind: None,
-                    buy_in,
-                });
-                occupant.buy_in = buy_in;
-                occupants.seats[usize::from(seat)] = Some(occupant);
+        let mut occupant = occupant.unwrap_or_else(|| Occupant::person("You", buy_in));
+        occupant.buy_in = buy_in;
+        match engine.sit(seat, occupant) {
+            Ok(news) => {
+                beats.show(news);
                 session.player_seat = Some(seat);
                 slip.chips.clear();
                 slip.refusal = None;

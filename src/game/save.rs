@@ -3,9 +3,10 @@
 //! quits, and the Title offers to resume it, mid-round if that is where it stopped.
 
 use super::session::Session;
-use super::table::{Engine, Occupant, Occupants, Restore};
+use super::table::{Engine, Restore};
 use crate::engine::ai::{Mind, Personality};
-use crate::engine::{Cents, SeatId, Table, TableState};
+use crate::engine::{Cents, SeatId, TableState};
+use crate::host::{Host, Occupant, Snapshot};
 use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -18,8 +19,8 @@ pub struct Sitting {
     pub session: Session,
     /// Who sits where.
     pub occupants: Vec<SavedOccupant>,
-    /// The engine's table, exactly.
-    pub table: Table,
+    /// The engine's table, exactly (opaque outside the host).
+    pub table: Snapshot,
 }
 
 /// One occupied seat in a save.
@@ -38,62 +39,53 @@ pub struct SavedOccupant {
 
 impl Sitting {
     /// The sitting as the world has it now.
-    pub fn capture(session: &Session, engine: &Engine, occupants: &Occupants) -> Sitting {
+    pub fn capture(session: &Session, engine: &Engine) -> Sitting {
         Sitting {
             session: session.clone(),
-            occupants: occupants
-                .seats
-                .iter()
-                .enumerate()
-                .filter_map(|(seat, o)| {
-                    o.as_ref().map(|o| SavedOccupant {
-                        seat: seat as SeatId,
-                        name: o.name.clone(),
-                        personality: o.mind.as_ref().map(Mind::personality),
-                        buy_in: o.buy_in,
-                    })
+            occupants: engine
+                .occupants()
+                .map(|(seat, o)| SavedOccupant {
+                    seat,
+                    name: o.name.clone(),
+                    personality: o.mind.as_ref().map(Mind::personality),
+                    buy_in: o.buy_in,
                 })
                 .collect(),
-            table: engine.table.clone(),
+            table: engine.snapshot(),
         }
     }
 
     /// The player's chips in this sitting: in front of them and on the felt.
     pub fn player_chips(&self) -> Cents {
+        let table = self.table.state();
         self.session.player_seat.map_or(Cents::ZERO, |seat| {
-            self.table.seats()[usize::from(seat)].bankroll + self.table.seat_on_felt(seat)
+            table.seats()[usize::from(seat)].bankroll + table.seat_on_felt(seat)
         })
     }
 
-    /// The sitting, to resume on entering the table.
+    /// The sitting, to resume on entering the table: its table hosted again, everyone back in their seat with a
+    /// fresh mind (a counter starts counting again).
     pub fn restore(&self) -> Restore {
-        Restore {
-            session: self.session.clone(),
-            table: self.table.clone(),
-            occupants: self.occupants(),
-        }
-    }
-
-    /// Occupants with fresh minds (a counter starts counting again).
-    pub fn occupants(&self) -> Occupants {
-        let mut occupants = Occupants::default();
+        let session = &self.session;
+        let mut host = Host::restore(
+            self.table.clone(),
+            session.level.companions.clone(),
+            session.seed,
+            session.visits,
+        );
         for saved in &self.occupants {
-            let mind = saved.personality.map(|p| {
-                Mind::new(
-                    p,
-                    self.table.rules(),
-                    super::seats::mind_seed(&self.session, saved.seat),
-                )
-            });
-            if let Some(slot) = occupants.seats.get_mut(usize::from(saved.seat)) {
-                *slot = Some(Occupant {
-                    name: saved.name.clone(),
-                    mind,
-                    buy_in: saved.buy_in,
-                });
-            }
+            let occupant = Occupant {
+                name: saved.name.clone(),
+                buy_in: saved.buy_in,
+                person: session.player_seat == Some(saved.seat),
+                mind: None,
+            };
+            host.resume_seat(saved.seat, occupant, saved.personality);
         }
-        occupants
+        Restore {
+            session: session.clone(),
+            host,
+        }
     }
 }
 
@@ -299,7 +291,7 @@ pub fn parse(path: &Path, text: &str) -> Result<Sitting, String> {
     let sitting: Sitting = read_ron(path, text)?;
     sitting
         .table
-        .check_consistency()
+        .check()
         .map_err(|e| format!("{}: the saved table is damaged: {e}", path.display()))?;
     Ok(sitting)
 }
@@ -465,7 +457,6 @@ pub(super) struct Keep<'w> {
     saved: ResMut<'w, Saved>,
     session: Res<'w, Session>,
     engine: Option<Res<'w, Engine>>,
-    occupants: Res<'w, Occupants>,
 }
 
 impl Keep<'_> {
@@ -477,7 +468,7 @@ impl Keep<'_> {
         if super::player::human_seat(&self.session).is_none() {
             return;
         }
-        let sitting = Sitting::capture(&self.session, engine, &self.occupants);
+        let sitting = Sitting::capture(&self.session, engine);
         match slot.write(&sitting) {
             Ok(()) => {
                 self.saved.sitting = Some(sitting);

@@ -1,73 +1,32 @@
-//! The table in ECS. The engine's `Table` decides; entities for the shoe, discard tray, dealer, seats, hands, cards
+//! The table in ECS. The table's host decides; entities for the shoe, discard tray, dealer, seats, hands, cards
 //! and chips show what it decided, one beat at a time, so every card and chip move takes visible time.
 
 use super::screen::{RoundPhase, RoundSet, Screen};
 pub use super::settings::Speed;
-use crate::engine::ai::Mind;
 use crate::engine::{
-    Card, Cents, Command, CommandError, Event, Outcome, SeatId, Spot, Table, TableState, TableView,
-    Viewer,
+    Card, Cents, Command, CommandError, Event, Outcome, SeatId, Spot, TableState, TableView, Viewer,
 };
+use crate::host::{Host, Names, News};
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use std::collections::VecDeque;
 
-/// The engine's table: the one source of truth for the round.
-#[derive(Resource)]
-pub struct Engine {
-    /// The table.
-    pub table: Table,
-    /// Chips that should be at the table: what was there, plus buy-ins, less cash-outs.
-    pub expected_chips: Cents,
-    /// The table as it opened, and every command it accepted since: a replay of the sitting.
-    pub opened: Table,
-    /// Commands accepted, in order.
-    pub log: Vec<Command>,
-    /// Commands an AI seat asked for that the engine refused: a bug in a mind, counted so runs can fail on it.
-    pub refused: u64,
-}
+/// The table's host: the one place in the game that holds the engine's table (inside the host, where nothing else
+/// can reach it). The model asks it for moves and feeds what it reports to [`Beats`]; everything it hands out is
+/// public.
+#[derive(Resource, Deref, DerefMut)]
+pub struct Engine(Host);
 
 impl Engine {
-    /// Wraps a table.
-    pub fn new(table: Table) -> Engine {
-        Engine {
-            expected_chips: table.chips_total(),
-            opened: table.clone(),
-            log: Vec::new(),
-            refused: 0,
-            table,
-        }
+    /// Hosts a table in the game.
+    pub fn new(host: Host) -> Engine {
+        Engine(host)
     }
 
-    /// Applies a command, queueing its events to be shown and keeping the chip books.
+    /// Applies a command, queueing its news to be shown.
     pub fn apply(&mut self, command: Command, beats: &mut Beats) -> Result<(), CommandError> {
-        let events = self.table.apply(command)?;
-        self.log.push(command);
-        for event in &events {
-            match *event {
-                Event::Joined { buy_in, .. } => self.expected_chips += buy_in,
-                Event::Rebought { amount, .. } => self.expected_chips += amount,
-                Event::Left { cash_out, .. } => self.expected_chips -= cash_out,
-                _ => {}
-            }
-        }
-        beats.queue.extend(events);
+        beats.show(self.0.apply(command)?);
         Ok(())
-    }
-
-    /// Plays the log again from the opening table: the table it ends at (equal to [`Engine::table`] unless
-    /// something outside the commands changed the table).
-    pub fn replay(&self) -> Result<Table, CommandError> {
-        let mut table = self.opened.clone();
-        for &command in &self.log {
-            table.apply(command)?;
-        }
-        Ok(table)
-    }
-
-    /// Every chip is where the books say.
-    pub fn chips_conserved(&self) -> bool {
-        self.table.chips_total() == self.expected_chips
     }
 }
 
@@ -99,7 +58,7 @@ fn follow_the_player(session: Res<super::session::Session>, seen: Option<ResMut<
 /// Events decided but not yet shown, and the time left on the beat being shown.
 #[derive(Resource, Default)]
 pub struct Beats {
-    queue: VecDeque<Event>,
+    queue: VecDeque<News>,
     wait: f32,
     /// The table's pace.
     pub speed: Speed,
@@ -112,6 +71,11 @@ impl Beats {
             speed,
             ..Beats::default()
         }
+    }
+
+    /// Queues news to be shown, in order.
+    pub fn show(&mut self, news: impl IntoIterator<Item = News>) {
+        self.queue.extend(news);
     }
 
     /// True when everything decided has been shown and the last beat has run out: the table may act again.
@@ -158,27 +122,14 @@ pub enum Delay {
     Then,
 }
 
-/// Who sits in each seat: a name, and the mind that plays for them (the player's seat has one only on autoplay).
-#[derive(Resource, Default, Clone)]
-pub struct Occupants {
-    /// By seat.
-    pub seats: [Option<Occupant>; 7],
-}
+/// Who sits in each seat, by name, as the table has shown it (the host's own account runs a beat ahead).
+#[derive(Resource, Default, Clone, Deref, DerefMut)]
+pub struct Occupants(pub Names);
 
 impl Occupants {
-    /// The name of whoever sits at `seat`, else "Seat N".
-    pub fn name(&self, seat: SeatId) -> String {
-        self.seats
-            .get(usize::from(seat))
-            .and_then(|o| o.as_ref())
-            .map_or_else(|| format!("Seat {}", seat + 1), |o| o.name.clone())
-    }
-
-    /// Nobody sits at `seat`, by the names here and by the engine.
+    /// Nobody sits at `seat`, by the names shown and by the table.
     pub fn is_free(&self, table: &impl TableState, seat: SeatId) -> bool {
-        self.seats
-            .get(usize::from(seat))
-            .is_some_and(Option::is_none)
+        !self.taken(seat)
             && table
                 .seats()
                 .get(usize::from(seat))
@@ -186,15 +137,13 @@ impl Occupants {
     }
 }
 
-/// One seat's occupant.
-#[derive(Clone)]
-pub struct Occupant {
-    /// Name in the log.
-    pub name: String,
-    /// Plays the seat, when the seat is not the player's own.
-    pub mind: Option<Mind>,
-    /// What they sat down with.
-    pub buy_in: Cents,
+/// A line someone at the table says, as the table shows it (for the log).
+#[derive(Message, Clone, Debug)]
+pub struct Remark {
+    /// Who says it.
+    pub seat: SeatId,
+    /// What they say.
+    pub line: String,
 }
 
 /// The shoe: cards still to deal.
@@ -320,6 +269,7 @@ pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Beats>()
         .init_resource::<Occupants>()
         .add_message::<Shown>()
+        .add_message::<Remark>()
         .add_message::<ChipsMoved>()
         .add_systems(Update, present.in_set(RoundSet::Present))
         .add_systems(Update, follow_the_player.before(RoundSet::Present))
@@ -332,7 +282,7 @@ pub fn narrate(event: &Event, occupants: &Occupants) -> Vec<String> {
     if let Event::RoundStarted { round } = event {
         lines.push(format!("— Round {round} —"));
     }
-    if let Some(line) = crate::narrate::describe(event, &|seat| occupants.name(seat)) {
+    if let Some(line) = occupants.line(&News::Event(*event)) {
         lines.push(crate::narrate::to_you(&line));
     }
     lines
@@ -347,16 +297,14 @@ fn log_round(mut shown: MessageReader<Shown>, occupants: Res<Occupants>) {
     }
 }
 
-/// A sitting to resume on entering the table, instead of opening a fresh one: its session, its engine table, and who
-/// sits where (their minds included). Made from a saved sitting (`Sitting::restore`).
+/// A sitting to resume on entering the table, instead of opening a fresh one: its session, and its table hosted
+/// again with who sits where (their minds included). Made from a saved sitting (`Sitting::restore`).
 #[derive(Resource)]
 pub struct Restore {
     /// The session as it was.
     pub session: super::session::Session,
-    /// The engine's table as it was.
-    pub table: Table,
-    /// Who sat where.
-    pub occupants: Occupants,
+    /// The table as it was, with its occupants.
+    pub host: Host,
 }
 
 /// Opens the session's table afresh: a new engine table, an empty queue of beats and empty seats. Runs first on
@@ -374,19 +322,25 @@ pub(super) fn open(
     commands.remove_resource::<Restored>();
     if let Some(restore) = restore {
         *session = restore.session.clone();
-        *occupants = restore.occupants.clone();
+        occupants.0 = restore.host.names();
         commands.insert_resource(SeatView(
-            restore.table.view(SeatView::viewer(&restore.session)),
+            restore.host.view(SeatView::viewer(&restore.session)),
         ));
-        commands.insert_resource(Engine::new(restore.table.clone()));
+        commands.insert_resource(Engine::new(restore.host.clone()));
         commands.insert_resource(Restored);
         commands.remove_resource::<Restore>();
         return;
     }
     match session.new_table() {
         Ok(table) => {
-            commands.insert_resource(SeatView(table.view(SeatView::viewer(&session))));
-            commands.insert_resource(Engine::new(table));
+            let host = Host::new(
+                table,
+                session.level.companions.clone(),
+                session.seed,
+                session.visits,
+            );
+            commands.insert_resource(SeatView(host.view(SeatView::viewer(&session))));
+            commands.insert_resource(Engine::new(host));
         }
         Err(error) => {
             // Levels are checked when loaded, so this is a bug; say so and go back rather than sit at no table.
@@ -604,25 +558,43 @@ impl Felt<'_, '_> {
     }
 }
 
-/// Shows decided events one beat at a time: spawns and moves card and hand entities, moves chips between
-/// bankrolls, bet circles and the dealer's tray, counts the shoe.
+/// What `present` shows besides the felt: who sits where, and what they say.
+#[derive(SystemParam)]
+pub(super) struct People<'w> {
+    occupants: ResMut<'w, Occupants>,
+    remarks: MessageWriter<'w, Remark>,
+}
+
+/// Shows decided news one beat at a time: spawns and moves card and hand entities, moves chips between
+/// bankrolls, bet circles and the dealer's tray, counts the shoe; names who sits down and gets up, and passes on
+/// what they say.
 pub(super) fn present(
     time: Res<Time>,
     mut beats: ResMut<Beats>,
     mut shown: MessageWriter<Shown>,
     mut next_phase: ResMut<NextState<RoundPhase>>,
     mut seen: Option<ResMut<SeatView>>,
+    mut people: People,
     mut felt: Felt,
 ) {
     beats.wait -= time.delta_secs();
     // At most one event a frame, even at instant speed: entities spawned for one event exist (commands applied)
-    // before the next event looks for them.
+    // before the next event looks for them. Names and remarks take no time, and go with the event before them.
     if beats.wait > 0.0 {
         return;
     }
-    let Some(event) = beats.queue.pop_front() else {
-        beats.wait = 0.0;
-        return;
+    let event = loop {
+        match beats.queue.pop_front() {
+            Some(News::Event(event)) => break event,
+            Some(News::Said { seat, line }) => {
+                people.remarks.write(Remark { seat, line });
+            }
+            Some(other) => people.occupants.follow(&other),
+            None => {
+                beats.wait = 0.0;
+                return;
+            }
+        }
     };
     let speed = beats.speed;
     beats.wait += speed.seconds(beat(&event));
@@ -783,4 +755,14 @@ pub(super) fn present(
         NextState::set_if_neq(&mut *next_phase, phase);
     }
     shown.write(Shown(event));
+    // What is said about this event, and a seat emptied by it, are shown with it.
+    while let Some(News::Said { .. } | News::GotUp { .. }) = beats.queue.front() {
+        match beats.queue.pop_front() {
+            Some(News::Said { seat, line }) => {
+                people.remarks.write(Remark { seat, line });
+            }
+            Some(other) => people.occupants.follow(&other),
+            None => {}
+        }
+    }
 }

@@ -8,8 +8,8 @@ use super::lettering::{
 };
 use super::player::{BetSlip, Intent, PlayOptions, denominations, human_seat};
 use super::screen::{RoundPhase, Screen};
-use super::seats::Remark;
 use super::session::Session;
+use super::table::Remark;
 use super::table::{Beats, Occupants, SeatView, Shown, Speed};
 use crate::engine::{Action, Cents, Phase, TableState};
 use crate::level::{Listing, catalogue};

@@ -15,12 +15,14 @@ pub(super) fn write_log(
             log.push(line);
         }
     }
-    for remark in remarks.read() {
-        log.push(format!(
-            "{}: “{}”",
-            occupants.name(remark.seat),
-            remark.line
-        ));
+    for Remark { seat, line } in remarks.read() {
+        let said = crate::host::News::Said {
+            seat: *seat,
+            line: line.clone(),
+        };
+        if let Some(said) = occupants.line(&said) {
+            log.push(said);
+        }
     }
 }
 
@@ -190,7 +192,7 @@ pub(super) fn table_hud(
                     }
                     Some(seat) if !busy => occupants.seats[usize::from(seat)]
                         .as_ref()
-                        .map_or_else(String::new, |o| format!("{} is thinking…", o.name)),
+                        .map_or_else(String::new, |name| format!("{name} is thinking…")),
                     _ => match phase.as_deref().map(State::get) {
                         Some(RoundPhase::Dealing) => "Dealing…".to_string(),
                         Some(RoundPhase::DealerTurn) => "Dealer's turn".to_string(),

@@ -42,7 +42,7 @@ pub(super) fn title_screen(
                         let mid_round = saved
                             .sitting
                             .as_ref()
-                            .is_some_and(|s| s.table.phase() != Phase::Betting);
+                            .is_some_and(|s| s.table.state().phase() != Phase::Betting);
                         if let Some(sitting) = &saved.sitting {
                             let label = format!(
                                 "Resume at {}{}",

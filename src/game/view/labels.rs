@@ -167,12 +167,12 @@ pub(super) fn label_seats(
         let seat = label.0;
         let mine = session.player_seat == Some(seat);
         let words = match &occupants.seats[usize::from(seat)] {
-            Some(occupant) => {
+            Some(name) => {
                 let chips = bankrolls
                     .iter()
                     .find(|b| b.seat == seat)
                     .map_or(Cents::ZERO, |b| b.amount);
-                format!("{}\n{chips}", occupant.name)
+                format!("{name}\n{chips}")
             }
             None => "open seat".to_string(),
         };
