@@ -126,8 +126,8 @@ impl Occupant {
     }
 }
 
-/// The table's own account of the sitting, for a save: the engine's table exactly (so it holds secrets: it goes only
-/// to the host's own storage, and nothing outside this module can look inside).
+/// The table for a save a player can read: sealed ([`Table::sealed`]), so it shows what everyone at the table saw and
+/// nothing more (no generator, no order of the cards to come, no face-down card). Opaque outside this module.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct Snapshot(Table);
@@ -204,9 +204,18 @@ impl Host {
         }
     }
 
-    /// Hosts a saved table again; [`Host::resume_seat`] puts its occupants back.
-    pub fn restore(snapshot: Snapshot, regulars: Vec<Companion>, seed: u64, visit: u64) -> Host {
-        Host::new(snapshot.0, regulars, seed, visit)
+    /// Hosts a saved table again, dealing on with a generator seeded from `reseed` (fresh entropy, never anything
+    /// in the save); [`Host::resume_seat`] puts its occupants back.
+    pub fn restore(
+        snapshot: Snapshot,
+        reseed: Seed,
+        regulars: Vec<Companion>,
+        seed: u64,
+        visit: u64,
+    ) -> Host {
+        let mut table = snapshot.0;
+        table.reseed(reseed);
+        Host::new(table, regulars, seed, visit)
     }
 
     /// Puts a saved occupant back in the seat the saved table has them in, with a fresh mind for `personality` (a
@@ -248,9 +257,10 @@ impl Host {
         self.table.view(viewer)
     }
 
-    /// The table for a save.
-    pub fn snapshot(&self) -> Snapshot {
-        Snapshot(self.table.clone())
+    /// The table for a save, sealed with `entropy` (fresh from the operating system: whoever knows it could tell
+    /// the sealed cards from the real ones).
+    pub fn snapshot(&self, entropy: Seed) -> Snapshot {
+        Snapshot(self.table.sealed(entropy))
     }
 
     /// Who sits at `seat`.

@@ -3,7 +3,7 @@
 
 use clap::{Parser, ValueEnum};
 use holecard::game::table::Speed;
-use holecard::game::{headless, window};
+use holecard::game::{AppPlugin, Display, headless, window};
 use holecard::level::Level;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -100,10 +100,8 @@ fn main() -> ExitCode {
     };
     let seed = match cli.seed {
         Some(seed) => seed,
-        None => match holecard::engine::os_seed() {
-            Ok(bytes) => u64::from_le_bytes([
-                bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
-            ]),
+        None => match holecard::engine::os_seed_number() {
+            Ok(number) => number,
             Err(e) => {
                 complain(&format!("{e}; pass --seed N"));
                 return ExitCode::from(2);
@@ -118,23 +116,27 @@ fn main() -> ExitCode {
         Pace::Fast => Speed::Fast,
         Pace::Instant => Speed::Instant,
     });
-    let options = window::WindowOptions {
-        level,
-        seed,
-        autoplay: cli.autoplay,
-        speed,
+    let display = Display::Window(window::WindowOptions {
         screenshot: cli.screenshot,
         frames: cli.frames.unwrap_or(0),
         start: cli.start,
         size: cli.size,
-    };
-    match window::run(options) {
-        Ok(exit) if exit.is_success() => ExitCode::SUCCESS,
-        Ok(_) => ExitCode::FAILURE,
+    });
+    let game = match AppPlugin::new(level, seed, cli.autoplay, display) {
+        Ok(game) => game,
         Err(e) => {
             complain(&e.to_string());
-            ExitCode::from(2)
+            return ExitCode::from(2);
         }
+    };
+    let game = match speed {
+        Some(speed) => game.at(speed),
+        None => game,
+    };
+    if bevy::app::App::new().add_plugins(game).run().is_success() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
     }
 }
 

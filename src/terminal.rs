@@ -2,7 +2,7 @@
 //! default answer (Enter takes it). Bevy-free; the same engine the game uses.
 
 use crate::engine::{
-    Action, BasicStrategy, Cents, Command, Event, Phase, SeatId, Table, TableState, os_seed,
+    Action, BasicStrategy, Cents, Command, Event, Phase, SeatId, Table, TableState, os_seed_number,
     seed_from_number,
 };
 use crate::host::{Host, Names, News, Occupant};
@@ -22,12 +22,7 @@ pub fn play(
     let rules = level.rules.rules();
     let seed = match seed {
         Some(number) => number,
-        None => {
-            let fresh = os_seed().map_err(io::Error::other)?;
-            u64::from_le_bytes([
-                fresh[0], fresh[1], fresh[2], fresh[3], fresh[4], fresh[5], fresh[6], fresh[7],
-            ])
-        }
+        None => os_seed_number().map_err(io::Error::other)?,
     };
     let table = Table::new(rules.clone(), seed_from_number(seed), level.house_bankroll)
         .map_err(io::Error::other)?;

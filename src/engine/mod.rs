@@ -26,7 +26,7 @@ pub use command::{Action, Actions, Command, CommandError, Phase, SeatId};
 pub use event::{Event, EventSink, Ignore, Outcome, Spot};
 pub use hand::{Cards, Total};
 pub use money::Cents;
-pub use rng::{Seed, TableRng, os_seed, seed_from_number};
+pub use rng::{Seed, TableRng, os_seed, os_seed_number, seed_from_number};
 pub use rules::{
     DoubleOn, EnhcLoss, HoleCard, Payout, Preset, RuleError, Rules, Soft17, Surrender,
 };

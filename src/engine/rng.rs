@@ -23,6 +23,14 @@ pub fn os_seed() -> Result<Seed, EntropyError> {
     Ok(seed)
 }
 
+/// A fresh number to seed a table from (the number `--seed N` would pin), from the operating system's entropy.
+pub fn os_seed_number() -> Result<u64, EntropyError> {
+    let seed = os_seed()?;
+    let mut first = [0u8; 8];
+    first.copy_from_slice(&seed[..8]);
+    Ok(u64::from_le_bytes(first))
+}
+
 /// Expands a short number (a `--seed 7` on the command line) into a full seed, the same way on every platform.
 pub fn seed_from_number(number: u64) -> Seed {
     // SplitMix64, as rand_core's `seed_from_u64` does, written out so the mapping can never change under us.

@@ -16,6 +16,9 @@ pub struct Shoe {
     queued: Vec<Card>,
     /// Cards played in earlier rounds (and burned cards), face down in the tray.
     discards: Vec<Card>,
+    /// The first this many cards of the tray were burned: never shown to anyone.
+    #[serde(default)]
+    burned: u32,
     decks: u8,
     /// The cut card sits in front of this many undealt cards.
     cut_remaining: u32,
@@ -40,6 +43,7 @@ impl Shoe {
         Shoe {
             queued: Vec::new(),
             discards: Vec::with_capacity(cards.len()),
+            burned: 0,
             cards,
             decks,
             cut_remaining: total - dealt_before_cut,
@@ -52,6 +56,7 @@ impl Shoe {
     /// The order is randomised as cards are drawn, so nothing here consumes randomness.
     pub fn shuffle(&mut self) -> u32 {
         self.cards.append(&mut self.discards);
+        self.burned = 0;
         self.cut_card_out = false;
         self.remaining() as u32
     }
@@ -61,6 +66,7 @@ impl Shoe {
     pub fn refill_from_discards(&mut self) -> u32 {
         let count = self.discards.len() as u32;
         self.cards.append(&mut self.discards);
+        self.burned = 0;
         self.cut_card_out = true;
         count
     }
@@ -99,8 +105,51 @@ impl Shoe {
         // `queued` pops from the end: the new cards go in front of (under) the ones already waiting.
         queued.reverse();
         queued.extend_from_slice(&self.queued);
+        if discards.len() != self.discards.len() {
+            // Taken from the tray, which no longer keeps its burned cards first.
+            self.burned = 0;
+        }
         (self.cards, self.discards, self.queued) = (cards, discards, queued);
         true
+    }
+
+    /// Burns a card: into the tray face down, with the tray's other burned cards.
+    pub fn burn(&mut self, card: Card) {
+        let at = (self.burned as usize).min(self.discards.len());
+        self.discards.insert(at, card);
+        self.burned += 1;
+    }
+
+    /// The first step of sealing a table ([`Table::sealed`](super::Table::sealed)): the queued cards go back among
+    /// the undealt, the burned cards come out of the tray to join them, and the undealt go in card order (their
+    /// order means nothing: each draw picks one at random). Returns how many cards were burned, for the caller to
+    /// burn again from the undealt cards ([`Shoe::pick`], [`Shoe::burn`]).
+    pub fn unseal_unseen(&mut self) -> u32 {
+        let burned = (self.burned as usize).min(self.discards.len());
+        self.cards.append(&mut self.queued);
+        self.cards.extend(self.discards.drain(..burned));
+        self.burned = 0;
+        self.cards.sort_unstable_by_key(|c| c.index());
+        burned as u32
+    }
+
+    /// Puts an unseen card back among the undealt cards, in card order.
+    pub fn put_back(&mut self, card: Card) {
+        let at = self.cards.partition_point(|c| c.index() < card.index());
+        self.cards.insert(at, card);
+    }
+
+    /// Takes out an undealt card picked uniformly by `rng` among those `allowed` (`None` if none is), keeping the
+    /// rest in their order: which card comes out depends only on the undealt cards and `rng`.
+    pub fn pick(&mut self, rng: &mut TableRng, allowed: impl Fn(Card) -> bool) -> Option<Card> {
+        let candidates: Vec<usize> = (0..self.cards.len())
+            .filter(|&i| allowed(self.cards[i]))
+            .collect();
+        if candidates.is_empty() {
+            return None;
+        }
+        let at = candidates[rng.below(candidates.len() as u32) as usize];
+        Some(self.cards.remove(at))
     }
 
     /// Puts played cards into the discard tray.

@@ -73,7 +73,7 @@ impl Solo {
             if self.rules.burn_card
                 && let Some(card) = self.draw()
             {
-                self.shoe.discard(&[card]);
+                self.shoe.burn(card);
             }
         }
         let peek = !self.rules.no_hole_card();

@@ -6,10 +6,8 @@ use super::table::{Bankroll, Beats, BetCircle, CardView, DealerTray, Engine, Sea
 use crate::engine::TableState;
 use crate::level::Level;
 use bevy::prelude::*;
-use bevy::state::app::StatesPlugin;
-use bevy::time::TimeUpdateStrategy;
 use serde::Serialize;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// What a headless run saw.
 #[derive(Debug, Serialize)]
@@ -95,20 +93,14 @@ fn build(
     restore: Option<Sitting>,
     animated: bool,
 ) -> Result<App, crate::engine::RuleError> {
+    let display = super::app::Display::Headless { animated };
+    let game = match restore {
+        Some(sitting) => super::app::AppPlugin::restoring(sitting, display),
+        None => super::app::AppPlugin::new(level, seed, autoplay, display)?,
+    };
     let mut app = App::new();
-    app.add_plugins((MinimalPlugins, StatesPlugin))
-        .insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_millis(
-            16,
-        )));
-    super::logic_plugin(&mut app);
-    if animated {
-        look_without_a_screen(&mut app);
-    }
-    super::open_table(&mut app, level, seed, speed, autoplay)?;
-    super::single_threaded(&mut app);
-    if let Some(sitting) = restore {
-        app.insert_resource(sitting.restore());
-    }
+    app.add_plugins(game.at(speed));
+    super::app::single_threaded(&mut app);
     app.update();
     app.world_mut()
         .resource_mut::<NextState<Screen>>()
@@ -130,30 +122,6 @@ pub fn with_the_games_assets() -> App {
         },
     ));
     app
-}
-
-/// The view and motion plugins on placeholder pictures and fonts: every entity, label and animation of the table
-/// exists and moves, and nothing is drawn.
-fn look_without_a_screen(app: &mut App) {
-    use bevy::asset::AssetApp;
-    app.add_plugins((AssetPlugin::default(), bevy::transform::TransformPlugin))
-        .init_asset::<Image>()
-        .init_asset::<TextureAtlasLayout>()
-        .init_asset::<Mesh>()
-        .init_asset::<ColorMaterial>()
-        .init_resource::<super::art::Look>()
-        .init_resource::<ClearColor>()
-        .insert_resource(super::art::Art::placeholder())
-        .insert_resource(super::lettering::GameFonts {
-            regular: Handle::default(),
-            bold: Handle::default(),
-        })
-        .add_plugins((
-            super::lettering::fonts_plugin,
-            super::lettering::plugin,
-            super::motion::plugin,
-            super::view::plugin,
-        ));
 }
 
 /// True when the table is between rounds with everything shown.

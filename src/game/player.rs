@@ -43,6 +43,9 @@ pub struct BetSlip {
     pub last_bet: Cents,
     /// Why the last request was refused, for the screen.
     pub refusal: Option<String>,
+    /// The bet went down and the dealer dealt: until the table has shown the round to its end, the slip is closed
+    /// (the felt still shows bets going down for a beat or two, and a chip then would land on the next round).
+    pub in_play: bool,
 }
 
 impl BetSlip {
@@ -67,6 +70,10 @@ pub(super) fn plugin(app: &mut App) {
                 *slip = BetSlip::default();
                 pending.0 = None;
             },
+        )
+        .add_systems(
+            OnEnter(super::screen::RoundPhase::Betting),
+            |mut slip: ResMut<BetSlip>| slip.in_play = false,
         )
         .add_systems(
             Update,
@@ -122,6 +129,10 @@ fn build_bet(
         return;
     };
     for intent in intents.read() {
+        if slip.in_play && !matches!(intent, Intent::Deal) {
+            // The round is still being shown; the deal says so in words.
+            continue;
+        }
         let rules = engine.rules().clone();
         let bankroll = engine.seats()[usize::from(seat)].bankroll;
         let proposed: Option<Vec<Cents>> = match *intent {
@@ -176,7 +187,7 @@ fn deal(
     engine: &mut Engine,
     beats: &mut Beats,
 ) -> Result<(), String> {
-    if !beats.settled() || engine.phase() != Phase::Betting {
+    if slip.in_play || !beats.settled() || engine.phase() != Phase::Betting {
         return Err("The dealer is still busy.".to_string());
     }
     let total = slip.total();
@@ -203,6 +214,7 @@ fn deal(
         .map_err(|e| e.to_string())?;
     slip.last_bet = total;
     slip.chips.clear();
+    slip.in_play = true;
     Ok(())
 }
 

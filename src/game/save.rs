@@ -1,6 +1,7 @@
-//! Quitting never loses chips: the player's sitting — the level, the engine's whole table (shoe and generator
-//! included), who sits where — is written when a round ends, when the player leaves the table and when the game
-//! quits, and the Title offers to resume it, mid-round if that is where it stopped.
+//! Quitting never loses chips: the player's sitting — the level, the table sealed (as everyone at it saw it: the cards
+//! to come and a face-down card are nowhere in the file), who sits where — is written when a round ends, when the
+//! player leaves the table and when the game quits, and the Title offers to resume it, mid-round if that is where it
+//! stopped.
 
 use super::session::Session;
 use super::table::{Engine, Restore};
@@ -38,9 +39,11 @@ pub struct SavedOccupant {
 }
 
 impl Sitting {
-    /// The sitting as the world has it now.
-    pub fn capture(session: &Session, engine: &Engine) -> Sitting {
-        Sitting {
+    /// The sitting as the world has it now, its table sealed (nothing in the file tells what nobody at the table has
+    /// seen). Fails only when the system has no entropy to seal with.
+    pub fn capture(session: &Session, engine: &Engine) -> Result<Sitting, String> {
+        let entropy = crate::engine::os_seed().map_err(|e| e.to_string())?;
+        Ok(Sitting {
             session: session.clone(),
             occupants: engine
                 .occupants()
@@ -51,8 +54,8 @@ impl Sitting {
                     buy_in: o.buy_in,
                 })
                 .collect(),
-            table: engine.snapshot(),
-        }
+            table: engine.snapshot(entropy),
+        })
     }
 
     /// The player's chips in this sitting: in front of them and on the felt.
@@ -63,12 +66,14 @@ impl Sitting {
         })
     }
 
-    /// The sitting, to resume on entering the table: its table hosted again, everyone back in their seat with a
-    /// fresh mind (a counter starts counting again).
-    pub fn restore(&self) -> Restore {
+    /// The sitting, to resume on entering the table: its table hosted again with a fresh generator, everyone back in
+    /// their seat with a fresh mind (a counter starts counting again). Fails only when the system has no entropy.
+    pub fn restore(&self) -> Result<Restore, String> {
         let session = &self.session;
+        let reseed = crate::engine::os_seed().map_err(|e| e.to_string())?;
         let mut host = Host::restore(
             self.table.clone(),
+            reseed,
             session.level.companions.clone(),
             session.seed,
             session.visits,
@@ -82,10 +87,10 @@ impl Sitting {
             };
             host.resume_seat(saved.seat, occupant, saved.personality);
         }
-        Restore {
+        Ok(Restore {
             session: session.clone(),
             host,
-        }
+        })
     }
 }
 
@@ -468,9 +473,10 @@ impl Keep<'_> {
         if super::player::human_seat(&self.session).is_none() {
             return;
         }
-        let sitting = Sitting::capture(&self.session, engine);
-        match slot.write(&sitting) {
-            Ok(()) => {
+        let written = Sitting::capture(&self.session, engine)
+            .and_then(|sitting| slot.write(&sitting).map(|()| sitting));
+        match written {
+            Ok(sitting) => {
                 self.saved.sitting = Some(sitting);
                 self.saved.problem = None;
             }

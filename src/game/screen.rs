@@ -65,3 +65,7 @@ pub(super) fn plugin(app: &mut App) {
                 .run_if(in_state(Screen::Table)),
         );
 }
+
+/// The systems that open the table on entering [`Screen::Table`]; anything dressing the table's entities runs after.
+#[derive(SystemSet, Debug, Clone, PartialEq, Eq, Hash)]
+pub struct TableOpens;

@@ -1,26 +1,16 @@
-//! The game in a window: Bevy's default plugins, egui, the table's look and HUD, and the command line's
-//! `--screenshot PATH --frames N`.
+//! The game in a window (or the browser page's canvas): Bevy's default plugins, egui, the table's look and HUD, and
+//! the command line's `--screenshot PATH --frames N`.
 
-use super::hud::StartAt;
+use super::hud::{Menu, StartAt, StartPage};
 use super::screen::Screen;
-use super::table::Speed;
-use crate::level::Level;
 use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured, save_to_disk};
 use bevy::window::WindowResolution;
 use std::path::PathBuf;
 
-/// How to open the window.
+/// What only a window has: its size, the screen it opens on, and the command line's screenshot.
 #[derive(Clone, Debug)]
 pub struct WindowOptions {
-    /// The table.
-    pub level: Level,
-    /// Seed for the shoe and the companions.
-    pub seed: u64,
-    /// An AI plays the player's seat.
-    pub autoplay: bool,
-    /// The table's pace, when given on the command line (else the remembered setting).
-    pub speed: Option<Speed>,
     /// Save the window to this PNG after `frames` frames, then exit.
     pub screenshot: Option<PathBuf>,
     /// Frames to run before the screenshot.
@@ -44,9 +34,9 @@ pub enum Start {
     Table,
 }
 
-/// Runs the game until the window closes (or the screenshot is saved).
-pub fn run(options: WindowOptions) -> Result<AppExit, crate::engine::RuleError> {
-    let mut app = App::new();
+/// The window's platform: Bevy's default plugins with the window (the page's canvas in the browser) and the asset
+/// folder, and egui.
+pub(super) fn platform(app: &mut App, options: &WindowOptions, table_name: &str) {
     let resolution = WindowResolution::new(options.size.0, options.size.1);
     // On a desktop the window is laid out in logical pixels of scale 1 (so screenshots are the same everywhere);
     // in the browser the canvas fills the page and follows the device-pixel ratio, so text stays sharp on a phone.
@@ -56,7 +46,7 @@ pub fn run(options: WindowOptions) -> Result<AppExit, crate::engine::RuleError> 
         DefaultPlugins
             .set(WindowPlugin {
                 primary_window: Some(Window {
-                    title: format!("Holecard — {}", options.level.name),
+                    title: format!("Holecard — {table_name}"),
                     resolution,
                     canvas: Some("#holecard".into()),
                     fit_canvas_to_parent: true,
@@ -81,7 +71,16 @@ pub fn run(options: WindowOptions) -> Result<AppExit, crate::engine::RuleError> 
         PostUpdate,
         bevy_egui::EguiPostUpdateSet::PostProcessOutput.before(bevy::asset::AssetEventSystems),
     );
-    super::logic_plugin(&mut app);
+}
+
+/// What the window shows and plays: the art, sound, lettering, motion, the table's look, the HUD, saves, the screen
+/// it opens on and the screenshot. Returns the preferences remembered from the last launch (applied here, the pace
+/// by the caller).
+pub(super) fn presentation(
+    app: &mut App,
+    options: &WindowOptions,
+    session: &super::session::Session,
+) -> super::save::Preferences {
     app.add_plugins((
         super::art::plugin,
         super::audio::plugin,
@@ -93,13 +92,6 @@ pub fn run(options: WindowOptions) -> Result<AppExit, crate::engine::RuleError> 
         super::save::plugin,
     ));
     let remembered = super::save::Preferences::load();
-    super::open_table(
-        &mut app,
-        options.level,
-        options.seed,
-        options.speed.unwrap_or(remembered.speed),
-        options.autoplay,
-    )?;
     app.insert_resource(super::player::PlayOptions {
         auto_stand_21: remembered.auto_stand_21,
     })
@@ -107,7 +99,7 @@ pub fn run(options: WindowOptions) -> Result<AppExit, crate::engine::RuleError> 
     .insert_resource(remembered.mix);
     let start = options
         .start
-        .unwrap_or(if options.autoplay || options.screenshot.is_some() {
+        .unwrap_or(if session.autoplay || options.screenshot.is_some() {
             Start::Table
         } else {
             Start::Title
@@ -117,16 +109,16 @@ pub fn run(options: WindowOptions) -> Result<AppExit, crate::engine::RuleError> 
         Start::Title | Start::Tables | Start::Settings => Screen::Title,
     }));
     match start {
-        Start::Tables => app.insert_resource(super::hud::Menu::Tables),
-        Start::Settings => app.insert_resource(super::hud::Menu::Settings),
-        Start::Title | Start::Table => &mut app,
+        Start::Tables => app.insert_resource(StartPage(Menu::Tables)),
+        Start::Settings => app.insert_resource(StartPage(Menu::Settings)),
+        Start::Title | Start::Table => app,
     };
     #[cfg(target_arch = "wasm32")]
     app.add_systems(OnExit(Screen::Loading), || {
         super::web::announce("holecard-ready");
     })
     .add_systems(Update, announce_table.run_if(in_state(Screen::Table)));
-    if let Some(path) = options.screenshot {
+    if let Some(path) = options.screenshot.clone() {
         // The clock steps 16 ms a frame (as in headless runs), so frame N after loading names the same moment of
         // play on every run and every machine (a mid-flip frame stays mid-flip), however slowly frames are drawn.
         app.insert_resource(bevy::time::TimeUpdateStrategy::ManualDuration(
@@ -143,7 +135,7 @@ pub fn run(options: WindowOptions) -> Result<AppExit, crate::engine::RuleError> 
             shoot_then_quit.run_if(not(in_state(Screen::Loading))),
         );
     }
-    Ok(app.run())
+    remembered
 }
 
 /// The `assets` folder: beside the working directory when the game is run from its source tree or an unpacked

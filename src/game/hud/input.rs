@@ -5,15 +5,12 @@ use super::*;
 /// Keys send the same intents as the buttons; each button shows its key.
 pub(super) fn keys(
     input: Res<ButtonInput<KeyCode>>,
-    pause: Res<Pause>,
     seen: Option<Res<SeatView>>,
     session: Res<Session>,
+    slip: Res<BetSlip>,
     mut log: ResMut<RoundLog>,
     mut intents: MessageWriter<Intent>,
 ) {
-    if *pause != Pause::Off {
-        return;
-    }
     let Some(seen) = seen else {
         return;
     };
@@ -21,7 +18,7 @@ pub(super) fn keys(
     if input.just_pressed(KeyCode::KeyL) {
         log.open = !log.open;
     }
-    if table.phase() == Phase::Betting {
+    if table.phase() == Phase::Betting && !slip.in_play {
         let chips = denominations(table.rules());
         for (i, chip) in chips.iter().enumerate() {
             if let Some(key) = DIGITS.get(i)

@@ -42,8 +42,9 @@ pub struct Settings<'w> {
     hearing: Option<Res<'w, super::audio::Hearing>>,
 }
 
-/// Which page of the title menu is open.
-#[derive(Resource, Default, Clone, Copy, PartialEq, Eq)]
+/// Which page of the title menu is open: a state of the Title screen.
+#[derive(SubStates, Default, Clone, Copy, PartialEq, Eq, Hash, Debug)]
+#[source(Screen = Screen::Title)]
 pub enum Menu {
     /// Resume, Play, Watch, Tables, Settings, Quit.
     #[default]
@@ -54,13 +55,22 @@ pub enum Menu {
     Settings,
 }
 
-/// The pause menu, and which of its pages is open.
-#[derive(Resource, Default, Clone, Copy, PartialEq, Eq)]
-enum Pause {
+/// The page the Title opens on the first time it is shown (`--start tables`), when not the main one.
+#[derive(Resource, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StartPage(pub Menu);
+
+/// The pause menu, and which of its pages is open: a state of the table. The table's clock stops while it is up.
+#[derive(SubStates, Default, Clone, Copy, PartialEq, Eq, Hash, Debug)]
+#[source(Screen = Screen::Table)]
+pub enum Pause {
+    /// Playing.
     #[default]
     Off,
+    /// Resume, Settings, Rules, Leave.
     Menu,
+    /// Speed and options.
     Settings,
+    /// The table's rules.
     Rules,
 }
 
@@ -90,20 +100,27 @@ impl RoundLog {
 struct Tables(Vec<Listing>);
 
 pub(super) fn plugin(app: &mut App) {
-    app.init_resource::<Menu>()
-        .init_resource::<Pause>()
+    app.add_sub_state::<Menu>()
+        .add_sub_state::<Pause>()
         .init_resource::<RoundLog>()
         .init_resource::<Tables>()
         .init_resource::<Preload>()
         .add_systems(Startup, preload_fonts)
-        .add_systems(
-            OnEnter(Screen::Table),
-            |mut log: ResMut<RoundLog>, mut pause: ResMut<Pause>| {
-                log.lines.clear();
-                *pause = Pause::Off;
-            },
-        )
-        .add_systems(Update, keys.run_if(in_state(Screen::Table)))
+        .add_systems(OnEnter(Screen::Table), |mut log: ResMut<RoundLog>| {
+            log.lines.clear();
+        })
+        .add_systems(OnExit(Pause::Off), |mut time: ResMut<Time<Virtual>>| {
+            time.pause();
+        })
+        // Back to play, or away from the table by the pause menu's Leave.
+        .add_systems(OnEnter(Pause::Off), |mut time: ResMut<Time<Virtual>>| {
+            time.unpause()
+        })
+        .add_systems(OnExit(Screen::Table), |mut time: ResMut<Time<Virtual>>| {
+            time.unpause()
+        })
+        .add_systems(OnEnter(Screen::Title), open_start_page)
+        .add_systems(Update, keys.run_if(in_state(Pause::Off)))
         .add_systems(
             Update,
             write_log
@@ -120,6 +137,18 @@ pub(super) fn plugin(app: &mut App) {
             )
                 .chain(),
         );
+}
+
+/// Opens the Title on the page asked for at start, once.
+fn open_start_page(
+    start: Option<Res<StartPage>>,
+    mut menu: ResMut<NextState<Menu>>,
+    mut commands: Commands,
+) {
+    if let Some(start) = start {
+        menu.set(start.0);
+        commands.remove_resource::<StartPage>();
+    }
 }
 
 /// Colours of the HUD.
@@ -221,6 +250,7 @@ mod tests {
             chips: vec![Cents(2_500)],
             last_bet: Cents(2_500),
             refusal: None,
+            in_play: false,
         }
     }
 

@@ -44,8 +44,8 @@ pub(super) fn table_hud(
     phase: Option<Res<State<RoundPhase>>>,
     mut settings: Settings,
     mut log: ResMut<RoundLog>,
-    mut pause: ResMut<Pause>,
-    mut time: ResMut<Time<Virtual>>,
+    pause: Res<State<Pause>>,
+    mut to_pause: ResMut<NextState<Pause>>,
     input: Res<ButtonInput<KeyCode>>,
     mut intents: MessageWriter<Intent>,
     mut next: ResMut<NextState<Screen>>,
@@ -61,7 +61,7 @@ pub(super) fn table_hud(
     // Between rounds, an empty seat can be taken with a click.
     if table.phase() == Phase::Betting
         && settings.beats.settled()
-        && *pause == Pause::Off
+        && *pause.get() == Pause::Off
         && let Ok((camera, at)) = cameras.single()
     {
         for seat in 0..7u8 {
@@ -80,18 +80,11 @@ pub(super) fn table_hud(
         }
     }
     if input.just_pressed(KeyCode::Escape) {
-        *pause = if *pause == Pause::Off {
+        to_pause.set(if *pause.get() == Pause::Off {
             Pause::Menu
         } else {
             Pause::Off
-        };
-    }
-    if (*pause != Pause::Off) != time.is_paused() {
-        if *pause == Pause::Off {
-            time.unpause();
-        } else {
-            time.pause();
-        }
+        });
     }
     let rules = table.rules();
     let me = human_seat(&session);
@@ -141,7 +134,7 @@ pub(super) fn table_hud(
     bottom_bar(ctx, |ui| {
         let busy = !settings.beats.settled();
         match me {
-            Some(seat) if table.phase() == Phase::Betting => {
+            Some(seat) if table.phase() == Phase::Betting && !slip.in_play => {
                 let mine = &table.seats()[usize::from(seat)];
                 if mine.chips() < rules.min_bet {
                     ui.horizontal(|ui| {
@@ -198,6 +191,7 @@ pub(super) fn table_hud(
                         Some(RoundPhase::DealerTurn) => "Dealer's turn".to_string(),
                         Some(RoundPhase::Resolution) => "Paying…".to_string(),
                         Some(RoundPhase::PlayerTurn) => "Players' turn".to_string(),
+                        _ if slip.in_play => "Dealing…".to_string(),
                         _ => "Place your bets".to_string(),
                     },
                 };
@@ -230,14 +224,14 @@ pub(super) fn table_hud(
     }
 
     // The pause menu.
-    if *pause != Pause::Off {
+    if *pause.get() != Pause::Off {
         egui::Window::new("Paused")
             .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
             .collapsible(false)
             .resizable(false)
             .show(ctx, |ui| {
                 ui.set_min_width(320.0);
-                match *pause {
+                match *pause.get() {
                     Pause::Menu | Pause::Off => {
                         let wide = |ui: &mut egui::Ui, text: &str| {
                             ui.add(
@@ -247,23 +241,23 @@ pub(super) fn table_hud(
                             .clicked()
                         };
                         if wide(ui, "Resume  [Esc]") {
-                            *pause = Pause::Off;
+                            to_pause.set(Pause::Off);
                         }
                         if wide(ui, "Settings") {
-                            *pause = Pause::Settings;
+                            to_pause.set(Pause::Settings);
                         }
                         if wide(ui, "Rules of this table") {
-                            *pause = Pause::Rules;
+                            to_pause.set(Pause::Rules);
                         }
                         if wide(ui, "Leave table") {
-                            *pause = Pause::Off;
+                            to_pause.set(Pause::Off);
                             next.set(Screen::Title);
                         }
                     }
                     Pause::Settings => {
                         settings_page(ui, &mut settings);
                         if ui.button("Back").clicked() {
-                            *pause = Pause::Menu;
+                            to_pause.set(Pause::Menu);
                         }
                     }
                     Pause::Rules => {
@@ -278,7 +272,7 @@ pub(super) fn table_hud(
                             rules.min_bet, rules.max_bet, rules.bet_unit
                         ));
                         if ui.button("Back").clicked() {
-                            *pause = Pause::Menu;
+                            to_pause.set(Pause::Menu);
                         }
                     }
                 }

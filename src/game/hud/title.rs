@@ -6,7 +6,8 @@ use super::*;
 #[allow(clippy::too_many_arguments)]
 pub(super) fn title_screen(
     mut contexts: EguiContexts,
-    mut menu: ResMut<Menu>,
+    menu: Res<State<Menu>>,
+    mut to_menu: ResMut<NextState<Menu>>,
     mut tables: ResMut<Tables>,
     mut session: ResMut<Session>,
     mut settings: Settings,
@@ -24,7 +25,7 @@ pub(super) fn title_screen(
                 ui.heading(bold("HOLECARD").size(56.0).color(GOLD));
                 ui.label(egui::RichText::new("casino blackjack").size(18.0));
                 ui.add_space(24.0);
-                match *menu {
+                match *menu.get() {
                     Menu::Main => {
                         ui.label(
                             egui::RichText::new(format!("Table: {}", session.level.name))
@@ -50,8 +51,13 @@ pub(super) fn title_screen(
                                 if mid_round { " (mid-round)" } else { "" }
                             );
                             if big(ui, &label, true) {
-                                commands.insert_resource(sitting.restore());
-                                next.set(Screen::Table);
+                                match sitting.restore() {
+                                    Ok(restore) => {
+                                        commands.insert_resource(restore);
+                                        next.set(Screen::Table);
+                                    }
+                                    Err(problem) => error!("cannot resume: {problem}"),
+                                }
                             }
                         }
                         let play = match &saved.sitting {
@@ -82,10 +88,10 @@ pub(super) fn title_screen(
                         }
                         if big(ui, "Tables", true) {
                             tables.0 = catalogue(Path::new("levels"));
-                            *menu = Menu::Tables;
+                            to_menu.set(Menu::Tables);
                         }
                         if big(ui, "Settings", true) {
-                            *menu = Menu::Settings;
+                            to_menu.set(Menu::Settings);
                         }
                         // A page is left by closing its tab; quitting would only stop the game on a frozen frame.
                         if !cfg!(target_arch = "wasm32") && big(ui, "Quit", true) {
@@ -99,16 +105,16 @@ pub(super) fn title_screen(
                         if let Some(level) = tables_page(ui, &tables.0) {
                             session.player_seat = level.player_seat;
                             session.level = level;
-                            *menu = Menu::Main;
+                            to_menu.set(Menu::Main);
                         }
                         if ui.button("Back").clicked() {
-                            *menu = Menu::Main;
+                            to_menu.set(Menu::Main);
                         }
                     }
                     Menu::Settings => {
                         settings_page(ui, &mut settings);
                         if ui.button("Back").clicked() {
-                            *menu = Menu::Main;
+                            to_menu.set(Menu::Main);
                         }
                     }
                 }

@@ -124,7 +124,7 @@ pub(super) fn plugin(app: &mut App) {
             OnEnter(Screen::Table),
             (dress_table, place_fixtures)
                 .chain()
-                .after(super::TableOpens),
+                .after(crate::game::screen::TableOpens),
         )
         .add_systems(
             Update,
