@@ -100,8 +100,8 @@ impl RoundLog {
 struct Tables(Vec<Listing>);
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_sub_state::<Menu>()
-        .add_sub_state::<Pause>()
+    app.add_plugins(pause_plugin)
+        .add_sub_state::<Menu>()
         .init_resource::<RoundLog>()
         .init_resource::<Tables>()
         .init_resource::<Preload>()
@@ -137,6 +137,21 @@ pub(super) fn plugin(app: &mut App) {
             )
                 .chain(),
         );
+}
+
+/// The pause menu as a state of the table: the table's clock stops while it is up, and runs again on resuming or on
+/// leaving the table from it.
+fn pause_plugin(app: &mut App) {
+    app.add_sub_state::<Pause>()
+        .add_systems(OnExit(Pause::Off), |mut time: ResMut<Time<Virtual>>| {
+            time.pause();
+        })
+        .add_systems(OnEnter(Pause::Off), |mut time: ResMut<Time<Virtual>>| {
+            time.unpause()
+        })
+        .add_systems(OnExit(Screen::Table), |mut time: ResMut<Time<Virtual>>| {
+            time.unpause()
+        });
 }
 
 /// Opens the Title on the page asked for at start, once.
@@ -203,6 +218,48 @@ mod tests {
     use super::*;
     use crate::engine::Preset;
     use crate::game::lettering::{BOLD, REGULAR};
+
+    #[test]
+    fn the_pause_menu_stops_the_tables_clock_until_resumed_or_left() {
+        let mut app = App::new();
+        app.add_plugins((MinimalPlugins, bevy::state::app::StatesPlugin))
+            .init_state::<Screen>()
+            .add_plugins(pause_plugin);
+        let go = |app: &mut App, screen: Screen| {
+            app.world_mut()
+                .resource_mut::<NextState<Screen>>()
+                .set(screen);
+            app.update();
+        };
+        let pause = |app: &mut App, pause: Pause| {
+            app.world_mut()
+                .resource_mut::<NextState<Pause>>()
+                .set(pause);
+            app.update();
+        };
+        let paused = |app: &App| app.world().resource::<Time<Virtual>>().is_paused();
+        go(&mut app, Screen::Table);
+        assert_eq!(*app.world().resource::<State<Pause>>().get(), Pause::Off);
+        assert!(!paused(&app));
+        pause(&mut app, Pause::Menu);
+        assert!(paused(&app));
+        pause(&mut app, Pause::Rules);
+        assert!(
+            paused(&app),
+            "between the menu's pages the clock stays stopped"
+        );
+        pause(&mut app, Pause::Off);
+        assert!(!paused(&app));
+        pause(&mut app, Pause::Menu);
+        go(&mut app, Screen::Title);
+        assert!(
+            !paused(&app),
+            "leaving the table from the menu starts the clock"
+        );
+        assert!(app.world().get_resource::<State<Pause>>().is_none());
+        go(&mut app, Screen::Table);
+        assert_eq!(*app.world().resource::<State<Pause>>().get(), Pause::Off);
+    }
 
     #[test]
     fn a_tally_counts_what_is_loaded_what_failed_and_what_is_on_its_way() {
