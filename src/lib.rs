@@ -7,5 +7,8 @@ pub mod level;
 pub mod narrate;
 pub mod terminal;
 
+#[cfg(feature = "server")]
+pub mod server;
+
 #[cfg(feature = "game")]
 pub mod game;

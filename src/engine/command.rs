@@ -189,6 +189,19 @@ impl Actions {
     /// No action.
     pub const NONE: Actions = Actions(0);
 
+    /// What a table does for a seat that does not decide in time: stand, or decline the offer on the table. `None`
+    /// when none of these is allowed.
+    pub fn when_silent(self) -> Option<Action> {
+        [
+            Action::Stand,
+            Action::DeclineInsurance,
+            Action::DeclineEvenMoney,
+            Action::DeclineSurrender,
+        ]
+        .into_iter()
+        .find(|&a| self.contains(a))
+    }
+
     /// True when `action` is in the set.
     #[inline]
     pub fn contains(self, action: Action) -> bool {

@@ -1,0 +1,409 @@
+//! The casino server (the `server` feature, no Bevy): tables shared over WebSockets. Each table is a task that owns
+//! its host (`crate::host::Host`) and decides everything; a connection speaks for its own seat only, and what it is
+//! sent is the public news and its seat's view: nothing tells the shoe's order, the generator or a face-down card.
+//!
+//! This is the first part of the server: guests, the lobby, seats and spectators, bets and decisions under the
+//! table's clock, chat, and the limits on what a client may send. Accounts, the database and reconnection follow.
+
+pub mod protocol;
+pub mod table;
+
+use crate::level::Level;
+use axum::Router;
+use axum::extract::State;
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::response::{IntoResponse, Json};
+use axum::routing::get;
+use protocol::{ClientMessage, Listing, Refusal, ServerMessage};
+use std::collections::{BTreeMap, HashSet};
+use std::net::SocketAddr;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use table::{ConnId, Pace, TableHandle, ToTable};
+use tokio::sync::{mpsc, oneshot};
+use tokio::time::Instant;
+
+/// What a server opens.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// The tables: an id each (the level file's stem) and the level.
+    pub tables: Vec<(String, Level)>,
+    /// Seeds the tables' shoes and companions (each table its own seed from it).
+    pub seed: u64,
+    /// How long tables wait.
+    pub pace: Pace,
+}
+
+/// Frames larger than this are refused by the WebSocket layer itself (the connection closes with "message too
+/// big"); up to it, a message over [`protocol::MAX_MESSAGE_BYTES`] is answered with a refusal.
+const MAX_FRAME_BYTES: usize = 64 * 1024;
+
+/// Messages a connection may send a second, on average, and in a burst.
+const RATE: f64 = 10.0;
+const BURST: f64 = 30.0;
+
+/// A client must say hello within this.
+const HELLO_TIME: Duration = Duration::from_secs(10);
+
+struct Shared {
+    tables: BTreeMap<String, TableHandle>,
+    names: Mutex<HashSet<String>>,
+    next_conn: AtomicU64,
+}
+
+/// The server's routes over its open tables: `GET /api/tables` (the lobby) and `GET /ws` (play).
+pub fn router(config: &Config) -> Result<Router, String> {
+    let mut tables = BTreeMap::new();
+    for (i, (id, level)) in config.tables.iter().enumerate() {
+        let seed = config.seed ^ (i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        tables.insert(
+            id.clone(),
+            table::open(id.clone(), level.clone(), seed, config.pace)?,
+        );
+    }
+    let shared = Arc::new(Shared {
+        tables,
+        names: Mutex::new(HashSet::new()),
+        next_conn: AtomicU64::new(1),
+    });
+    Ok(Router::new()
+        .route("/api/tables", get(lobby))
+        .route("/ws", get(upgrade))
+        .with_state(shared))
+}
+
+/// Serves `config` on `listener` until `shutdown` resolves.
+pub async fn serve(
+    listener: tokio::net::TcpListener,
+    config: Config,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> Result<(), String> {
+    serve_app(listener, router(&config)?, shutdown).await
+}
+
+async fn serve_app(
+    listener: tokio::net::TcpListener,
+    app: Router,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> Result<(), String> {
+    axum::serve(
+        listener,
+        app.into_make_service_with_connect_info::<SocketAddr>(),
+    )
+    .with_graceful_shutdown(shutdown)
+    .await
+    .map_err(|e| format!("serving: {e}"))
+}
+
+/// A server running on its own thread and runtime (for tests and tools): its address, and a stop on drop.
+pub struct Running {
+    /// Where it listens.
+    pub addr: SocketAddr,
+    stop: Option<oneshot::Sender<()>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+/// Starts a server on `addr` (port 0 picks a free one) on a thread of its own.
+pub fn spawn(addr: SocketAddr, config: Config) -> Result<Running, String> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .map_err(|e| format!("starting the runtime: {e}"))?;
+    let listener = runtime
+        .block_on(tokio::net::TcpListener::bind(addr))
+        .map_err(|e| format!("listening on {addr}: {e}"))?;
+    let addr = listener
+        .local_addr()
+        .map_err(|e| format!("listening on {addr}: {e}"))?;
+    // The routes are built inside the runtime: each table's task is spawned on it.
+    let app = runtime.block_on(async { router(&config) })?;
+    let (stop, stopped) = oneshot::channel::<()>();
+    let thread = std::thread::spawn(move || {
+        let shutdown = async move {
+            let _ = stopped.await;
+        };
+        if let Err(e) = runtime.block_on(serve_app(listener, app, shutdown)) {
+            eprintln!("holecard-server: {e}");
+        }
+    });
+    Ok(Running {
+        addr,
+        stop: Some(stop),
+        thread: Some(thread),
+    })
+}
+
+async fn lobby(State(shared): State<Arc<Shared>>) -> Json<Vec<Listing>> {
+    Json(listings(&shared))
+}
+
+fn listings(shared: &Shared) -> Vec<Listing> {
+    shared
+        .tables
+        .values()
+        .filter_map(|t| t.listing.lock().ok().map(|l| l.clone()))
+        .collect()
+}
+
+async fn upgrade(ws: WebSocketUpgrade, State(shared): State<Arc<Shared>>) -> impl IntoResponse {
+    ws.max_message_size(MAX_FRAME_BYTES)
+        .max_frame_size(MAX_FRAME_BYTES)
+        .on_upgrade(move |socket| Connection::new(shared).run(socket))
+}
+
+/// One client's connection: who they are, where they sit, and how fast they talk.
+struct Connection {
+    shared: Arc<Shared>,
+    id: ConnId,
+    name: Option<String>,
+    table: Option<TableHandle>,
+    tokens: f64,
+    refilled: Instant,
+}
+
+impl Connection {
+    fn new(shared: Arc<Shared>) -> Connection {
+        let id = shared.next_conn.fetch_add(1, Ordering::Relaxed);
+        Connection {
+            shared,
+            id,
+            name: None,
+            table: None,
+            tokens: BURST,
+            refilled: Instant::now(),
+        }
+    }
+
+    async fn run(mut self, mut socket: WebSocket) {
+        let (out, mut inbox) = mpsc::channel::<Arc<ServerMessage>>(1024);
+        let hello_by = Instant::now() + HELLO_TIME;
+        loop {
+            let waiting_for_hello = self.name.is_none();
+            tokio::select! {
+                incoming = socket.recv() => {
+                    let text = match incoming {
+                        Some(Ok(Message::Text(text))) => text,
+                        Some(Ok(Message::Binary(_))) => {
+                            let refused = refusal(Refusal::BadMessage, "messages are JSON in text frames");
+                            if send(&mut socket, &refused).await.is_err() {
+                                break;
+                            }
+                            continue;
+                        }
+                        Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
+                        // Closed, or a frame the WebSocket layer refused (too big, not UTF-8): it has said why.
+                        Some(Ok(Message::Close(_)) | Err(_)) | None => break,
+                    };
+                    let answer = self.answer(text.as_str(), &out).await;
+                    if let Some(answer) = answer
+                        && send(&mut socket, &answer).await.is_err()
+                    {
+                        break;
+                    }
+                }
+                Some(message) = inbox.recv() => {
+                    if send(&mut socket, &message).await.is_err() {
+                        break;
+                    }
+                }
+                () = tokio::time::sleep_until(hello_by), if waiting_for_hello => {
+                    let refused = refusal(Refusal::NotIntroduced, "say hello first, within 10 seconds");
+                    let _ = send(&mut socket, &refused).await;
+                    break;
+                }
+            }
+        }
+        self.leave_table().await;
+        if let Some(name) = self.name.take()
+            && let Ok(mut names) = self.shared.names.lock()
+        {
+            names.remove(&name.to_lowercase());
+        }
+    }
+
+    /// Takes one message in; the answer, if it has one of its own (table news comes through the inbox).
+    async fn answer(&mut self, text: &str, out: &table::Outbox) -> Option<ServerMessage> {
+        if !self.take_token() {
+            return Some(refusal(Refusal::TooFast, "too many messages; slow down"));
+        }
+        let message = match protocol::parse(text) {
+            Ok(message) => message,
+            Err((code, why)) => return Some(refusal(code, &why)),
+        };
+        let Some(name) = self.name.clone() else {
+            return Some(self.hello(message));
+        };
+        let at = |table: &Option<TableHandle>| table.as_ref().map(|t| t.tx.clone());
+        let to_table = match message {
+            ClientMessage::Hello { .. } => {
+                return Some(refusal(Refusal::NotIntroduced, "hello comes once"));
+            }
+            ClientMessage::Lobby {} => {
+                return Some(ServerMessage::Lobby {
+                    tables: listings(&self.shared),
+                });
+            }
+            ClientMessage::Sit { table, seat } => {
+                return self.join(name, table, Some(seat), out).await;
+            }
+            ClientMessage::Watch { table } => return self.join(name, table, None, out).await,
+            ClientMessage::Bet { amount } => ToTable::Bet {
+                conn: self.id,
+                amount,
+            },
+            ClientMessage::Play { action } => ToTable::Play {
+                conn: self.id,
+                action,
+            },
+            ClientMessage::Stand {} => ToTable::Stand { conn: self.id },
+            ClientMessage::Chat { text } => match protocol::check_chat(&text) {
+                Ok(text) => ToTable::Chat {
+                    conn: self.id,
+                    text,
+                },
+                Err(why) => return Some(refusal(Refusal::BadChat, &why)),
+            },
+        };
+        match at(&self.table) {
+            Some(tx) => {
+                let _ = tx.send(to_table).await;
+                None
+            }
+            None => Some(refusal(
+                Refusal::NotSeated,
+                "join a table first (sit or watch)",
+            )),
+        }
+    }
+
+    fn hello(&mut self, message: ClientMessage) -> ServerMessage {
+        let ClientMessage::Hello { version, name } = message else {
+            return refusal(Refusal::NotIntroduced, "say hello first");
+        };
+        if version != protocol::VERSION {
+            return refusal(
+                Refusal::WrongVersion,
+                &format!(
+                    "this server speaks protocol {}, not {version}",
+                    protocol::VERSION
+                ),
+            );
+        }
+        let name = match protocol::check_name(&name) {
+            Ok(name) => name,
+            Err(why) => return refusal(Refusal::BadName, &why),
+        };
+        let Ok(mut names) = self.shared.names.lock() else {
+            return refusal(Refusal::BadName, "the server cannot take names now");
+        };
+        if !names.insert(name.to_lowercase()) {
+            return refusal(
+                Refusal::BadName,
+                &format!("someone here already plays as {name}"),
+            );
+        }
+        self.name = Some(name.clone());
+        ServerMessage::Welcome {
+            version: protocol::VERSION,
+            name,
+        }
+    }
+
+    async fn join(
+        &mut self,
+        name: String,
+        table: String,
+        seat: Option<crate::engine::SeatId>,
+        out: &table::Outbox,
+    ) -> Option<ServerMessage> {
+        let Some(handle) = self.shared.tables.get(&table).cloned() else {
+            return Some(refusal(
+                Refusal::NoSuchTable,
+                &format!("there is no table {table:?}"),
+            ));
+        };
+        self.leave_table().await;
+        let (reply, answer) = oneshot::channel();
+        let join = ToTable::Join {
+            conn: self.id,
+            name,
+            seat,
+            out: out.clone(),
+            reply,
+        };
+        if handle.tx.send(join).await.is_err() {
+            return Some(refusal(Refusal::NoSuchTable, "that table has closed"));
+        }
+        match answer.await {
+            Ok(Ok(())) => {
+                self.table = Some(handle);
+                None
+            }
+            Ok(Err((code, why))) => Some(refusal(code, &why)),
+            Err(_) => Some(refusal(Refusal::NoSuchTable, "that table has closed")),
+        }
+    }
+
+    async fn leave_table(&mut self) {
+        if let Some(table) = self.table.take() {
+            let _ = table.tx.send(ToTable::Gone { conn: self.id }).await;
+        }
+    }
+
+    /// One message's worth of the connection's allowance, if it has one.
+    fn take_token(&mut self) -> bool {
+        let now = Instant::now();
+        let earned = now.duration_since(self.refilled).as_secs_f64() * RATE;
+        self.tokens = (self.tokens + earned).min(BURST);
+        self.refilled = now;
+        if self.tokens >= 1.0 {
+            self.tokens -= 1.0;
+            true
+        } else {
+            false
+        }
+    }
+}
+
+fn refusal(code: Refusal, message: &str) -> ServerMessage {
+    ServerMessage::Refused {
+        code,
+        message: message.to_string(),
+    }
+}
+
+async fn send(socket: &mut WebSocket, message: &ServerMessage) -> Result<(), ()> {
+    let text = serde_json::to_string(message).map_err(|_| ())?;
+    socket
+        .send(Message::Text(text.into()))
+        .await
+        .map_err(|_| ())
+}
+
+/// The tables of every level file in `dir`, by file stem; a broken file is an error naming it.
+pub fn tables_in(dir: &std::path::Path) -> Result<Vec<(String, Level)>, String> {
+    let mut tables = Vec::new();
+    for listing in crate::level::catalogue(dir) {
+        let id = listing
+            .path
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let level = listing.level.map_err(|e| e.to_string())?;
+        tables.push((id, level));
+    }
+    Ok(tables)
+}

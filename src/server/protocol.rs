@@ -1,0 +1,273 @@
+//! The server's protocol: versioned JSON messages over a WebSocket, one message a text frame. `docs/protocol.md`
+//! has every message with an example session.
+
+use crate::engine::{Action, Cents, SeatId, TableView};
+use crate::host::News;
+use serde::{Deserialize, Serialize};
+
+/// The protocol's version; a client says which it speaks in its first message.
+pub const VERSION: u32 = 1;
+
+/// The longest message a client may send, in bytes.
+pub const MAX_MESSAGE_BYTES: usize = 4 * 1024;
+
+/// The longest chat line, in characters.
+pub const MAX_CHAT_CHARS: usize = 300;
+
+/// The longest name, in characters.
+pub const MAX_NAME_CHARS: usize = 24;
+
+/// What a client says.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum ClientMessage {
+    /// The first message: the protocol version and the name to play under (as a guest).
+    Hello {
+        /// [`VERSION`].
+        version: u32,
+        /// 1 to [`MAX_NAME_CHARS`] characters: letters, digits, spaces, `-`, `_`, `.`, `'`.
+        name: String,
+    },
+    /// The tables, for the lobby.
+    Lobby {},
+    /// Take a free seat at a table, between rounds (leaving any other table).
+    Sit {
+        /// The table's id.
+        table: String,
+        /// 0 (first base) to 6.
+        seat: SeatId,
+    },
+    /// Watch a table without a seat (leaving any other table).
+    Watch {
+        /// The table's id.
+        table: String,
+    },
+    /// Put this bet in the circle (0 takes it back); the dealer deals when every person seated has bet, or when the
+    /// table's betting time runs out.
+    Bet {
+        /// In cents.
+        amount: Cents,
+    },
+    /// A decision for the own hand in turn (or the insurance, even-money or surrender offer).
+    Play {
+        /// The decision.
+        action: Action,
+    },
+    /// Get up (at the end of the round, if one is under way) and watch.
+    Stand {},
+    /// Say something at the table.
+    Chat {
+        /// 1 to [`MAX_CHAT_CHARS`] characters, shown as text.
+        text: String,
+    },
+}
+
+/// What the server says.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ServerMessage {
+    /// The answer to `hello`.
+    Welcome {
+        /// The server's protocol version.
+        version: u32,
+        /// The name the client plays under.
+        name: String,
+    },
+    /// The tables.
+    Lobby {
+        /// One per table.
+        tables: Vec<Listing>,
+    },
+    /// The client is at a table: the table as its seat (or a spectator) sees it, who sits where, and the sequence
+    /// number of the last news the view includes. News follows with the numbers after it.
+    Joined {
+        /// The table's id.
+        table: String,
+        /// The client's seat, or none when watching.
+        seat: Option<SeatId>,
+        /// The last news this view includes.
+        seq: u64,
+        /// The table from the client's seat.
+        view: Box<TableView>,
+        /// Who sits where, by name.
+        names: Vec<Option<String>>,
+    },
+    /// Something happened at the client's table, numbered from 1 without gaps.
+    News {
+        /// The number.
+        seq: u64,
+        /// What happened.
+        news: News,
+    },
+    /// The table's clock started: for everyone's bets, or for one seat to act.
+    Clock(Timer),
+    /// A chat line at the client's table (text, never markup).
+    Chat {
+        /// Who said it.
+        from: String,
+        /// What they said.
+        text: String,
+    },
+    /// The client's last message was not done; nothing changed.
+    Refused {
+        /// Why, for programs.
+        code: Refusal,
+        /// Why, in words.
+        message: String,
+    },
+}
+
+/// A clock the table started: who it waits for and how long, after which the table goes on without them (no bet
+/// sits the round out; no decision stands, or declines the offer).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Timer {
+    /// The seat it waits for, or none for everyone's bets.
+    pub seat: Option<SeatId>,
+    /// Milliseconds.
+    pub ms: u64,
+}
+
+/// A table in the lobby.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Listing {
+    /// Its id (the level file's name).
+    pub id: String,
+    /// Its name.
+    pub name: String,
+    /// The rules' shorthand (`6D S17 DAS …`).
+    pub rules: String,
+    /// The smallest bet.
+    pub min_bet: Cents,
+    /// The largest bet.
+    pub max_bet: Cents,
+    /// Seats taken by people.
+    pub people: u8,
+    /// Seats taken by companions.
+    pub companions: u8,
+    /// People watching.
+    pub spectators: u32,
+}
+
+/// Why a message was refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Refusal {
+    /// Not JSON, or not a message this protocol has.
+    BadMessage,
+    /// Larger than [`MAX_MESSAGE_BYTES`].
+    TooLarge,
+    /// A version this server does not speak.
+    WrongVersion,
+    /// `hello` must come first, once.
+    NotIntroduced,
+    /// A name that is empty, too long, has other characters or is taken.
+    BadName,
+    /// No table with that id.
+    NoSuchTable,
+    /// That seat is taken, or cannot be taken now.
+    SeatUnavailable,
+    /// The client has no seat (or no table) for that.
+    NotSeated,
+    /// The table refused the command (out of turn, over the limit, not enough chips…): the message says why.
+    NotAllowed,
+    /// An empty or too long chat line.
+    BadChat,
+    /// Too many messages too fast.
+    TooFast,
+}
+
+/// Reads a client's message, or says exactly what is wrong with it.
+pub fn parse(text: &str) -> Result<ClientMessage, (Refusal, String)> {
+    if text.len() > MAX_MESSAGE_BYTES {
+        return Err((
+            Refusal::TooLarge,
+            format!(
+                "the message is {} bytes; at most {MAX_MESSAGE_BYTES} are read",
+                text.len()
+            ),
+        ));
+    }
+    serde_json::from_str(text).map_err(|e| {
+        (
+            Refusal::BadMessage,
+            format!(
+                "not a message of protocol {VERSION}: {e} (line {}, column {})",
+                e.line(),
+                e.column()
+            ),
+        )
+    })
+}
+
+/// A name a person may play under, trimmed, or why not.
+pub fn check_name(name: &str) -> Result<String, String> {
+    let name = name.trim();
+    let chars = name.chars().count();
+    if chars == 0 || chars > MAX_NAME_CHARS {
+        return Err(format!("a name has 1 to {MAX_NAME_CHARS} characters"));
+    }
+    if let Some(bad) = name
+        .chars()
+        .find(|c| !(c.is_alphanumeric() || " -_.'".contains(*c)))
+    {
+        return Err(format!(
+            "a name has letters, digits, spaces and - _ . ' only, not {bad:?}"
+        ));
+    }
+    Ok(name.to_string())
+}
+
+/// A chat line as it will be shown, or why not.
+pub fn check_chat(text: &str) -> Result<String, String> {
+    let text = text.trim();
+    let chars = text.chars().count();
+    if chars == 0 || chars > MAX_CHAT_CHARS {
+        return Err(format!("a chat line has 1 to {MAX_CHAT_CHARS} characters"));
+    }
+    // Control characters (new lines included) would let a line pretend to be several.
+    Ok(text.chars().filter(|c| !c.is_control()).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn messages_read_and_mistakes_say_where() {
+        assert_eq!(
+            parse(r#"{"type":"bet","amount":2500}"#),
+            Ok(ClientMessage::Bet {
+                amount: Cents(2_500)
+            })
+        );
+        assert_eq!(
+            parse(r#"{"type":"play","action":"Hit"}"#),
+            Ok(ClientMessage::Play {
+                action: Action::Hit
+            })
+        );
+        let (code, message) = parse(r#"{"type":"bet","amount":"lots"}"#).expect_err("refused");
+        assert_eq!(code, Refusal::BadMessage);
+        assert!(message.contains("column"), "{message}");
+        let (code, _) = parse(r#"{"type":"teleport"}"#).expect_err("refused");
+        assert_eq!(code, Refusal::BadMessage);
+        let (code, _) = parse(r#"{"type":"lobby","extra":1}"#).expect_err("refused");
+        assert_eq!(code, Refusal::BadMessage);
+        let (code, _) = parse(&"x".repeat(MAX_MESSAGE_BYTES + 1)).expect_err("refused");
+        assert_eq!(code, Refusal::TooLarge);
+    }
+
+    #[test]
+    fn names_and_chat_lines_are_checked_and_shown_as_text() {
+        assert_eq!(check_name("  Mae "), Ok("Mae".to_string()));
+        assert!(check_name("").is_err());
+        assert!(check_name("<script>").is_err());
+        assert!(check_name(&"a".repeat(MAX_NAME_CHARS + 1)).is_err());
+        assert_eq!(
+            check_chat("nice <b>hand</b>\nSYSTEM: you win"),
+            Ok("nice <b>hand</b>SYSTEM: you win".to_string())
+        );
+        assert!(check_chat("   ").is_err());
+        assert!(check_chat(&"a".repeat(MAX_CHAT_CHARS + 1)).is_err());
+    }
+}

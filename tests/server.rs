@@ -1,0 +1,412 @@
+//! The server over real sockets: several WebSocket clients in one test process, on 127.0.0.1, each loop bounded.
+
+use holecard::engine::{Action, Cents, Event, SeatId, TableState, TableView};
+use holecard::host::News;
+use holecard::level::Level;
+use holecard::server::protocol::{Refusal, ServerMessage};
+use holecard::server::table::Pace;
+use holecard::server::{self, Config, Running};
+use std::net::TcpStream;
+use std::time::{Duration, Instant};
+use tungstenite::stream::MaybeTlsStream;
+use tungstenite::{Message, WebSocket};
+
+/// The default table (three companions at seats 0, 2 and 5) as `strip`, at `pace`.
+fn start(pace: Pace) -> Running {
+    let level = Level::load_or_default(None).expect("the default level");
+    let config = Config {
+        tables: vec![("strip".to_string(), level)],
+        seed: 7,
+        pace,
+    };
+    server::spawn("127.0.0.1:0".parse().expect("an address"), config).expect("the server starts")
+}
+
+fn patient() -> Pace {
+    Pace {
+        bet: Duration::from_secs(10),
+        turn: Duration::from_secs(10),
+        companion: Duration::ZERO,
+    }
+}
+
+/// A client as a bot in any language would be: it keeps the table's view from the news it is sent.
+struct Client {
+    ws: WebSocket<MaybeTlsStream<TcpStream>>,
+    got: Vec<ServerMessage>,
+    seat: Option<SeatId>,
+    view: Option<TableView>,
+    /// Sequence numbers of the news received, in order.
+    seqs: Vec<u64>,
+    /// Play the safe choice whenever the table's clock waits for this client's seat.
+    autoplay: bool,
+}
+
+impl Client {
+    fn connect(running: &Running, name: &str) -> Client {
+        let (ws, _) = tungstenite::connect(format!("ws://{}/ws", running.addr)).expect("connects");
+        if let MaybeTlsStream::Plain(stream) = ws.get_ref() {
+            stream
+                .set_read_timeout(Some(Duration::from_millis(20)))
+                .expect("a read timeout");
+        }
+        let mut client = Client {
+            ws,
+            got: Vec::new(),
+            seat: None,
+            view: None,
+            seqs: Vec::new(),
+            autoplay: true,
+        };
+        client.send(&format!(
+            r#"{{"type":"hello","version":1,"name":"{name}"}}"#
+        ));
+        client.wait_for(|m| matches!(m, ServerMessage::Welcome { .. }));
+        client
+    }
+
+    fn send(&mut self, text: &str) {
+        self.ws.send(Message::text(text)).expect("sends");
+    }
+
+    /// Reads what has arrived; keeps the view; plays when the clock waits for this seat.
+    fn poll(&mut self) {
+        loop {
+            match self.ws.read() {
+                Ok(Message::Text(text)) => {
+                    let message: ServerMessage =
+                        serde_json::from_str(text.as_str()).expect("the server's messages read");
+                    self.take(&message);
+                    self.got.push(message);
+                }
+                Ok(_) => {}
+                Err(tungstenite::Error::Io(e))
+                    if matches!(
+                        e.kind(),
+                        std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                    ) =>
+                {
+                    return;
+                }
+                Err(e) => panic!("the connection broke: {e}"),
+            }
+        }
+    }
+
+    fn take(&mut self, message: &ServerMessage) {
+        match message {
+            ServerMessage::Joined { seat, view, .. } => {
+                self.seat = *seat;
+                self.view = Some((**view).clone());
+            }
+            ServerMessage::News { seq, news } => {
+                self.seqs.push(*seq);
+                if let (News::Event(event), Some(view)) = (news, self.view.as_mut()) {
+                    view.apply(event).expect("the news follows the view");
+                }
+            }
+            ServerMessage::Clock(timer)
+                if self.autoplay && timer.seat.is_some() && timer.seat == self.seat =>
+            {
+                let (Some(seat), Some(view)) = (self.seat, self.view.as_ref()) else {
+                    return;
+                };
+                let safe = view
+                    .legal_actions(seat)
+                    .when_silent()
+                    .expect("a seat in turn can always stand or decline");
+                self.send(&format!(r#"{{"type":"play","action":"{safe:?}"}}"#));
+            }
+            _ => {}
+        }
+    }
+
+    /// Reads until a message matches (at most 10 seconds).
+    fn wait_for(&mut self, wanted: impl Fn(&ServerMessage) -> bool) -> ServerMessage {
+        let from = self.got.len();
+        let until = Instant::now() + Duration::from_secs(10);
+        while Instant::now() < until {
+            self.poll();
+            if let Some(found) = self.got[from..].iter().find(|m| wanted(m)) {
+                return found.clone();
+            }
+        }
+        panic!(
+            "nothing wanted arrived in 10 s; got {:?}",
+            &self.got[from..]
+        );
+    }
+
+    fn refusal(&mut self) -> (Refusal, String) {
+        match self.wait_for(|m| matches!(m, ServerMessage::Refused { .. })) {
+            ServerMessage::Refused { code, message } => (code, message),
+            _ => unreachable!("waited for a refusal"),
+        }
+    }
+
+    fn news(&self) -> Vec<(u64, News)> {
+        self.got
+            .iter()
+            .filter_map(|m| match m {
+                ServerMessage::News { seq, news } => Some((*seq, news.clone())),
+                _ => None,
+            })
+            .collect()
+    }
+
+    fn rounds_ended(&self) -> usize {
+        self.news()
+            .iter()
+            .filter(|(_, n)| matches!(n, News::Event(Event::RoundEnded { .. })))
+            .count()
+    }
+}
+
+/// Polls every client until `done` (at most 20 seconds).
+fn pump(clients: &mut [&mut Client], done: impl Fn(&[&mut Client]) -> bool) {
+    let until = Instant::now() + Duration::from_secs(20);
+    while Instant::now() < until {
+        for client in clients.iter_mut() {
+            client.poll();
+        }
+        if done(clients) {
+            return;
+        }
+    }
+    panic!("the table did not get there in 20 s");
+}
+
+#[test]
+fn two_people_and_the_companions_play_a_round_that_everyone_sees_alike() {
+    let running = start(patient());
+    let mut ann = Client::connect(&running, "Ann");
+    let mut bob = Client::connect(&running, "Bob");
+    let mut cy = Client::connect(&running, "Cy");
+    ann.send(r#"{"type":"sit","table":"strip","seat":1}"#);
+    ann.wait_for(|m| matches!(m, ServerMessage::Joined { seat: Some(1), .. }));
+    bob.send(r#"{"type":"sit","table":"strip","seat":4}"#);
+    bob.wait_for(|m| matches!(m, ServerMessage::Joined { seat: Some(4), .. }));
+    cy.send(r#"{"type":"watch","table":"strip"}"#);
+    cy.wait_for(|m| matches!(m, ServerMessage::Joined { seat: None, .. }));
+    // A watcher can neither bet nor play.
+    cy.send(r#"{"type":"bet","amount":2500}"#);
+    assert_eq!(cy.refusal().0, Refusal::NotSeated);
+    ann.send(r#"{"type":"bet","amount":2500}"#);
+    bob.send(r#"{"type":"bet","amount":1000}"#);
+    pump(&mut [&mut ann, &mut bob, &mut cy], |c| {
+        c.iter().all(|c| c.rounds_ended() >= 1)
+    });
+
+    // Everyone got the same numbered news, without gaps, from where each joined.
+    let tail = |c: &Client| -> Vec<(u64, News)> {
+        let first_dealt = c
+            .news()
+            .iter()
+            .position(|(_, n)| matches!(n, News::Event(Event::RoundStarted { .. })))
+            .expect("the round started");
+        c.news()[first_dealt..].to_vec()
+    };
+    assert_eq!(tail(&ann), tail(&cy));
+    assert_eq!(tail(&bob), tail(&cy));
+    for client in [&ann, &bob, &cy] {
+        assert!(
+            client.seqs.windows(2).all(|w| w[1] == w[0] + 1),
+            "{:?}",
+            client.seqs
+        );
+    }
+    let round = tail(&cy);
+    for seat in [0, 1, 2, 4, 5] {
+        assert!(
+            round.iter().any(
+                |(_, n)| matches!(n, News::Event(Event::Settled { seat: s, .. }) if *s == seat)
+            ),
+            "seat {seat} played the round"
+        );
+    }
+    // The view each kept from the news has the chips the round's results say: Ann and Bob bought in for $1,000.
+    let view = cy.view.as_ref().expect("a view");
+    for seat in [1, 4] {
+        let net: Cents = round
+            .iter()
+            .filter_map(|(_, n)| match n {
+                News::Event(
+                    Event::Settled { seat: s, net, .. }
+                    | Event::InsuranceSettled { seat: s, net, .. },
+                ) if *s == seat => Some(*net),
+                _ => None,
+            })
+            .sum();
+        assert_eq!(
+            view.seats()[usize::from(seat)].chips(),
+            Cents::units(1_000) + net
+        );
+    }
+    assert_eq!(
+        ann.view.as_ref().map(|v| v.seats().clone()),
+        Some(view.seats().clone())
+    );
+}
+
+#[test]
+fn nothing_a_client_sends_out_of_line_changes_the_table() {
+    let running = start(patient());
+    let mut ann = Client::connect(&running, "Ann");
+    ann.autoplay = false;
+    // Before a table: nothing to bet at.
+    ann.send(r#"{"type":"bet","amount":2500}"#);
+    assert_eq!(ann.refusal().0, Refusal::NotSeated);
+    ann.send(r#"{"type":"hello","version":1,"name":"Ann"}"#);
+    assert_eq!(ann.refusal().0, Refusal::NotIntroduced);
+    ann.send(r#"{"type":"bet","amount":"#);
+    let (code, message) = ann.refusal();
+    assert_eq!(code, Refusal::BadMessage);
+    assert!(message.contains("line 1"), "{message}");
+    ann.send(r#"{"type":"teleport","to":"vault"}"#);
+    assert_eq!(ann.refusal().0, Refusal::BadMessage);
+    ann.send(&format!(
+        r#"{{"type":"chat","text":"{}"}}"#,
+        "x".repeat(5_000)
+    ));
+    assert_eq!(ann.refusal().0, Refusal::TooLarge);
+    ann.ws.send(Message::binary(vec![1, 2, 3])).expect("sends");
+    assert_eq!(ann.refusal().0, Refusal::BadMessage);
+    ann.send(r#"{"type":"sit","table":"nowhere","seat":1}"#);
+    assert_eq!(ann.refusal().0, Refusal::NoSuchTable);
+    ann.send(r#"{"type":"sit","table":"strip","seat":0}"#);
+    assert_eq!(ann.refusal().0, Refusal::SeatUnavailable, "Mae sits there");
+    ann.send(r#"{"type":"sit","table":"strip","seat":9}"#);
+    assert_eq!(ann.refusal().0, Refusal::SeatUnavailable);
+    ann.send(r#"{"type":"sit","table":"strip","seat":3}"#);
+    ann.wait_for(|m| matches!(m, ServerMessage::Joined { seat: Some(3), .. }));
+    // Out of turn, over the limit, more than the bankroll: refused in words.
+    ann.send(r#"{"type":"play","action":"Hit"}"#);
+    let (code, message) = ann.refusal();
+    assert_eq!(
+        (code, message.as_str()),
+        (Refusal::NotAllowed, "it isn't your turn")
+    );
+    ann.send(r#"{"type":"bet","amount":900000}"#);
+    let (code, message) = ann.refusal();
+    assert_eq!(code, Refusal::NotAllowed);
+    assert!(message.contains("maximum"), "{message}");
+    // Betting twice sets the bet twice: the chips are taken once. (Bob's seat makes the deal wait for his bet.)
+    let mut bob = Client::connect(&running, "Bob");
+    bob.send(r#"{"type":"sit","table":"strip","seat":4}"#);
+    bob.wait_for(|m| matches!(m, ServerMessage::Joined { .. }));
+    ann.send(r#"{"type":"bet","amount":1000}"#);
+    ann.send(r#"{"type":"bet","amount":2000}"#);
+    ann.wait_for(|m| {
+        matches!(m, ServerMessage::News { news: News::Event(Event::BetSet { seat: 3, amount, .. }), .. }
+            if *amount == Cents::units(20))
+    });
+    bob.send(r#"{"type":"bet","amount":1000}"#);
+    ann.autoplay = true;
+    pump(&mut [&mut ann, &mut bob], |c| c[0].rounds_ended() >= 1);
+    let wagered: Vec<Cents> = ann
+        .news()
+        .iter()
+        .filter_map(|(_, n)| match n {
+            News::Event(Event::Settled { seat: 3, wager, .. }) => Some(*wager),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(wagered.first(), Some(&Cents::units(20)), "{wagered:?}");
+    // A wrong version and a taken name are refused too.
+    let (mut other, _) =
+        tungstenite::connect(format!("ws://{}/ws", running.addr)).expect("connects");
+    for (hello, code) in [
+        (
+            r#"{"type":"hello","version":99,"name":"Zed"}"#,
+            "wrong_version",
+        ),
+        (r#"{"type":"hello","version":1,"name":"ann"}"#, "bad_name"),
+    ] {
+        other.send(Message::text(hello)).expect("sends");
+        let reply = other.read().expect("an answer");
+        assert!(reply.to_text().expect("text").contains(code), "{reply}");
+    }
+}
+
+#[test]
+fn a_silent_player_is_stood_by_the_clock_and_the_table_plays_on() {
+    let running = start(Pace {
+        bet: Duration::from_millis(300),
+        turn: Duration::from_millis(300),
+        companion: Duration::ZERO,
+    });
+    let mut ann = Client::connect(&running, "Ann");
+    ann.autoplay = false;
+    ann.send(r#"{"type":"sit","table":"strip","seat":3}"#);
+    ann.wait_for(|m| matches!(m, ServerMessage::Joined { .. }));
+    ann.send(r#"{"type":"bet","amount":1000}"#);
+    pump(&mut [&mut ann], |c| c[0].rounds_ended() >= 2);
+    let news = ann.news();
+    let first_round: Vec<&News> = news
+        .iter()
+        .map(|(_, n)| n)
+        .skip_while(|n| !matches!(n, News::Event(Event::RoundStarted { round: 1 })))
+        .take_while(|n| !matches!(n, News::Event(Event::RoundEnded { .. })))
+        .collect();
+    let stood = first_round.iter().any(|n| {
+        matches!(n, News::Event(Event::Acted { seat: 3, action, .. })
+            if matches!(action, Action::Stand | Action::DeclineInsurance | Action::DeclineEvenMoney))
+    });
+    let natural = first_round.iter().any(|n| {
+        matches!(
+            n,
+            News::Event(Event::Blackjack { seat: 3, .. } | Event::DealerBlackjack)
+        )
+    });
+    assert!(stood || natural, "{first_round:?}");
+    // The second round was dealt without Ann's bet: she sat it out, the companions played.
+    let second: Vec<&News> = news
+        .iter()
+        .map(|(_, n)| n)
+        .skip_while(|n| !matches!(n, News::Event(Event::RoundStarted { round: 2 })))
+        .collect();
+    assert!(
+        !second
+            .iter()
+            .any(|n| matches!(n, News::Event(Event::Settled { seat: 3, .. })))
+    );
+    assert!(
+        second
+            .iter()
+            .any(|n| matches!(n, News::Event(Event::Settled { seat: 0, .. })))
+    );
+}
+
+#[test]
+fn chat_reaches_the_table_as_text_and_the_lobby_counts_who_is_there() {
+    let running = start(patient());
+    let mut ann = Client::connect(&running, "Ann");
+    let mut bob = Client::connect(&running, "Bob");
+    ann.send(r#"{"type":"sit","table":"strip","seat":3}"#);
+    ann.wait_for(|m| matches!(m, ServerMessage::Joined { .. }));
+    bob.send(r#"{"type":"watch","table":"strip"}"#);
+    bob.wait_for(|m| matches!(m, ServerMessage::Joined { .. }));
+    ann.send(r#"{"type":"chat","text":"  good luck <b>all</b>\n "}"#);
+    let heard = bob.wait_for(|m| matches!(m, ServerMessage::Chat { .. }));
+    assert_eq!(
+        heard,
+        ServerMessage::Chat {
+            from: "Ann".to_string(),
+            text: "good luck <b>all</b>".to_string()
+        }
+    );
+    ann.send(r#"{"type":"chat","text":"   "}"#);
+    assert_eq!(ann.refusal().0, Refusal::BadChat);
+    bob.send(r#"{"type":"lobby"}"#);
+    let ServerMessage::Lobby { tables } =
+        bob.wait_for(|m| matches!(m, ServerMessage::Lobby { .. }))
+    else {
+        unreachable!("waited for the lobby");
+    };
+    assert_eq!(tables.len(), 1);
+    assert_eq!(
+        (tables[0].people, tables[0].companions, tables[0].spectators),
+        (1, 3, 1)
+    );
+    assert_eq!(tables[0].rules, "6D S17 DAS SP4 LS 3:2 peek");
+}
