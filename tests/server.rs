@@ -40,10 +40,20 @@ struct Client {
     seqs: Vec<u64>,
     /// Play the safe choice whenever the table's clock waits for this client's seat.
     autoplay: bool,
+    /// The session's token, from `welcome`.
+    token: String,
 }
 
 impl Client {
     fn connect(running: &Running, name: &str) -> Client {
+        Client::hello(
+            running,
+            &format!(r#"{{"type":"hello","version":1,"name":"{name}"}}"#),
+        )
+    }
+
+    /// Connects and says this hello.
+    fn hello(running: &Running, hello: &str) -> Client {
         let (ws, _) = tungstenite::connect(format!("ws://{}/ws", running.addr)).expect("connects");
         if let MaybeTlsStream::Plain(stream) = ws.get_ref() {
             stream
@@ -57,11 +67,14 @@ impl Client {
             view: None,
             seqs: Vec::new(),
             autoplay: true,
+            token: String::new(),
         };
-        client.send(&format!(
-            r#"{{"type":"hello","version":1,"name":"{name}"}}"#
-        ));
-        client.wait_for(|m| matches!(m, ServerMessage::Welcome { .. }));
+        client.send(hello);
+        if let ServerMessage::Welcome { token, .. } =
+            client.wait_for(|m| matches!(m, ServerMessage::Welcome { .. }))
+        {
+            client.token = token;
+        }
         client
     }
 
@@ -99,6 +112,7 @@ impl Client {
                 self.seat = *seat;
                 self.view = Some((**view).clone());
             }
+            ServerMessage::Missed { seq, .. } => self.seqs.push(*seq),
             ServerMessage::News { seq, news } => {
                 self.seqs.push(*seq);
                 if let (News::Event(event), Some(view)) = (news, self.view.as_mut()) {
@@ -409,4 +423,110 @@ fn chat_reaches_the_table_as_text_and_the_lobby_counts_who_is_there() {
         (1, 3, 1)
     );
     assert_eq!(tables[0].rules, "6D S17 DAS SP4 LS 3:2 peek");
+}
+
+#[test]
+fn a_dropped_connection_comes_back_to_its_seat_with_the_news_it_missed() {
+    let running = start(patient());
+    let mut ann = Client::connect(&running, "Ann");
+    let mut bob = Client::connect(&running, "Bob");
+    ann.autoplay = false;
+    ann.send(r#"{"type":"sit","table":"strip","seat":3}"#);
+    ann.wait_for(|m| matches!(m, ServerMessage::Joined { .. }));
+    bob.send(r#"{"type":"sit","table":"strip","seat":4}"#);
+    bob.wait_for(|m| matches!(m, ServerMessage::Joined { .. }));
+    ann.send(r#"{"type":"bet","amount":1000}"#);
+    ann.wait_for(|m| {
+        matches!(
+            m,
+            ServerMessage::News {
+                news: News::Event(Event::BetSet { seat: 3, .. }),
+                ..
+            }
+        )
+    });
+    let (token, last) = (ann.token.clone(), *ann.seqs.last().expect("news"));
+    drop(ann);
+    // The round is dealt while Ann is away, and waits at her turn.
+    bob.send(r#"{"type":"bet","amount":1000}"#);
+    bob.wait_for(|m| {
+        matches!(
+            m,
+            ServerMessage::News {
+                news: News::Event(Event::Turn { seat: 3, .. }),
+                ..
+            }
+        )
+    });
+    // While Ann is away her seat is held: her name too.
+    let (mut zed, _) = tungstenite::connect(format!("ws://{}/ws", running.addr)).expect("connects");
+    zed.send(Message::text(
+        r#"{"type":"hello","version":1,"name":"ann"}"#,
+    ))
+    .expect("sends");
+    let reply = zed.read().expect("an answer");
+    assert!(
+        reply.to_text().expect("text").contains("bad_name"),
+        "{reply}"
+    );
+    zed.send(Message::text(
+        r#"{"type":"hello","version":1,"name":"Zed","token":"0000"}"#,
+    ))
+    .expect("sends");
+    let reply = zed.read().expect("an answer");
+    assert!(
+        reply.to_text().expect("text").contains("not known"),
+        "{reply}"
+    );
+
+    let mut back = Client::hello(
+        &running,
+        &format!(r#"{{"type":"hello","version":1,"name":"","token":"{token}","since":{last}}}"#),
+    );
+    let joined = back.wait_for(|m| matches!(m, ServerMessage::Joined { .. }));
+    assert!(
+        matches!(joined, ServerMessage::Joined { seat: Some(3), .. }),
+        "{joined:?}"
+    );
+    pump(&mut [&mut back, &mut bob], |c| {
+        c.iter().all(|c| c.rounds_ended() >= 1)
+    });
+    // The news she missed came again after `joined` (her own cards among it), numbered on from the last she had,
+    // without gaps.
+    let missed: Vec<&News> = back
+        .got
+        .iter()
+        .filter_map(|m| match m {
+            ServerMessage::Missed { news, .. } => Some(news),
+            _ => None,
+        })
+        .collect();
+    let mine = |n: &&&News| {
+        matches!(
+            n,
+            News::Event(Event::Dealt {
+                to: holecard::engine::Spot::Player { seat: 3, .. },
+                ..
+            })
+        )
+    };
+    assert_eq!(missed.iter().filter(mine).count(), 2, "{missed:?}");
+    assert_eq!(back.seqs.first(), Some(&(last + 1)), "{:?}", back.seqs);
+    assert!(
+        back.seqs.windows(2).all(|w| w[1] == w[0] + 1),
+        "{:?}",
+        back.seqs
+    );
+    // She played the round from her seat, and her view agrees with Bob's on every seat and hand.
+    assert!(
+        back.news()
+            .iter()
+            .any(|(_, n)| matches!(n, News::Event(Event::Settled { seat: 3, .. })))
+    );
+    let (hers, his) = (
+        back.view.as_ref().expect("a view"),
+        bob.view.as_ref().expect("a view"),
+    );
+    assert_eq!(hers.seats(), his.seats());
+    assert_eq!(hers.hands(), his.hands());
 }

@@ -15,7 +15,7 @@ use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::response::{IntoResponse, Json};
 use axum::routing::get;
 use protocol::{ClientMessage, Listing, Refusal, ServerMessage};
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap};
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -48,8 +48,27 @@ const HELLO_TIME: Duration = Duration::from_secs(10);
 
 struct Shared {
     tables: BTreeMap<String, TableHandle>,
-    names: Mutex<HashSet<String>>,
+    /// Guests' sessions by token.
+    sessions: Mutex<HashMap<String, Session>>,
     next_conn: AtomicU64,
+}
+
+/// A guest's session: their name, whether a connection has it now, and the table they were at.
+struct Session {
+    name: String,
+    live: Option<ConnId>,
+    gone_at: Option<Instant>,
+    table: Option<String>,
+}
+
+impl Session {
+    /// Still holds its name (and any seat): connected, or dropped less than the hold ago.
+    fn current(&self, now: Instant) -> bool {
+        self.live.is_some()
+            || self.gone_at.is_some_and(|at| {
+                now.duration_since(at) < Duration::from_secs(protocol::HOLD_SECONDS)
+            })
+    }
 }
 
 /// The server's routes over its open tables: `GET /api/tables` (the lobby) and `GET /ws` (play).
@@ -64,7 +83,7 @@ pub fn router(config: &Config) -> Result<Router, String> {
     }
     let shared = Arc::new(Shared {
         tables,
-        names: Mutex::new(HashSet::new()),
+        sessions: Mutex::new(HashMap::new()),
         next_conn: AtomicU64::new(1),
     });
     Ok(Router::new()
@@ -169,6 +188,7 @@ struct Connection {
     shared: Arc<Shared>,
     id: ConnId,
     name: Option<String>,
+    token: String,
     table: Option<TableHandle>,
     tokens: f64,
     refilled: Instant,
@@ -181,6 +201,7 @@ impl Connection {
             shared,
             id,
             name: None,
+            token: String::new(),
             table: None,
             tokens: BURST,
             refilled: Instant::now(),
@@ -227,10 +248,13 @@ impl Connection {
             }
         }
         self.leave_table().await;
-        if let Some(name) = self.name.take()
-            && let Ok(mut names) = self.shared.names.lock()
+        if self.name.is_some()
+            && let Ok(mut sessions) = self.shared.sessions.lock()
+            && let Some(session) = sessions.get_mut(&self.token)
+            && session.live == Some(self.id)
         {
-            names.remove(&name.to_lowercase());
+            session.live = None;
+            session.gone_at = Some(Instant::now());
         }
     }
 
@@ -244,7 +268,11 @@ impl Connection {
             Err((code, why)) => return Some(refusal(code, &why)),
         };
         let Some(name) = self.name.clone() else {
-            return Some(self.hello(message));
+            let (welcome, back) = self.hello(message);
+            if let Some((table, since)) = back {
+                self.come_back(name_of(&welcome), table, since, out).await;
+            }
+            return Some(welcome);
         };
         let at = |table: &Option<TableHandle>| table.as_ref().map(|t| t.tx.clone());
         let to_table = match message {
@@ -289,36 +317,103 @@ impl Connection {
         }
     }
 
-    fn hello(&mut self, message: ClientMessage) -> ServerMessage {
-        let ClientMessage::Hello { version, name } = message else {
-            return refusal(Refusal::NotIntroduced, "say hello first");
+    /// Says hello: a new guest, or one coming back with their token (then also the table they were at, and the
+    /// last news they have).
+    fn hello(&mut self, message: ClientMessage) -> (ServerMessage, Option<(String, Option<u64>)>) {
+        let ClientMessage::Hello {
+            version,
+            name,
+            token,
+            since,
+        } = message
+        else {
+            return (refusal(Refusal::NotIntroduced, "say hello first"), None);
         };
         if version != protocol::VERSION {
-            return refusal(
-                Refusal::WrongVersion,
-                &format!(
-                    "this server speaks protocol {}, not {version}",
-                    protocol::VERSION
-                ),
+            let why = format!(
+                "this server speaks protocol {}, not {version}",
+                protocol::VERSION
             );
+            return (refusal(Refusal::WrongVersion, &why), None);
         }
-        let name = match protocol::check_name(&name) {
-            Ok(name) => name,
-            Err(why) => return refusal(Refusal::BadName, &why),
-        };
-        let Ok(mut names) = self.shared.names.lock() else {
-            return refusal(Refusal::BadName, "the server cannot take names now");
-        };
-        if !names.insert(name.to_lowercase()) {
-            return refusal(
-                Refusal::BadName,
-                &format!("someone here already plays as {name}"),
+        let Ok(mut sessions) = self.shared.sessions.lock() else {
+            return (
+                refusal(Refusal::BadName, "the server cannot take names now"),
+                None,
             );
-        }
+        };
+        let now = Instant::now();
+        sessions.retain(|_, s| s.current(now));
+        let (name, token, back) = match token {
+            Some(token) => {
+                let Some(session) = sessions.get_mut(&token) else {
+                    let why = "that token is not known here, or its hold has run out: say hello with a name";
+                    return (refusal(Refusal::BadName, why), None);
+                };
+                session.live = Some(self.id);
+                session.gone_at = None;
+                let back = session.table.clone().map(|t| (t, since));
+                (session.name.clone(), token, back)
+            }
+            None => {
+                let name = match protocol::check_name(&name) {
+                    Ok(name) => name,
+                    Err(why) => return (refusal(Refusal::BadName, &why), None),
+                };
+                let lower = name.to_lowercase();
+                if sessions.values().any(|s| s.name.to_lowercase() == lower) {
+                    let why = format!("someone here already plays as {name}");
+                    return (refusal(Refusal::BadName, &why), None);
+                }
+                let token = match new_token() {
+                    Ok(token) => token,
+                    Err(why) => return (refusal(Refusal::BadName, &why), None),
+                };
+                sessions.insert(
+                    token.clone(),
+                    Session {
+                        name: name.clone(),
+                        live: Some(self.id),
+                        gone_at: None,
+                        table: None,
+                    },
+                );
+                (name, token, None)
+            }
+        };
         self.name = Some(name.clone());
-        ServerMessage::Welcome {
+        self.token = token.clone();
+        let welcome = ServerMessage::Welcome {
             version: protocol::VERSION,
             name,
+            token,
+        };
+        (welcome, back)
+    }
+
+    /// Back after a dropped connection: into the seat held for the session, else watching the table it was at.
+    async fn come_back(
+        &mut self,
+        name: String,
+        table: String,
+        since: Option<u64>,
+        out: &table::Outbox,
+    ) {
+        let Some(handle) = self.shared.tables.get(&table).cloned() else {
+            return;
+        };
+        let (reply, answer) = oneshot::channel();
+        let resume = ToTable::Resume {
+            conn: self.id,
+            token: self.token.clone(),
+            since,
+            out: out.clone(),
+            reply,
+        };
+        if handle.tx.send(resume).await.is_ok() && answer.await == Ok(true) {
+            self.table = Some(handle);
+        } else {
+            let _ = self.join(name, table, None, out).await;
         }
     }
 
@@ -339,6 +434,7 @@ impl Connection {
         let (reply, answer) = oneshot::channel();
         let join = ToTable::Join {
             conn: self.id,
+            token: self.token.clone(),
             name,
             seat,
             out: out.clone(),
@@ -350,6 +446,11 @@ impl Connection {
         match answer.await {
             Ok(Ok(())) => {
                 self.table = Some(handle);
+                if let Ok(mut sessions) = self.shared.sessions.lock()
+                    && let Some(session) = sessions.get_mut(&self.token)
+                {
+                    session.table = Some(table);
+                }
                 None
             }
             Ok(Err((code, why))) => Some(refusal(code, &why)),
@@ -376,6 +477,20 @@ impl Connection {
             false
         }
     }
+}
+
+/// The name a `welcome` gives.
+fn name_of(welcome: &ServerMessage) -> String {
+    match welcome {
+        ServerMessage::Welcome { name, .. } => name.clone(),
+        _ => String::new(),
+    }
+}
+
+/// A session token: 128 bits from the operating system, in hex.
+fn new_token() -> Result<String, String> {
+    let seed = crate::engine::os_seed().map_err(|e| e.to_string())?;
+    Ok(seed[..16].iter().map(|b| format!("{b:02x}")).collect())
 }
 
 fn refusal(code: Refusal, message: &str) -> ServerMessage {

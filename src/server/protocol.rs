@@ -14,6 +14,9 @@ pub const MAX_MESSAGE_BYTES: usize = 4 * 1024;
 /// The longest chat line, in characters.
 pub const MAX_CHAT_CHARS: usize = 300;
 
+/// How long a dropped connection's seat (and name) wait for it to come back, in seconds.
+pub const HOLD_SECONDS: u64 = 60;
+
 /// The longest name, in characters.
 pub const MAX_NAME_CHARS: usize = 24;
 
@@ -27,6 +30,13 @@ pub enum ClientMessage {
         version: u32,
         /// 1 to [`MAX_NAME_CHARS`] characters: letters, digits, spaces, `-`, `_`, `.`, `'`.
         name: String,
+        /// Coming back: the token the last `welcome` gave. Within [`HOLD_SECONDS`] of the connection dropping, the
+        /// client gets its name and its seat back (the name given here is then ignored).
+        #[serde(default)]
+        token: Option<String>,
+        /// Coming back: the last news number received; the news after it is sent again after `joined`.
+        #[serde(default)]
+        since: Option<u64>,
     },
     /// The tables, for the lobby.
     Lobby {},
@@ -72,6 +82,8 @@ pub enum ServerMessage {
         version: u32,
         /// The name the client plays under.
         name: String,
+        /// Give it back in `hello` to come back after a dropped connection. Keep it to yourself: it is the seat.
+        token: String,
     },
     /// The tables.
     Lobby {
@@ -95,6 +107,14 @@ pub enum ServerMessage {
     /// Something happened at the client's table, numbered from 1 without gaps.
     News {
         /// The number.
+        seq: u64,
+        /// What happened.
+        news: News,
+    },
+    /// News the client missed while its connection was down, sent again after `joined` (its view already
+    /// includes it: this is for showing what happened).
+    Missed {
+        /// The number it had.
         seq: u64,
         /// What happened.
         news: News,

@@ -7,7 +7,7 @@ use super::protocol::{Listing, Refusal, ServerMessage, Timer};
 use crate::engine::{Action, Command, Event, MAX_SEATS, Phase, SeatId, Table, TableState, Viewer};
 use crate::host::{Host, News, Occupant};
 use crate::level::Level;
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::sync::{mpsc, oneshot};
@@ -47,6 +47,8 @@ pub enum ToTable {
     Join {
         /// Who.
         conn: ConnId,
+        /// Their session's token: what gives a dropped connection its seat back.
+        token: String,
         /// Under what name.
         name: String,
         /// Where, or none to watch.
@@ -82,12 +84,28 @@ pub enum ToTable {
         /// What.
         text: String,
     },
-    /// The connection has gone, or moved to another table.
+    /// The connection has gone (its seat is held for it a while), or moved to another table.
     Gone {
         /// Who.
         conn: ConnId,
     },
+    /// A connection come back for the seat held for its session: the seat's view, then the news after `since`.
+    Resume {
+        /// The new connection.
+        conn: ConnId,
+        /// The session's token.
+        token: String,
+        /// The last news number the client has.
+        since: Option<u64>,
+        /// Its messages.
+        out: Outbox,
+        /// Back in the seat, or there was none held.
+        reply: oneshot::Sender<bool>,
+    },
 }
+
+/// News kept for a connection that comes back, at most.
+const KEEP_NEWS: usize = 2_000;
 
 /// A table as the rest of the server sees it: where to send, and its lobby line.
 #[derive(Clone, Debug)]
@@ -100,6 +118,7 @@ pub struct TableHandle {
 
 struct Member {
     name: String,
+    token: String,
     out: Outbox,
     seat: Option<SeatId>,
 }
@@ -120,8 +139,12 @@ struct TableTask {
     members: HashMap<ConnId, Member>,
     seq: u64,
     deadline: Option<(Instant, Waiting)>,
-    /// People who asked to get up (or left) during a round: they go when it ends.
+    /// People who asked to get up during a round: they go when it ends.
     leaving: Vec<SeatId>,
+    /// Seats whose connection dropped: the session's token, and until when the seat waits for it.
+    held: HashMap<SeatId, (String, Instant)>,
+    /// The latest news, for connections that come back.
+    recent: VecDeque<(u64, News)>,
     listing: Arc<Mutex<Listing>>,
 }
 
@@ -155,6 +178,8 @@ pub fn open(id: String, level: Level, seed: u64, pace: Pace) -> Result<TableHand
         seq: 0,
         deadline: None,
         leaving: Vec::new(),
+        held: HashMap::new(),
+        recent: VecDeque::new(),
         listing: listing.clone(),
     };
     task.update_listing();
@@ -165,16 +190,39 @@ pub fn open(id: String, level: Level, seed: u64, pace: Pace) -> Result<TableHand
 impl TableTask {
     async fn run(mut self, mut rx: mpsc::Receiver<ToTable>) {
         loop {
-            let deadline = self.deadline;
+            let wake = self
+                .held
+                .values()
+                .map(|(_, at)| *at)
+                .chain(self.deadline.map(|(at, _)| at))
+                .min();
             tokio::select! {
                 message = rx.recv() => match message {
                     Some(message) => self.handle(message),
                     None => return,
                 },
-                () = sleep_until(deadline.map(|(at, _)| at)) => self.time_up(),
+                () = sleep_until(wake) => self.wake(),
             }
             self.advance();
             self.update_listing();
+        }
+    }
+
+    /// A clock ran out: the table's, or a held seat's.
+    fn wake(&mut self) {
+        let now = Instant::now();
+        if self.deadline.is_some_and(|(at, _)| at <= now) {
+            self.time_up();
+        }
+        let expired: Vec<SeatId> = self
+            .held
+            .iter()
+            .filter(|(_, (_, at))| *at <= now)
+            .map(|(seat, _)| *seat)
+            .collect();
+        for seat in expired {
+            self.held.remove(&seat);
+            self.get_up(seat);
         }
     }
 
@@ -182,13 +230,29 @@ impl TableTask {
         match message {
             ToTable::Join {
                 conn,
+                token,
                 name,
                 seat,
                 out,
                 reply,
             } => {
-                let joined = self.join(conn, name, seat, out);
+                let member = Member {
+                    name,
+                    token,
+                    out,
+                    seat,
+                };
+                let joined = self.join(conn, member);
                 let _ = reply.send(joined);
+            }
+            ToTable::Resume {
+                conn,
+                token,
+                since,
+                out,
+                reply,
+            } => {
+                let _ = reply.send(self.resume(conn, token, since, out));
             }
             ToTable::Bet { conn, amount } => {
                 let Some(seat) = self.seat_of(conn) else {
@@ -232,30 +296,28 @@ impl TableTask {
                 }
             }
             ToTable::Gone { conn } => {
-                // Mid-round, the seat plays on by the clock (stands) and empties when the round ends.
-                if let Some(seat) = self.seat_of(conn) {
-                    self.get_up(seat);
+                // The seat waits for the session to come back; meanwhile it plays by the clock (stands, sits
+                // rounds out).
+                if let Some(member) = self.members.remove(&conn)
+                    && let Some(seat) = member.seat
+                    && !self.leaving.contains(&seat)
+                {
+                    let until = Instant::now() + Duration::from_secs(super::protocol::HOLD_SECONDS);
+                    self.held.insert(seat, (member.token, until));
                 }
-                self.members.remove(&conn);
             }
         }
     }
 
-    fn join(
-        &mut self,
-        conn: ConnId,
-        name: String,
-        seat: Option<SeatId>,
-        out: Outbox,
-    ) -> Result<(), (Refusal, String)> {
-        if let Some(seat) = seat {
+    fn join(&mut self, conn: ConnId, member: Member) -> Result<(), (Refusal, String)> {
+        if let Some(seat) = member.seat {
             if usize::from(seat) >= MAX_SEATS {
                 return Err((
                     Refusal::SeatUnavailable,
                     format!("seats are numbered 0 to {}", MAX_SEATS - 1),
                 ));
             }
-            if !self.host.is_free(seat) {
+            if !self.host.is_free(seat) || self.held.contains_key(&seat) {
                 return Err((Refusal::SeatUnavailable, format!("seat {seat} is taken")));
             }
             if self.host.phase() != Phase::Betting {
@@ -266,21 +328,93 @@ impl TableTask {
             }
             let news = self
                 .host
-                .sit(seat, Occupant::person(name.clone(), self.level.buy_in))
+                .sit(
+                    seat,
+                    Occupant::person(member.name.clone(), self.level.buy_in),
+                )
                 .map_err(|e| (Refusal::SeatUnavailable, e.to_string()))?;
             self.tell(news);
         }
-        let view = self.host.view(seat.map_or(Viewer::Spectator, Viewer::Seat));
+        self.welcome(&member, None);
+        self.members.insert(conn, member);
+        Ok(())
+    }
+
+    /// Tells a member where they are: the table from their seat, who sits where, a clock running for them, then
+    /// the news after `since` that is still kept.
+    fn welcome(&self, member: &Member, since: Option<u64>) {
+        let view = self
+            .host
+            .view(member.seat.map_or(Viewer::Spectator, Viewer::Seat));
         let joined = ServerMessage::Joined {
             table: self.id.clone(),
-            seat,
+            seat: member.seat,
             seq: self.seq,
             view: Box::new(view),
             names: self.host.names().seats.to_vec(),
         };
-        let _ = out.try_send(Arc::new(joined));
-        self.members.insert(conn, Member { name, out, seat });
-        Ok(())
+        let _ = member.out.try_send(Arc::new(joined));
+        // A clock already running for everyone's bets or for this seat.
+        if let Some((at, waiting)) = self.deadline {
+            let ms = at.saturating_duration_since(Instant::now()).as_millis() as u64;
+            let clock = match waiting {
+                Waiting::Bets => Some(Timer { seat: None, ms }),
+                Waiting::Person(seat) if member.seat == Some(seat) => Some(Timer {
+                    seat: Some(seat),
+                    ms,
+                }),
+                _ => None,
+            };
+            if let Some(clock) = clock {
+                let _ = member.out.try_send(Arc::new(ServerMessage::Clock(clock)));
+            }
+        }
+        // The view already holds them; sent again, they let the client show what it missed.
+        let missed = self
+            .recent
+            .iter()
+            .filter(|(seq, _)| since.is_some_and(|since| *seq > since));
+        for (seq, news) in missed {
+            let _ = member.out.try_send(Arc::new(ServerMessage::Missed {
+                seq: *seq,
+                news: news.clone(),
+            }));
+        }
+    }
+
+    /// A session comes back for its held seat (or takes it over from a connection still open).
+    fn resume(&mut self, conn: ConnId, token: String, since: Option<u64>, out: Outbox) -> bool {
+        let held = self
+            .held
+            .iter()
+            .find(|(_, (t, _))| *t == token)
+            .map(|(seat, _)| *seat);
+        let taken_over = self
+            .members
+            .iter()
+            .find(|(_, m)| m.token == token && m.seat.is_some())
+            .map(|(c, m)| (*c, m.seat));
+        let seat = match (held, taken_over) {
+            (Some(seat), _) => {
+                self.held.remove(&seat);
+                seat
+            }
+            (None, Some((old, Some(seat)))) => {
+                self.members.remove(&old);
+                seat
+            }
+            _ => return false,
+        };
+        let name = self.host.names().name(seat);
+        let member = Member {
+            name,
+            token,
+            out,
+            seat: Some(seat),
+        };
+        self.welcome(&member, since);
+        self.members.insert(conn, member);
+        true
     }
 
     fn seat_of(&self, conn: ConnId) -> Option<SeatId> {
@@ -424,6 +558,10 @@ impl TableTask {
                 self.deadline = None;
             }
             self.seq += 1;
+            if self.recent.len() == KEEP_NEWS {
+                self.recent.pop_front();
+            }
+            self.recent.push_back((self.seq, item.clone()));
             let message = Arc::new(ServerMessage::News {
                 seq: self.seq,
                 news: item,
