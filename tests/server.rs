@@ -13,12 +13,19 @@ use tungstenite::{Message, WebSocket};
 
 /// The default table (three companions at seats 0, 2 and 5) as `strip`, at `pace`.
 fn start(pace: Pace) -> Running {
+    start_with(pace, |_| {})
+}
+
+/// The same, with the level and the config changed first.
+fn start_with(pace: Pace, change: impl FnOnce(&mut Config)) -> Running {
     let level = Level::load_or_default(None).expect("the default level");
-    let config = Config {
+    let mut config = Config {
         tables: vec![("strip".to_string(), level)],
         seed: 7,
         pace,
+        per_address: 16,
     };
+    change(&mut config);
     server::spawn("127.0.0.1:0".parse().expect("an address"), config).expect("the server starts")
 }
 
@@ -529,4 +536,74 @@ fn a_dropped_connection_comes_back_to_its_seat_with_the_news_it_missed() {
     );
     assert_eq!(hers.seats(), his.seats());
     assert_eq!(hers.hands(), his.hands());
+}
+
+#[test]
+fn a_broke_player_resets_once_an_hour_and_an_address_holds_a_few_connections() {
+    let pace = Pace {
+        bet: Duration::from_secs(10),
+        turn: Duration::from_millis(200),
+        companion: Duration::ZERO,
+    };
+    let running = start_with(pace, |config| {
+        // A $10 buy-in at a $10 table: one lost hand and the player is out of chips.
+        config.tables[0].1.buy_in = Cents::units(10);
+        config.per_address = 3;
+    });
+    let mut ann = Client::connect(&running, "Ann");
+    let mut bob = Client::connect(&running, "Bob");
+    bob.send(r#"{"type":"watch","table":"strip"}"#);
+    bob.wait_for(|m| matches!(m, ServerMessage::Joined { .. }));
+    ann.send(r#"{"type":"sit","table":"strip","seat":3}"#);
+    ann.wait_for(|m| matches!(m, ServerMessage::Joined { .. }));
+    let notice = bob.wait_for(|m| matches!(m, ServerMessage::Notice { .. }));
+    assert_eq!(
+        notice,
+        ServerMessage::Notice {
+            text: "Ann sits down at seat 4.".to_string()
+        }
+    );
+    ann.send(r#"{"type":"reset"}"#);
+    assert_eq!(ann.refusal().0, Refusal::NoReset, "she still has her $10");
+    // A fourth connection from this address is turned away; the three open ones are unharmed.
+    let _cy = Client::connect(&running, "Cy");
+    match tungstenite::connect(format!("ws://{}/ws", running.addr)) {
+        Err(tungstenite::Error::Http(response)) => assert_eq!(response.status(), 429),
+        other => panic!("a fourth connection: {:?}", other.map(|_| ())),
+    }
+    // Bet everything each round until the chips are gone (a loss comes within a few rounds).
+    let chips = |c: &Client| {
+        c.view
+            .as_ref()
+            .map(|v| v.seats()[3].chips())
+            .unwrap_or_default()
+    };
+    let go_broke = |ann: &mut Client| {
+        let until = Instant::now() + Duration::from_secs(20);
+        while chips(ann) > Cents::ZERO && Instant::now() < until {
+            let ended = ann.rounds_ended();
+            let stake = chips(ann).0.min(500_000);
+            ann.send(&format!(r#"{{"type":"bet","amount":{stake}}}"#));
+            pump(&mut [&mut *ann], |c| c[0].rounds_ended() > ended);
+        }
+        assert_eq!(chips(ann), Cents::ZERO, "Ann went broke in time");
+    };
+    go_broke(&mut ann);
+    ann.send(r#"{"type":"reset"}"#);
+    ann.wait_for(|m| {
+        matches!(
+            m,
+            ServerMessage::News {
+                news: News::Event(Event::Rebought { seat: 3, .. }),
+                ..
+            }
+        )
+    });
+    assert_eq!(chips(&ann), Cents::units(10));
+    // Broke again is not enough: once an hour.
+    go_broke(&mut ann);
+    ann.send(r#"{"type":"reset"}"#);
+    let (code, message) = ann.refusal();
+    assert_eq!(code, Refusal::NoReset);
+    assert!(message.contains("once an hour"), "{message}");
 }

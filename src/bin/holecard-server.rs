@@ -29,6 +29,9 @@ struct Cli {
     /// Seconds a person has to act before the table stands for them.
     #[arg(long, value_name = "S", default_value_t = 30)]
     turn_seconds: u64,
+    /// Connections one address may hold at once (raise it for a load test from one machine).
+    #[arg(long, value_name = "N", default_value_t = 32)]
+    per_address: usize,
 }
 
 fn main() -> ExitCode {
@@ -55,6 +58,7 @@ fn main() -> ExitCode {
             turn: Duration::from_secs(cli.turn_seconds),
             ..Pace::default()
         },
+        per_address: cli.per_address,
     };
     let runtime = match tokio::runtime::Runtime::new() {
         Ok(runtime) => runtime,

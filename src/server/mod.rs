@@ -10,13 +10,14 @@ pub mod table;
 
 use crate::level::Level;
 use axum::Router;
-use axum::extract::State;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
-use axum::response::{IntoResponse, Json};
+use axum::extract::{ConnectInfo, State};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Json, Response};
 use axum::routing::get;
 use protocol::{ClientMessage, Listing, Refusal, ServerMessage};
 use std::collections::{BTreeMap, HashMap};
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -33,6 +34,8 @@ pub struct Config {
     pub seed: u64,
     /// How long tables wait.
     pub pace: Pace,
+    /// Connections one address may hold at once.
+    pub per_address: usize,
 }
 
 /// Frames larger than this are refused by the WebSocket layer itself (the connection closes with "message too
@@ -48,6 +51,9 @@ const HELLO_TIME: Duration = Duration::from_secs(10);
 
 struct Shared {
     tables: BTreeMap<String, TableHandle>,
+    /// Open connections by address, and how many one may hold.
+    addresses: Mutex<HashMap<IpAddr, usize>>,
+    per_address: usize,
     /// Guests' sessions by token.
     sessions: Mutex<HashMap<String, Session>>,
     next_conn: AtomicU64,
@@ -84,6 +90,8 @@ pub fn router(config: &Config) -> Result<Router, String> {
     let shared = Arc::new(Shared {
         tables,
         sessions: Mutex::new(HashMap::new()),
+        addresses: Mutex::new(HashMap::new()),
+        per_address: config.per_address,
         next_conn: AtomicU64::new(1),
     });
     Ok(Router::new()
@@ -177,10 +185,58 @@ fn listings(shared: &Shared) -> Vec<Listing> {
         .collect()
 }
 
-async fn upgrade(ws: WebSocketUpgrade, State(shared): State<Arc<Shared>>) -> impl IntoResponse {
+async fn upgrade(
+    ws: WebSocketUpgrade,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    State(shared): State<Arc<Shared>>,
+) -> Response {
+    let Some(slot) = Slot::take(&shared, peer.ip()) else {
+        let why = format!(
+            "at most {} connections from one address",
+            shared.per_address
+        );
+        return (StatusCode::TOO_MANY_REQUESTS, why).into_response();
+    };
     ws.max_message_size(MAX_FRAME_BYTES)
         .max_frame_size(MAX_FRAME_BYTES)
-        .on_upgrade(move |socket| Connection::new(shared).run(socket))
+        .on_upgrade(move |socket| async move {
+            Connection::new(shared).run(socket).await;
+            drop(slot);
+        })
+}
+
+/// One of an address's connections, given back when dropped.
+struct Slot {
+    shared: Arc<Shared>,
+    ip: IpAddr,
+}
+
+impl Slot {
+    fn take(shared: &Arc<Shared>, ip: IpAddr) -> Option<Slot> {
+        let mut addresses = shared.addresses.lock().ok()?;
+        let open = addresses.entry(ip).or_insert(0);
+        if *open >= shared.per_address {
+            return None;
+        }
+        *open += 1;
+        Some(Slot {
+            shared: shared.clone(),
+            ip,
+        })
+    }
+}
+
+impl Drop for Slot {
+    fn drop(&mut self) {
+        if let Ok(mut addresses) = self.shared.addresses.lock()
+            && let Some(open) = addresses.get_mut(&self.ip)
+        {
+            *open -= 1;
+            if *open == 0 {
+                addresses.remove(&self.ip);
+            }
+        }
+    }
 }
 
 /// One client's connection: who they are, where they sit, and how fast they talk.
@@ -247,7 +303,13 @@ impl Connection {
                 }
             }
         }
-        self.leave_table().await;
+        if let Some(table) = self.table.take() {
+            let gone = ToTable::Gone {
+                conn: self.id,
+                dropped: true,
+            };
+            let _ = table.tx.send(gone).await;
+        }
         if self.name.is_some()
             && let Ok(mut sessions) = self.shared.sessions.lock()
             && let Some(session) = sessions.get_mut(&self.token)
@@ -297,6 +359,7 @@ impl Connection {
                 action,
             },
             ClientMessage::Stand {} => ToTable::Stand { conn: self.id },
+            ClientMessage::Reset {} => ToTable::Reset { conn: self.id },
             ClientMessage::Chat { text } => match protocol::check_chat(&text) {
                 Ok(text) => ToTable::Chat {
                     conn: self.id,
@@ -458,9 +521,14 @@ impl Connection {
         }
     }
 
+    /// Moves on from the table the connection is at (getting up from any seat).
     async fn leave_table(&mut self) {
         if let Some(table) = self.table.take() {
-            let _ = table.tx.send(ToTable::Gone { conn: self.id }).await;
+            let gone = ToTable::Gone {
+                conn: self.id,
+                dropped: false,
+            };
+            let _ = table.tx.send(gone).await;
         }
     }
 

@@ -65,6 +65,8 @@ pub enum ClientMessage {
     },
     /// Get up (at the end of the round, if one is under way) and watch.
     Stand {},
+    /// Out of chips: buy in again for the table's buy-in, at most once an hour (between rounds).
+    Reset {},
     /// Say something at the table.
     Chat {
         /// 1 to [`MAX_CHAT_CHARS`] characters, shown as text.
@@ -126,6 +128,11 @@ pub enum ServerMessage {
         /// Who said it.
         from: String,
         /// What they said.
+        text: String,
+    },
+    /// The table says who came, went, dropped or came back (not numbered: it is not the game).
+    Notice {
+        /// In words.
         text: String,
     },
     /// The client's last message was not done; nothing changed.
@@ -194,6 +201,8 @@ pub enum Refusal {
     BadChat,
     /// Too many messages too fast.
     TooFast,
+    /// A balance reset: the player still has chips, or had one within the hour.
+    NoReset,
 }
 
 /// Reads a client's message, or says exactly what is wrong with it.

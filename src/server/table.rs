@@ -77,6 +77,11 @@ pub enum ToTable {
         /// Who.
         conn: ConnId,
     },
+    /// Buy in again, out of chips.
+    Reset {
+        /// Who.
+        conn: ConnId,
+    },
     /// A chat line, already checked.
     Chat {
         /// Who.
@@ -84,10 +89,12 @@ pub enum ToTable {
         /// What.
         text: String,
     },
-    /// The connection has gone (its seat is held for it a while), or moved to another table.
+    /// The connection has dropped (its seat is held for it a while), or moved to another table (it gets up).
     Gone {
         /// Who.
         conn: ConnId,
+        /// Dropped, rather than moved on.
+        dropped: bool,
     },
     /// A connection come back for the seat held for its session: the seat's view, then the news after `since`.
     Resume {
@@ -103,6 +110,9 @@ pub enum ToTable {
         reply: oneshot::Sender<bool>,
     },
 }
+
+/// How often a player may reset their balance.
+const RESET_EVERY: Duration = Duration::from_secs(3_600);
 
 /// News kept for a connection that comes back, at most.
 const KEEP_NEWS: usize = 2_000;
@@ -145,6 +155,8 @@ struct TableTask {
     held: HashMap<SeatId, (String, Instant)>,
     /// The latest news, for connections that come back.
     recent: VecDeque<(u64, News)>,
+    /// When each session last reset its balance here.
+    resets: HashMap<String, Instant>,
     listing: Arc<Mutex<Listing>>,
 }
 
@@ -180,6 +192,7 @@ pub fn open(id: String, level: Level, seed: u64, pace: Pace) -> Result<TableHand
         leaving: Vec::new(),
         held: HashMap::new(),
         recent: VecDeque::new(),
+        resets: HashMap::new(),
         listing: listing.clone(),
     };
     task.update_listing();
@@ -222,6 +235,8 @@ impl TableTask {
             .collect();
         for seat in expired {
             self.held.remove(&seat);
+            let name = self.host.names().name(seat);
+            self.notice(format!("{name} did not come back; the seat is free."));
             self.get_up(seat);
         }
     }
@@ -283,9 +298,14 @@ impl TableTask {
                 }
             }
             ToTable::Stand { conn } => match self.seat_of(conn) {
-                Some(seat) => self.get_up(seat),
+                Some(seat) => {
+                    let name = self.host.names().name(seat);
+                    self.notice(format!("{name} gets up."));
+                    self.get_up(seat);
+                }
                 None => self.refuse(conn, Refusal::NotSeated, "you have no seat"),
             },
+            ToTable::Reset { conn } => self.reset(conn),
             ToTable::Chat { conn, text } => {
                 if let Some(member) = self.members.get(&conn) {
                     let line = Arc::new(ServerMessage::Chat {
@@ -295,15 +315,27 @@ impl TableTask {
                     self.send_all(line);
                 }
             }
-            ToTable::Gone { conn } => {
+            ToTable::Gone { conn, dropped } => {
                 // The seat waits for the session to come back; meanwhile it plays by the clock (stands, sits
                 // rounds out).
-                if let Some(member) = self.members.remove(&conn)
-                    && let Some(seat) = member.seat
-                    && !self.leaving.contains(&seat)
-                {
-                    let until = Instant::now() + Duration::from_secs(super::protocol::HOLD_SECONDS);
-                    self.held.insert(seat, (member.token, until));
+                let Some(member) = self.members.remove(&conn) else {
+                    return;
+                };
+                match member.seat {
+                    Some(seat) if !dropped => {
+                        self.notice(format!("{} gets up.", member.name));
+                        self.get_up(seat);
+                    }
+                    Some(seat) if !self.leaving.contains(&seat) => {
+                        let hold = super::protocol::HOLD_SECONDS;
+                        self.notice(format!(
+                            "{} has lost the connection; the seat waits {hold} seconds.",
+                            member.name
+                        ));
+                        let until = Instant::now() + Duration::from_secs(hold);
+                        self.held.insert(seat, (member.token, until));
+                    }
+                    _ => self.notice(format!("{} has left the table.", member.name)),
                 }
             }
         }
@@ -336,8 +368,53 @@ impl TableTask {
             self.tell(news);
         }
         self.welcome(&member, None);
+        self.notice(match member.seat {
+            Some(seat) => format!("{} sits down at seat {}.", member.name, seat + 1),
+            None => format!("{} is watching.", member.name),
+        });
         self.members.insert(conn, member);
         Ok(())
+    }
+
+    /// A player out of chips buys in again for the table's buy-in, at most once an hour.
+    fn reset(&mut self, conn: ConnId) {
+        let Some(seat) = self.seat_of(conn) else {
+            return self.refuse(
+                conn,
+                Refusal::NotSeated,
+                "take a seat to reset your balance",
+            );
+        };
+        let min_bet = self.host.rules().min_bet;
+        if self.host.seats()[usize::from(seat)].chips() >= min_bet {
+            return self.refuse(conn, Refusal::NoReset, "you still have chips to play with");
+        }
+        let token = self
+            .members
+            .get(&conn)
+            .map(|m| m.token.clone())
+            .unwrap_or_default();
+        if let Some(last) = self.resets.get(&token) {
+            let wait = RESET_EVERY.saturating_sub(last.elapsed());
+            if !wait.is_zero() {
+                let minutes = wait.as_secs().div_ceil(60);
+                let why = format!("a balance resets once an hour: again in {minutes} minutes");
+                return self.refuse(conn, Refusal::NoReset, &why);
+            }
+        }
+        let amount = self.level.buy_in;
+        match self.host.apply(Command::Rebuy { seat, amount }) {
+            Ok(news) => {
+                self.resets.insert(token, Instant::now());
+                self.tell(news);
+            }
+            Err(e) => self.refuse(conn, Refusal::NoReset, &e.to_string()),
+        }
+    }
+
+    /// Tells every member something in words.
+    fn notice(&mut self, text: String) {
+        self.send_all(Arc::new(ServerMessage::Notice { text }));
     }
 
     /// Tells a member where they are: the table from their seat, who sits where, a clock running for them, then
@@ -406,6 +483,7 @@ impl TableTask {
             _ => return false,
         };
         let name = self.host.names().name(seat);
+        self.notice(format!("{name} is back."));
         let member = Member {
             name,
             token,
