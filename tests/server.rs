@@ -24,6 +24,7 @@ fn start_with(pace: Pace, change: impl FnOnce(&mut Config)) -> Running {
         seed: 7,
         pace,
         per_address: 16,
+        web: None,
     };
     change(&mut config);
     server::spawn("127.0.0.1:0".parse().expect("an address"), config).expect("the server starts")
@@ -606,4 +607,37 @@ fn a_broke_player_resets_once_an_hour_and_an_address_holds_a_few_connections() {
     let (code, message) = ann.refusal();
     assert_eq!(code, Refusal::NoReset);
     assert!(message.contains("once an hour"), "{message}");
+}
+
+#[test]
+fn the_server_serves_the_browser_build_and_the_lobby_over_http() {
+    let web = std::env::temp_dir().join(format!("holecard-web-{}", std::process::id()));
+    std::fs::create_dir_all(&web).expect("a folder");
+    std::fs::write(web.join("index.html"), "<title>Holecard</title>").expect("a page");
+    let running = start_with(patient(), |config| config.web = Some(web.clone()));
+    let get = |path: &str| -> String {
+        use std::io::{Read, Write};
+        let mut stream = TcpStream::connect(running.addr).expect("connects");
+        stream
+            .set_read_timeout(Some(Duration::from_secs(5)))
+            .expect("a read timeout");
+        write!(
+            stream,
+            "GET {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"
+        )
+        .expect("asks");
+        let mut answer = String::new();
+        stream.read_to_string(&mut answer).expect("an answer");
+        answer
+    };
+    let page = get("/");
+    assert!(page.starts_with("HTTP/1.1 200"), "{page}");
+    assert!(page.contains("<title>Holecard</title>"), "{page}");
+    assert!(
+        get("/../Cargo.toml").starts_with("HTTP/1.1 4"),
+        "nothing outside the folder"
+    );
+    let lobby = get("/api/tables");
+    assert!(lobby.contains(r#""id":"strip""#), "{lobby}");
+    let _ = std::fs::remove_dir_all(&web);
 }

@@ -29,6 +29,9 @@ struct Cli {
     /// Seconds a person has to act before the table stands for them.
     #[arg(long, value_name = "S", default_value_t = 30)]
     turn_seconds: u64,
+    /// The browser build to serve at `/` (made by `scripts/build-web`).
+    #[arg(long, value_name = "DIR", default_value = "web/dist")]
+    web: PathBuf,
     /// Connections one address may hold at once (raise it for a load test from one machine).
     #[arg(long, value_name = "N", default_value_t = 32)]
     per_address: usize,
@@ -59,6 +62,15 @@ fn main() -> ExitCode {
             ..Pace::default()
         },
         per_address: cli.per_address,
+        web: Some(cli.web.clone()),
+    };
+    let page = if cli.web.join("index.html").is_file() {
+        format!("the game at http://{}/", cli.listen)
+    } else {
+        format!(
+            "no browser build in {} (scripts/build-web makes it)",
+            cli.web.display()
+        )
     };
     let runtime = match tokio::runtime::Runtime::new() {
         Ok(runtime) => runtime,
@@ -72,7 +84,7 @@ fn main() -> ExitCode {
             .await
             .map_err(|e| format!("listening on {}: {e}", cli.listen))?;
         println!(
-            "holecard-server: {} tables on http://{} (lobby /api/tables, play /ws)",
+            "holecard-server: {} tables on http://{} (lobby /api/tables, play /ws); {page}",
             config.tables.len(),
             cli.listen
         );

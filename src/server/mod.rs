@@ -36,6 +36,8 @@ pub struct Config {
     pub pace: Pace,
     /// Connections one address may hold at once.
     pub per_address: usize,
+    /// The browser build (`web/dist`), served at `/` when it holds an `index.html`.
+    pub web: Option<std::path::PathBuf>,
 }
 
 /// Frames larger than this are refused by the WebSocket layer itself (the connection closes with "message too
@@ -77,7 +79,8 @@ impl Session {
     }
 }
 
-/// The server's routes over its open tables: `GET /api/tables` (the lobby) and `GET /ws` (play).
+/// The server's routes over its open tables: `GET /api/tables` (the lobby), `GET /ws` (play), and the browser
+/// build's files at `/` when there is one.
 pub fn router(config: &Config) -> Result<Router, String> {
     let mut tables = BTreeMap::new();
     for (i, (id, level)) in config.tables.iter().enumerate() {
@@ -94,10 +97,16 @@ pub fn router(config: &Config) -> Result<Router, String> {
         per_address: config.per_address,
         next_conn: AtomicU64::new(1),
     });
-    Ok(Router::new()
+    let app = Router::new()
         .route("/api/tables", get(lobby))
         .route("/ws", get(upgrade))
-        .with_state(shared))
+        .with_state(shared);
+    Ok(match &config.web {
+        Some(dir) if dir.join("index.html").is_file() => {
+            app.fallback_service(tower_http::services::ServeDir::new(dir))
+        }
+        _ => app,
+    })
 }
 
 /// Serves `config` on `listener` until `shutdown` resolves.
