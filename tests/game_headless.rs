@@ -655,9 +655,31 @@ fn a_sitting_saved_mid_round_resumes_where_it_stopped() {
         .map(|c| c.amount);
     assert_eq!(circle, Some(Cents::units(25)));
     intend(&mut resumed, Intent::Play(holecard::engine::Action::Hit));
-    run_until(&mut resumed, |app, shown| {
-        headless::between_rounds(app) && shown.iter().any(|e| matches!(e, Event::RoundEnded { .. }))
-    });
+    // The card drawn is any unseen one: a hand still short of 21 stands when its turn comes back.
+    let mut cursor = resumed.world().resource::<Messages<Shown>>().get_cursor();
+    let mut ended = false;
+    for _ in 0..20_000 {
+        resumed.update();
+        let messages = resumed.world().resource::<Messages<Shown>>();
+        ended |= cursor
+            .read(messages)
+            .any(|Shown(e)| matches!(e, Event::RoundEnded { .. }));
+        if ended && headless::between_rounds(&resumed) {
+            break;
+        }
+        let waiting = resumed.world().resource::<Engine>().seat_to_act() == Some(3);
+        if waiting
+            && resumed
+                .world()
+                .resource::<holecard::game::table::Beats>()
+                .settled()
+        {
+            resumed
+                .world_mut()
+                .write_message(Intent::Play(holecard::engine::Action::Stand));
+        }
+    }
+    assert!(ended, "the resumed round ended");
     // The save was sealed and the table resumed with a fresh generator: the hole card and the card the player drew
     // are any unseen cards, so the round ends in a win, a push or a loss of the $25.
     let engine = resumed.world().resource::<Engine>();
