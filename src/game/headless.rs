@@ -130,10 +130,19 @@ pub fn between_rounds(app: &App) -> bool {
     engine.phase() == crate::engine::Phase::Betting && app.world().resource::<Beats>().settled()
 }
 
-/// The seat view (what the presentation draws from) is the engine table's view from the same seat.
+/// The seat view (what the presentation draws from) is the engine table's view from the same seat, and the shoe and
+/// the discard tray on the felt show its counts.
 pub fn seat_view_follows(app: &App) -> bool {
-    let seen = &app.world().resource::<SeatView>().0;
-    *seen == app.world().resource::<Engine>().view(seen.viewer())
+    let world = app.world();
+    let seen = &world.resource::<SeatView>().0;
+    let counts = seen.shoe();
+    let shoe = world
+        .try_query::<&super::table::ShoeStack>()
+        .is_some_and(|mut q| q.iter(world).all(|s| s.remaining == counts.remaining));
+    let tray = world
+        .try_query::<&super::table::DiscardTray>()
+        .is_some_and(|mut q| q.iter(world).all(|t| t.cards == counts.discarded));
+    *seen == world.resource::<Engine>().view(seen.viewer()) && shoe && tray
 }
 
 /// The card entities match the engine's cards on the felt.

@@ -566,7 +566,7 @@ pub(super) struct People<'w> {
 }
 
 /// Shows decided news one beat at a time: spawns and moves card and hand entities, moves chips between
-/// bankrolls, bet circles and the dealer's tray, counts the shoe; names who sits down and gets up, and passes on
+/// bankrolls, bet circles and the dealer's tray, shows the shoe's and tray's counts from the seat view; names who sits down and gets up, and passes on
 /// what they say.
 pub(super) fn present(
     time: Res<Time>,
@@ -598,11 +598,17 @@ pub(super) fn present(
     };
     let speed = beats.speed;
     beats.wait += speed.seconds(beat(&event));
-    if let Some(seen) = seen.as_mut()
-        && let Err(error) = seen.0.apply(&event)
-    {
-        // The events come from this table's own engine, so this is a bug: say so, and keep showing the felt.
-        error!("{error} ({event:?})");
+    if let Some(seen) = seen.as_mut() {
+        if let Err(error) = seen.0.apply(&event) {
+            // The events come from this table's own engine, so this is a bug: say so, and keep showing the felt.
+            error!("{error} ({event:?})");
+        }
+        // The shoe and the tray show the seat view's counts: one account of them, kept from the events.
+        let counts = *seen.0.shoe();
+        felt.count_shoe(|shoe, tray| {
+            shoe.remaining = counts.remaining;
+            tray.cards = counts.discarded;
+        });
     }
     match event {
         Event::Joined { seat, buy_in } => felt.bankroll(seat, |b| *b = buy_in),
@@ -658,29 +664,15 @@ pub(super) fn present(
                     .insert(Settlement { outcome, net });
             }
         }
-        Event::Shuffled { cards } => felt.count_shoe(|shoe, tray| {
-            shoe.remaining = cards;
-            tray.cards = 0;
-        }),
-        Event::Burned => felt.count_shoe(|shoe, tray| {
-            shoe.remaining = shoe.remaining.saturating_sub(1);
-            tray.cards += 1;
-        }),
-        Event::DiscardsShuffledIn { cards } => felt.count_shoe(|shoe, tray| {
-            shoe.remaining += cards;
-            tray.cards = tray.cards.saturating_sub(cards);
-        }),
-        Event::TableCleared { cards: count } => {
+        Event::TableCleared { .. } => {
             for (entity, _) in &felt.cards {
                 felt.commands.entity(entity).despawn();
             }
             for (entity, _) in &felt.hands {
                 felt.commands.entity(entity).despawn();
             }
-            felt.count_shoe(|_, tray| tray.cards += count);
         }
         Event::Dealt { to, card } => {
-            felt.count_shoe(|shoe, _| shoe.remaining = shoe.remaining.saturating_sub(1));
             let order = felt.cards.iter().filter(|(_, c)| c.spot == to).count() as u8;
             // Without a hole card the dealer's turn starts with the second card, dealt face up.
             if to == Spot::Dealer && order >= 1 {
@@ -702,7 +694,6 @@ pub(super) fn present(
             }));
         }
         Event::HoleCardDealt => {
-            felt.count_shoe(|shoe, _| shoe.remaining = shoe.remaining.saturating_sub(1));
             let order = felt
                 .cards
                 .iter()
