@@ -238,7 +238,7 @@ impl Host {
     }
 
     /// The seed of the mind that plays `seat`.
-    pub fn mind_seed(&self, seat: SeatId) -> Seed {
+    fn mind_seed(&self, seat: SeatId) -> Seed {
         seed_from_number(self.seed ^ (0x5EA7_0000 + u64::from(seat)))
     }
 

@@ -565,6 +565,18 @@ pub(super) struct People<'w> {
     remarks: MessageWriter<'w, Remark>,
 }
 
+impl People<'_> {
+    /// News that is not an event: a name to follow, or a line to pass on.
+    fn take(&mut self, news: News) {
+        match news {
+            News::Said { seat, line } => {
+                self.remarks.write(Remark { seat, line });
+            }
+            other => self.occupants.follow(&other),
+        }
+    }
+}
+
 /// Shows decided news one beat at a time: spawns and moves card and hand entities, moves chips between
 /// bankrolls, bet circles and the dealer's tray, shows the shoe's and tray's counts from the seat view; names who sits down and gets up, and passes on
 /// what they say.
@@ -586,10 +598,7 @@ pub(super) fn present(
     let event = loop {
         match beats.queue.pop_front() {
             Some(News::Event(event)) => break event,
-            Some(News::Said { seat, line }) => {
-                people.remarks.write(Remark { seat, line });
-            }
-            Some(other) => people.occupants.follow(&other),
+            Some(other) => people.take(other),
             None => {
                 beats.wait = 0.0;
                 return;
@@ -748,12 +757,8 @@ pub(super) fn present(
     shown.write(Shown(event));
     // What is said about this event, and a seat emptied by it, are shown with it.
     while let Some(News::Said { .. } | News::GotUp { .. }) = beats.queue.front() {
-        match beats.queue.pop_front() {
-            Some(News::Said { seat, line }) => {
-                people.remarks.write(Remark { seat, line });
-            }
-            Some(other) => people.occupants.follow(&other),
-            None => {}
+        if let Some(news) = beats.queue.pop_front() {
+            people.take(news);
         }
     }
 }

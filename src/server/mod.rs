@@ -345,7 +345,6 @@ impl Connection {
             }
             return Some(welcome);
         };
-        let at = |table: &Option<TableHandle>| table.as_ref().map(|t| t.tx.clone());
         let to_table = match message {
             ClientMessage::Hello { .. } => {
                 return Some(refusal(Refusal::NotIntroduced, "hello comes once"));
@@ -377,9 +376,9 @@ impl Connection {
                 Err(why) => return Some(refusal(Refusal::BadChat, &why)),
             },
         };
-        match at(&self.table) {
-            Some(tx) => {
-                let _ = tx.send(to_table).await;
+        match &self.table {
+            Some(table) => {
+                let _ = table.tx.send(to_table).await;
                 None
             }
             None => Some(refusal(

@@ -109,16 +109,6 @@ pub(super) fn plugin(app: &mut App) {
         .add_systems(OnEnter(Screen::Table), |mut log: ResMut<RoundLog>| {
             log.lines.clear();
         })
-        .add_systems(OnExit(Pause::Off), |mut time: ResMut<Time<Virtual>>| {
-            time.pause();
-        })
-        // Back to play, or away from the table by the pause menu's Leave.
-        .add_systems(OnEnter(Pause::Off), |mut time: ResMut<Time<Virtual>>| {
-            time.unpause()
-        })
-        .add_systems(OnExit(Screen::Table), |mut time: ResMut<Time<Virtual>>| {
-            time.unpause()
-        })
         .add_systems(OnEnter(Screen::Title), open_start_page)
         .add_systems(Update, keys.run_if(in_state(Pause::Off)))
         .add_systems(
