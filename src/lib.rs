@@ -5,6 +5,8 @@ pub mod engine;
 pub mod host;
 pub mod level;
 pub mod narrate;
+pub mod places;
+pub mod record;
 pub mod terminal;
 
 #[cfg(feature = "server")]

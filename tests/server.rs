@@ -1,206 +1,29 @@
-//! The server over real sockets: several WebSocket clients in one test process, on 127.0.0.1, each loop bounded.
+//! The server over real sockets: several WebSocket clients in one test process, on 127.0.0.1, each loop bounded;
+//! each test runs against SQLite and against PostgreSQL.
 
-use holecard::engine::{Action, Cents, Event, SeatId, TableState, TableView};
+mod serving;
+
+use holecard::engine::{Action, Cents, Event, TableState};
 use holecard::host::News;
-use holecard::level::Level;
 use holecard::server::protocol::{Refusal, ServerMessage};
 use holecard::server::table::Pace;
-use holecard::server::{self, Config, Running};
+use serving::{Client, Db, patient, pump, start, start_with};
 use std::net::TcpStream;
 use std::time::{Duration, Instant};
-use tungstenite::stream::MaybeTlsStream;
-use tungstenite::{Message, WebSocket};
+use tungstenite::Message;
 
-/// The default table (three companions at seats 0, 2 and 5) as `strip`, at `pace`.
-fn start(pace: Pace) -> Running {
-    start_with(pace, |_| {})
-}
+on_both!(
+    two_people_and_the_companions_play_a_round_that_everyone_sees_alike,
+    nothing_a_client_sends_out_of_line_changes_the_table,
+    a_silent_player_is_stood_by_the_clock_and_the_table_plays_on,
+    chat_reaches_the_table_as_text_and_the_lobby_counts_who_is_there,
+    a_dropped_connection_comes_back_to_its_seat_with_the_news_it_missed,
+    a_broke_player_resets_once_an_hour_and_an_address_holds_a_few_connections,
+    the_server_serves_the_browser_build_and_the_lobby_over_http,
+);
 
-/// The same, with the level and the config changed first.
-fn start_with(pace: Pace, change: impl FnOnce(&mut Config)) -> Running {
-    let level = Level::load_or_default(None).expect("the default level");
-    let mut config = Config {
-        tables: vec![("strip".to_string(), level)],
-        seed: 7,
-        pace,
-        per_address: 16,
-        web: None,
-    };
-    change(&mut config);
-    server::spawn("127.0.0.1:0".parse().expect("an address"), config).expect("the server starts")
-}
-
-fn patient() -> Pace {
-    Pace {
-        bet: Duration::from_secs(10),
-        turn: Duration::from_secs(10),
-        companion: Duration::ZERO,
-    }
-}
-
-/// A client as a bot in any language would be: it keeps the table's view from the news it is sent.
-struct Client {
-    ws: WebSocket<MaybeTlsStream<TcpStream>>,
-    got: Vec<ServerMessage>,
-    seat: Option<SeatId>,
-    view: Option<TableView>,
-    /// Sequence numbers of the news received, in order.
-    seqs: Vec<u64>,
-    /// Play the safe choice whenever the table's clock waits for this client's seat.
-    autoplay: bool,
-    /// The session's token, from `welcome`.
-    token: String,
-}
-
-impl Client {
-    fn connect(running: &Running, name: &str) -> Client {
-        Client::hello(
-            running,
-            &format!(r#"{{"type":"hello","version":1,"name":"{name}"}}"#),
-        )
-    }
-
-    /// Connects and says this hello.
-    fn hello(running: &Running, hello: &str) -> Client {
-        let (ws, _) = tungstenite::connect(format!("ws://{}/ws", running.addr)).expect("connects");
-        if let MaybeTlsStream::Plain(stream) = ws.get_ref() {
-            stream
-                .set_read_timeout(Some(Duration::from_millis(20)))
-                .expect("a read timeout");
-        }
-        let mut client = Client {
-            ws,
-            got: Vec::new(),
-            seat: None,
-            view: None,
-            seqs: Vec::new(),
-            autoplay: true,
-            token: String::new(),
-        };
-        client.send(hello);
-        if let ServerMessage::Welcome { token, .. } =
-            client.wait_for(|m| matches!(m, ServerMessage::Welcome { .. }))
-        {
-            client.token = token;
-        }
-        client
-    }
-
-    fn send(&mut self, text: &str) {
-        self.ws.send(Message::text(text)).expect("sends");
-    }
-
-    /// Reads what has arrived; keeps the view; plays when the clock waits for this seat.
-    fn poll(&mut self) {
-        loop {
-            match self.ws.read() {
-                Ok(Message::Text(text)) => {
-                    let message: ServerMessage =
-                        serde_json::from_str(text.as_str()).expect("the server's messages read");
-                    self.take(&message);
-                    self.got.push(message);
-                }
-                Ok(_) => {}
-                Err(tungstenite::Error::Io(e))
-                    if matches!(
-                        e.kind(),
-                        std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
-                    ) =>
-                {
-                    return;
-                }
-                Err(e) => panic!("the connection broke: {e}"),
-            }
-        }
-    }
-
-    fn take(&mut self, message: &ServerMessage) {
-        match message {
-            ServerMessage::Joined { seat, view, .. } => {
-                self.seat = *seat;
-                self.view = Some((**view).clone());
-            }
-            ServerMessage::Missed { seq, .. } => self.seqs.push(*seq),
-            ServerMessage::News { seq, news } => {
-                self.seqs.push(*seq);
-                if let (News::Event(event), Some(view)) = (news, self.view.as_mut()) {
-                    view.apply(event).expect("the news follows the view");
-                }
-            }
-            ServerMessage::Clock(timer)
-                if self.autoplay && timer.seat.is_some() && timer.seat == self.seat =>
-            {
-                let (Some(seat), Some(view)) = (self.seat, self.view.as_ref()) else {
-                    return;
-                };
-                let safe = view
-                    .legal_actions(seat)
-                    .when_silent()
-                    .expect("a seat in turn can always stand or decline");
-                self.send(&format!(r#"{{"type":"play","action":"{safe:?}"}}"#));
-            }
-            _ => {}
-        }
-    }
-
-    /// Reads until a message matches (at most 10 seconds).
-    fn wait_for(&mut self, wanted: impl Fn(&ServerMessage) -> bool) -> ServerMessage {
-        let from = self.got.len();
-        let until = Instant::now() + Duration::from_secs(10);
-        while Instant::now() < until {
-            self.poll();
-            if let Some(found) = self.got[from..].iter().find(|m| wanted(m)) {
-                return found.clone();
-            }
-        }
-        panic!(
-            "nothing wanted arrived in 10 s; got {:?}",
-            &self.got[from..]
-        );
-    }
-
-    fn refusal(&mut self) -> (Refusal, String) {
-        match self.wait_for(|m| matches!(m, ServerMessage::Refused { .. })) {
-            ServerMessage::Refused { code, message } => (code, message),
-            _ => unreachable!("waited for a refusal"),
-        }
-    }
-
-    fn news(&self) -> Vec<(u64, News)> {
-        self.got
-            .iter()
-            .filter_map(|m| match m {
-                ServerMessage::News { seq, news } => Some((*seq, news.clone())),
-                _ => None,
-            })
-            .collect()
-    }
-
-    fn rounds_ended(&self) -> usize {
-        self.news()
-            .iter()
-            .filter(|(_, n)| matches!(n, News::Event(Event::RoundEnded { .. })))
-            .count()
-    }
-}
-
-/// Polls every client until `done` (at most 20 seconds).
-fn pump(clients: &mut [&mut Client], done: impl Fn(&[&mut Client]) -> bool) {
-    let until = Instant::now() + Duration::from_secs(20);
-    while Instant::now() < until {
-        for client in clients.iter_mut() {
-            client.poll();
-        }
-        if done(clients) {
-            return;
-        }
-    }
-    panic!("the table did not get there in 20 s");
-}
-
-#[test]
-fn two_people_and_the_companions_play_a_round_that_everyone_sees_alike() {
-    let running = start(patient());
+fn two_people_and_the_companions_play_a_round_that_everyone_sees_alike(db: &Db) {
+    let running = start(db, patient());
     let mut ann = Client::connect(&running, "Ann");
     let mut bob = Client::connect(&running, "Bob");
     let mut cy = Client::connect(&running, "Cy");
@@ -270,9 +93,8 @@ fn two_people_and_the_companions_play_a_round_that_everyone_sees_alike() {
     );
 }
 
-#[test]
-fn nothing_a_client_sends_out_of_line_changes_the_table() {
-    let running = start(patient());
+fn nothing_a_client_sends_out_of_line_changes_the_table(db: &Db) {
+    let running = start(db, patient());
     let mut ann = Client::connect(&running, "Ann");
     ann.autoplay = false;
     // Before a table: nothing to bet at.
@@ -350,13 +172,15 @@ fn nothing_a_client_sends_out_of_line_changes_the_table() {
     }
 }
 
-#[test]
-fn a_silent_player_is_stood_by_the_clock_and_the_table_plays_on() {
-    let running = start(Pace {
-        bet: Duration::from_millis(300),
-        turn: Duration::from_millis(300),
-        companion: Duration::ZERO,
-    });
+fn a_silent_player_is_stood_by_the_clock_and_the_table_plays_on(db: &Db) {
+    let running = start(
+        db,
+        Pace {
+            bet: Duration::from_millis(300),
+            turn: Duration::from_millis(300),
+            companion: Duration::ZERO,
+        },
+    );
     let mut ann = Client::connect(&running, "Ann");
     ann.autoplay = false;
     ann.send(r#"{"type":"sit","table":"strip","seat":3}"#);
@@ -399,9 +223,8 @@ fn a_silent_player_is_stood_by_the_clock_and_the_table_plays_on() {
     );
 }
 
-#[test]
-fn chat_reaches_the_table_as_text_and_the_lobby_counts_who_is_there() {
-    let running = start(patient());
+fn chat_reaches_the_table_as_text_and_the_lobby_counts_who_is_there(db: &Db) {
+    let running = start(db, patient());
     let mut ann = Client::connect(&running, "Ann");
     let mut bob = Client::connect(&running, "Bob");
     ann.send(r#"{"type":"sit","table":"strip","seat":3}"#);
@@ -433,9 +256,8 @@ fn chat_reaches_the_table_as_text_and_the_lobby_counts_who_is_there() {
     assert_eq!(tables[0].rules, "6D S17 DAS SP4 LS 3:2 peek");
 }
 
-#[test]
-fn a_dropped_connection_comes_back_to_its_seat_with_the_news_it_missed() {
-    let running = start(patient());
+fn a_dropped_connection_comes_back_to_its_seat_with_the_news_it_missed(db: &Db) {
+    let running = start(db, patient());
     let mut ann = Client::connect(&running, "Ann");
     let mut bob = Client::connect(&running, "Bob");
     ann.autoplay = false;
@@ -539,14 +361,13 @@ fn a_dropped_connection_comes_back_to_its_seat_with_the_news_it_missed() {
     assert_eq!(hers.hands(), his.hands());
 }
 
-#[test]
-fn a_broke_player_resets_once_an_hour_and_an_address_holds_a_few_connections() {
+fn a_broke_player_resets_once_an_hour_and_an_address_holds_a_few_connections(db: &Db) {
     let pace = Pace {
         bet: Duration::from_secs(10),
         turn: Duration::from_millis(200),
         companion: Duration::ZERO,
     };
-    let running = start_with(pace, |config| {
+    let running = start_with(db, pace, |config| {
         // A $10 buy-in at a $10 table: one lost hand and the player is out of chips.
         config.tables[0].1.buy_in = Cents::units(10);
         config.per_address = 3;
@@ -609,12 +430,11 @@ fn a_broke_player_resets_once_an_hour_and_an_address_holds_a_few_connections() {
     assert!(message.contains("once an hour"), "{message}");
 }
 
-#[test]
-fn the_server_serves_the_browser_build_and_the_lobby_over_http() {
+fn the_server_serves_the_browser_build_and_the_lobby_over_http(db: &Db) {
     let web = std::env::temp_dir().join(format!("holecard-web-{}", std::process::id()));
     std::fs::create_dir_all(&web).expect("a folder");
     std::fs::write(web.join("index.html"), "<title>Holecard</title>").expect("a page");
-    let running = start_with(patient(), |config| config.web = Some(web.clone()));
+    let running = start_with(db, patient(), |config| config.web = Some(web.clone()));
     let get = |path: &str| -> String {
         use std::io::{Read, Write};
         let mut stream = TcpStream::connect(running.addr).expect("connects");

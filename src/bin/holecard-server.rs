@@ -1,4 +1,5 @@
-//! `holecard-server`: the casino server. `holecard-server` serves every table in `levels/` on 127.0.0.1:8080.
+//! `holecard-server`: the casino server. `holecard-server` serves every table in `levels/` on 127.0.0.1:8080, with
+//! its ledger in `holecard-server.sqlite` in the data folder; `--check-ledger` proves the ledger's sums and exits.
 
 use clap::Parser;
 use holecard::server::{self, Config, table::Pace};
@@ -29,16 +30,44 @@ struct Cli {
     /// Seconds a person has to act before the table stands for them.
     #[arg(long, value_name = "S", default_value_t = 30)]
     turn_seconds: u64,
+    /// Milliseconds a companion waits before it acts (so people can follow).
+    #[arg(long, value_name = "MS", default_value_t = 600)]
+    companion_ms: u64,
     /// The browser build to serve at `/` (made by `scripts/build-web`).
     #[arg(long, value_name = "DIR", default_value = "web/dist")]
     web: PathBuf,
     /// Connections one address may hold at once (raise it for a load test from one machine).
     #[arg(long, value_name = "N", default_value_t = 32)]
     per_address: usize,
+    /// The ledger: `sqlite://PATH` or `postgres://USER[:PASSWORD]@HOST[:PORT]/NAME` (default: a SQLite file
+    /// `holecard-server.sqlite` in the data folder, `$HOLECARD_DATA_DIR` or the platform's).
+    #[arg(long, value_name = "URL")]
+    database: Option<String>,
+    /// What a new account starts with and resets to, in dollars.
+    #[arg(long, value_name = "DOLLARS", default_value_t = 1_000)]
+    stake: u32,
+    /// Check the ledger's sums (every account's chips are its entries, every round sums to zero, every house is its
+    /// start and its rounds), print the report as JSON, and exit: 0 when it balances, 1 when not.
+    #[arg(long)]
+    check_ledger: bool,
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    let database = match cli
+        .database
+        .clone()
+        .map_or_else(server::store::default_database, Ok)
+    {
+        Ok(database) => database,
+        Err(e) => {
+            eprintln!("holecard-server: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    if cli.check_ledger {
+        return check_ledger(&database);
+    }
     let tables = match server::tables_in(&cli.levels) {
         Ok(tables) => tables,
         Err(e) => {
@@ -59,13 +88,15 @@ fn main() -> ExitCode {
         pace: Pace {
             bet: Duration::from_secs(cli.bet_seconds),
             turn: Duration::from_secs(cli.turn_seconds),
-            ..Pace::default()
+            companion: Duration::from_millis(cli.companion_ms),
         },
         per_address: cli.per_address,
         web: Some(cli.web.clone()),
+        database,
+        stake: holecard::engine::Cents::units(i64::from(cli.stake)),
     };
     let page = if cli.web.join("index.html").is_file() {
-        format!("the game at http://{}/", cli.listen)
+        "the game at /".to_string()
     } else {
         format!(
             "no browser build in {} (scripts/build-web makes it)",
@@ -83,21 +114,62 @@ fn main() -> ExitCode {
         let listener = tokio::net::TcpListener::bind(cli.listen)
             .await
             .map_err(|e| format!("listening on {}: {e}", cli.listen))?;
+        let addr = listener
+            .local_addr()
+            .map_err(|e| format!("listening on {}: {e}", cli.listen))?;
+        let app = server::router(&config).await?;
         println!(
-            "holecard-server: {} tables on http://{} (lobby /api/tables, play /ws); {page}",
+            "holecard-server: {} tables on http://{addr} (lobby /api/tables, play /ws), ledger {}; {page}",
             config.tables.len(),
-            cli.listen
+            server::store::shown(&config.database)
         );
         let stop = async {
             let _ = tokio::signal::ctrl_c().await;
         };
-        server::serve(listener, config, stop).await
+        server::serve_app(listener, app, stop).await
     });
     match served {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("holecard-server: {e}");
             ExitCode::FAILURE
+        }
+    }
+}
+
+/// `--check-ledger`: the report as JSON; 0 when the ledger balances.
+fn check_ledger(database: &str) -> ExitCode {
+    let checked = tokio::runtime::Runtime::new()
+        .map_err(|e| e.to_string())
+        .and_then(|runtime| {
+            runtime.block_on(async {
+                let store = server::store::Store::open(database).await?;
+                store.check().await
+            })
+        });
+    match checked {
+        Ok(report) => {
+            let balanced = report.balanced();
+            match serde_json::to_string_pretty(&serde_json::json!({
+                "ledger": server::store::shown(database),
+                "balanced": balanced,
+                "report": report,
+            })) {
+                Ok(text) => println!("{text}"),
+                Err(e) => eprintln!("holecard-server: {e}"),
+            }
+            if balanced {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            }
+        }
+        Err(e) => {
+            eprintln!(
+                "holecard-server: checking the ledger {}: {e}",
+                server::store::shown(database)
+            );
+            ExitCode::from(2)
         }
     }
 }

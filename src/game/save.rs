@@ -105,8 +105,8 @@ pub enum Store {
 }
 
 impl Store {
-    /// The platform's place for a game's data: `$HOLECARD_DATA_DIR`, else the XDG data directory on Linux,
-    /// Application Support on macOS, `%APPDATA%` on Windows; in the browser, localStorage when the page may use it.
+    /// The platform's place for a game's data (`crate::places::data_dir`); in the browser, localStorage when the
+    /// page may use it.
     /// None when there is nowhere to keep anything: the game plays on and says progress won't be kept.
     pub fn platform() -> Option<Store> {
         #[cfg(target_arch = "wasm32")]
@@ -115,18 +115,7 @@ impl Store {
         }
         #[cfg(not(target_arch = "wasm32"))]
         {
-            let dir = if let Some(dir) = std::env::var_os("HOLECARD_DATA_DIR") {
-                PathBuf::from(dir)
-            } else if cfg!(windows) {
-                PathBuf::from(std::env::var_os("APPDATA")?).join("Holecard")
-            } else if cfg!(target_os = "macos") {
-                PathBuf::from(std::env::var_os("HOME")?)
-                    .join("Library/Application Support/Holecard")
-            } else if let Some(xdg) = std::env::var_os("XDG_DATA_HOME") {
-                PathBuf::from(xdg).join("holecard")
-            } else {
-                PathBuf::from(std::env::var_os("HOME")?).join(".local/share/holecard")
-            };
+            let dir = crate::places::data_dir()?;
             Some(Store::Folder(dir))
         }
     }

@@ -2,12 +2,16 @@
 //! its host (`crate::host::Host`) and decides everything; a connection speaks for its own seat only, and what it is
 //! sent is the public news and its seat's view: nothing tells the shoe's order, the generator or a face-down card.
 //!
-//! This is the first part of the server: guests, the lobby, seats and spectators, bets and decisions under the
-//! table's clock, chat, and the limits on what a client may send. Accounts, the database and reconnection follow.
+//! People play as guests (a name) or with an account (`POST /api/register`, `POST /api/login`: a session token
+//! given in the first WebSocket message, never in a URL). An account's bankroll, highscore and hands live in the
+//! ledger (`store`): SQLite by default, PostgreSQL when asked.
 
+pub mod api;
 pub mod protocol;
+pub mod store;
 pub mod table;
 
+use crate::engine::Cents;
 use crate::level::Level;
 use axum::Router;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
@@ -21,6 +25,7 @@ use std::net::{IpAddr, SocketAddr};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
+use store::Store;
 use table::{ConnId, Pace, TableHandle, ToTable};
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
@@ -38,6 +43,10 @@ pub struct Config {
     pub per_address: usize,
     /// The browser build (`web/dist`), served at `/` when it holds an `index.html`.
     pub web: Option<std::path::PathBuf>,
+    /// The ledger: `sqlite://PATH` or `postgres://…`.
+    pub database: String,
+    /// What a new account starts with, and resets to.
+    pub stake: Cents,
 }
 
 /// Frames larger than this are refused by the WebSocket layer itself (the connection closes with "message too
@@ -53,6 +62,8 @@ const HELLO_TIME: Duration = Duration::from_secs(10);
 
 struct Shared {
     tables: BTreeMap<String, TableHandle>,
+    store: Store,
+    stake: Cents,
     /// Open connections by address, and how many one may hold.
     addresses: Mutex<HashMap<IpAddr, usize>>,
     per_address: usize,
@@ -61,9 +72,11 @@ struct Shared {
     next_conn: AtomicU64,
 }
 
-/// A guest's session: their name, whether a connection has it now, and the table they were at.
+/// A session: who it is, whether a connection has it now, and the table they were at.
 struct Session {
     name: String,
+    /// The account's key, or none for a guest.
+    account: Option<String>,
     live: Option<ConnId>,
     gone_at: Option<Instant>,
     table: Option<String>,
@@ -79,19 +92,53 @@ impl Session {
     }
 }
 
-/// The server's routes over its open tables: `GET /api/tables` (the lobby), `GET /ws` (play), and the browser
-/// build's files at `/` when there is one.
-pub fn router(config: &Config) -> Result<Router, String> {
+impl Session {
+    /// Who sits in a seat: an account by its key (any of its sessions may come back to it), a guest by token.
+    fn who(&self, token: &str) -> String {
+        match &self.account {
+            Some(key) => format!("account:{key}"),
+            None => format!("guest:{token}"),
+        }
+    }
+}
+
+/// Opens the ledger at `config.database`, recovers what a stop left (unsettled rounds are refunded, every account is
+/// up from its table) and says so on standard error; then the server's routes over its open tables:
+/// `GET /api/tables` (the lobby), `GET /ws` (play), the accounts' API (`api`), and the browser build's files at `/`
+/// when there is one.
+pub async fn router(config: &Config) -> Result<Router, String> {
+    let store = Store::open(&config.database).await?;
+    let recovery = store.recover().await?;
+    for (table, round) in &recovery.refunded {
+        eprintln!(
+            "holecard-server: table {table} round {round} was dealt but never settled before the server stopped: \
+             its bets were never taken, so they are refunded"
+        );
+    }
+    if recovery.unseated > 0 {
+        eprintln!(
+            "holecard-server: {} accounts were seated when the server stopped; their chips are their bankrolls again",
+            recovery.unseated
+        );
+    }
     let mut tables = BTreeMap::new();
     for (i, (id, level)) in config.tables.iter().enumerate() {
         let seed = config.seed ^ (i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        tables.insert(
+        let handle = table::open(
             id.clone(),
-            table::open(id.clone(), level.clone(), seed, config.pace)?,
-        );
+            level.clone(),
+            seed,
+            config.pace,
+            store.clone(),
+            config.stake,
+        )
+        .await?;
+        tables.insert(id.clone(), handle);
     }
     let shared = Arc::new(Shared {
         tables,
+        store,
+        stake: config.stake,
         sessions: Mutex::new(HashMap::new()),
         addresses: Mutex::new(HashMap::new()),
         per_address: config.per_address,
@@ -100,6 +147,7 @@ pub fn router(config: &Config) -> Result<Router, String> {
     let app = Router::new()
         .route("/api/tables", get(lobby))
         .route("/ws", get(upgrade))
+        .merge(api::routes())
         .with_state(shared);
     Ok(match &config.web {
         Some(dir) if dir.join("index.html").is_file() => {
@@ -115,10 +163,11 @@ pub async fn serve(
     config: Config,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), String> {
-    serve_app(listener, router(&config)?, shutdown).await
+    serve_app(listener, router(&config).await?, shutdown).await
 }
 
-async fn serve_app(
+/// Serves an app made by [`router`] on `listener` until `shutdown` resolves.
+pub async fn serve_app(
     listener: tokio::net::TcpListener,
     app: Router,
     shutdown: impl Future<Output = ()> + Send + 'static,
@@ -165,7 +214,7 @@ pub fn spawn(addr: SocketAddr, config: Config) -> Result<Running, String> {
         .local_addr()
         .map_err(|e| format!("listening on {addr}: {e}"))?;
     // The routes are built inside the runtime: each table's task is spawned on it.
-    let app = runtime.block_on(async { router(&config) })?;
+    let app = runtime.block_on(router(&config))?;
     let (stop, stopped) = oneshot::channel::<()>();
     let thread = std::thread::spawn(move || {
         let shutdown = async move {
@@ -254,6 +303,10 @@ struct Connection {
     id: ConnId,
     name: Option<String>,
     token: String,
+    /// Who sits: the account, or the guest session (`Session::who`).
+    who: String,
+    /// The account's key, or none for a guest.
+    account: Option<String>,
     table: Option<TableHandle>,
     tokens: f64,
     refilled: Instant,
@@ -267,6 +320,8 @@ impl Connection {
             id,
             name: None,
             token: String::new(),
+            who: String::new(),
+            account: None,
             table: None,
             tokens: BURST,
             refilled: Instant::now(),
@@ -316,6 +371,7 @@ impl Connection {
             let gone = ToTable::Gone {
                 conn: self.id,
                 dropped: true,
+                done: None,
             };
             let _ = table.tx.send(gone).await;
         }
@@ -339,7 +395,7 @@ impl Connection {
             Err((code, why)) => return Some(refusal(code, &why)),
         };
         let Some(name) = self.name.clone() else {
-            let (welcome, back) = self.hello(message);
+            let (welcome, back) = self.hello(message).await;
             if let Some((table, since)) = back {
                 self.come_back(name_of(&welcome), table, since, out).await;
             }
@@ -367,6 +423,9 @@ impl Connection {
                 action,
             },
             ClientMessage::Stand {} => ToTable::Stand { conn: self.id },
+            ClientMessage::Reset {} if self.table.is_none() => {
+                return Some(self.reset_away().await);
+            }
             ClientMessage::Reset {} => ToTable::Reset { conn: self.id },
             ClientMessage::Chat { text } => match protocol::check_chat(&text) {
                 Ok(text) => ToTable::Chat {
@@ -388,9 +447,12 @@ impl Connection {
         }
     }
 
-    /// Says hello: a new guest, or one coming back with their token (then also the table they were at, and the
-    /// last news they have).
-    fn hello(&mut self, message: ClientMessage) -> (ServerMessage, Option<(String, Option<u64>)>) {
+    /// Says hello: a new guest, an account's session, or one coming back with their token (then also the table
+    /// they were at, and the last news they have).
+    async fn hello(
+        &mut self,
+        message: ClientMessage,
+    ) -> (ServerMessage, Option<(String, Option<u64>)>) {
         let ClientMessage::Hello {
             version,
             name,
@@ -407,6 +469,30 @@ impl Connection {
             );
             return (refusal(Refusal::WrongVersion, &why), None);
         }
+        // What the ledger knows: the account a token is a session of, or whether a guest's name is an account's.
+        let known = |token: &str| {
+            self.shared
+                .sessions
+                .lock()
+                .is_ok_and(|s| s.contains_key(token))
+        };
+        let account = match &token {
+            Some(token) if !known(token) => match self.shared.store.session(token).await {
+                Ok(account) => account,
+                Err(e) => return (self.ledger_down(&e), None),
+            },
+            _ => None,
+        };
+        if token.is_none() {
+            match self.shared.store.name_taken(&name).await {
+                Ok(false) => {}
+                Ok(true) => {
+                    let why = "that name is an account's: log in to play under it";
+                    return (refusal(Refusal::BadName, why), None);
+                }
+                Err(e) => return (self.ledger_down(&e), None),
+            }
+        }
         let Ok(mut sessions) = self.shared.sessions.lock() else {
             return (
                 refusal(Refusal::BadName, "the server cannot take names now"),
@@ -417,12 +503,29 @@ impl Connection {
         sessions.retain(|_, s| s.current(now));
         let (name, token, back) = match token {
             Some(token) => {
+                if let Some(account) = account {
+                    // A new session of an account: back to where another of its sessions sat, if any.
+                    let table = sessions
+                        .values()
+                        .find(|s| s.account.as_deref() == Some(account.key.as_str()))
+                        .and_then(|s| s.table.clone());
+                    let session = Session {
+                        name: account.name,
+                        account: Some(account.key),
+                        live: None,
+                        gone_at: None,
+                        table,
+                    };
+                    sessions.insert(token.clone(), session);
+                }
                 let Some(session) = sessions.get_mut(&token) else {
-                    let why = "that token is not known here, or its hold has run out: say hello with a name";
+                    let why = "that token is not known here, or its hold has run out: log in again, or say \
+                               hello with a name to play as a guest";
                     return (refusal(Refusal::BadName, why), None);
                 };
                 session.live = Some(self.id);
                 session.gone_at = None;
+                self.account = session.account.clone();
                 let back = session.table.clone().map(|t| (t, since));
                 (session.name.clone(), token, back)
             }
@@ -444,6 +547,7 @@ impl Connection {
                     token.clone(),
                     Session {
                         name: name.clone(),
+                        account: None,
                         live: Some(self.id),
                         gone_at: None,
                         table: None,
@@ -452,14 +556,46 @@ impl Connection {
                 (name, token, None)
             }
         };
+        if let Some(session) = sessions.get(&token) {
+            self.who = session.who(&token);
+        }
         self.name = Some(name.clone());
         self.token = token.clone();
         let welcome = ServerMessage::Welcome {
             version: protocol::VERSION,
             name,
             token,
+            account: self.account.is_some(),
         };
         (welcome, back)
+    }
+
+    /// The ledger failed: the client hears that, the log hears why.
+    fn ledger_down(&self, e: &str) -> ServerMessage {
+        eprintln!("holecard-server: the ledger: {e}");
+        refusal(
+            Refusal::Unavailable,
+            "the server's ledger is not answering; try again soon",
+        )
+    }
+
+    /// An account's reset away from any table: its bankroll back to the starting stake, at most once an hour.
+    async fn reset_away(&self) -> ServerMessage {
+        let Some(key) = &self.account else {
+            return refusal(Refusal::NotSeated, "take a seat to reset your balance");
+        };
+        match self.shared.store.reset(key, None, self.shared.stake).await {
+            Ok(Ok(_)) => match self.shared.store.account(key).await {
+                Ok(Some(account)) => ServerMessage::Balance {
+                    chips: account.chips,
+                    highscore: account.highscore,
+                },
+                Ok(None) => refusal(Refusal::NoReset, "no such account"),
+                Err(e) => self.ledger_down(&e),
+            },
+            Ok(Err(why)) => refusal(Refusal::NoReset, &why),
+            Err(e) => self.ledger_down(&e),
+        }
     }
 
     /// Back after a dropped connection: into the seat held for the session, else watching the table it was at.
@@ -476,7 +612,7 @@ impl Connection {
         let (reply, answer) = oneshot::channel();
         let resume = ToTable::Resume {
             conn: self.id,
-            token: self.token.clone(),
+            who: self.who.clone(),
             since,
             out: out.clone(),
             reply,
@@ -505,7 +641,8 @@ impl Connection {
         let (reply, answer) = oneshot::channel();
         let join = ToTable::Join {
             conn: self.id,
-            token: self.token.clone(),
+            who: self.who.clone(),
+            account: self.account.clone(),
             name,
             seat,
             out: out.clone(),
@@ -530,13 +667,18 @@ impl Connection {
     }
 
     /// Moves on from the table the connection is at (getting up from any seat).
+    /// Waits until the table has written what leaving changed (an account's chips free to sit elsewhere).
     async fn leave_table(&mut self) {
         if let Some(table) = self.table.take() {
+            let (done, written) = oneshot::channel();
             let gone = ToTable::Gone {
                 conn: self.id,
                 dropped: false,
+                done: Some(done),
             };
-            let _ = table.tx.send(gone).await;
+            if table.tx.send(gone).await.is_ok() {
+                let _ = written.await;
+            }
         }
     }
 

@@ -24,14 +24,17 @@ pub const MAX_NAME_CHARS: usize = 24;
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum ClientMessage {
-    /// The first message: the protocol version and the name to play under (as a guest).
+    /// The first message: the protocol version, and who: a guest's name, or an account's session token (from
+    /// `POST /api/login` or `/api/register`).
     Hello {
         /// [`VERSION`].
         version: u32,
-        /// 1 to [`MAX_NAME_CHARS`] characters: letters, digits, spaces, `-`, `_`, `.`, `'`.
+        /// A guest's name: 1 to [`MAX_NAME_CHARS`] characters: letters, digits, spaces, `-`, `_`, `.`, `'` (not an
+        /// account's name). Ignored with a token.
+        #[serde(default)]
         name: String,
-        /// Coming back: the token the last `welcome` gave. Within [`HOLD_SECONDS`] of the connection dropping, the
-        /// client gets its name and its seat back (the name given here is then ignored).
+        /// An account's session token, or a guest coming back with the token the last `welcome` gave. Within
+        /// [`HOLD_SECONDS`] of the connection dropping, the client gets its seat back.
         #[serde(default)]
         token: Option<String>,
         /// Coming back: the last news number received; the news after it is sent again after `joined`.
@@ -86,6 +89,16 @@ pub enum ServerMessage {
         name: String,
         /// Give it back in `hello` to come back after a dropped connection. Keep it to yourself: it is the seat.
         token: String,
+        /// Playing with an account (its bankroll is kept), not as a guest.
+        #[serde(default)]
+        account: bool,
+    },
+    /// An account's bankroll and highscore, after a reset away from the tables.
+    Balance {
+        /// The bankroll.
+        chips: Cents,
+        /// The most chips it ever held.
+        highscore: Cents,
     },
     /// The tables.
     Lobby {
@@ -203,6 +216,8 @@ pub enum Refusal {
     TooFast,
     /// A balance reset: the player still has chips, or had one within the hour.
     NoReset,
+    /// The server cannot do it now (its ledger is not answering): try again.
+    Unavailable,
 }
 
 /// Reads a client's message, or says exactly what is wrong with it.

@@ -1,12 +1,17 @@
 //! One table: a task that owns its host and applies what its people ask for one message at a time. It deals when
 //! every person seated has bet (or the betting time is up), gives each person the table's time to act (then plays
 //! the safe choice for them: stand, or decline the offer), lets the companions act, and sends every member the news,
-//! numbered without gaps.
+//! numbered without gaps. Each round it deals is written down as open, and settled in the ledger when it ends, before
+//! the table takes its next message.
 
 use super::protocol::{Listing, Refusal, ServerMessage, Timer};
-use crate::engine::{Action, Command, Event, MAX_SEATS, Phase, SeatId, Table, TableState, Viewer};
+use super::store::{Player, Settlement, Store};
+use crate::engine::{
+    Action, Cents, Command, Event, MAX_SEATS, Phase, SeatId, Table, TableState, Viewer,
+};
 use crate::host::{Host, News, Occupant};
 use crate::level::Level;
+use crate::record::Recorder;
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -47,8 +52,10 @@ pub enum ToTable {
     Join {
         /// Who.
         conn: ConnId,
-        /// Their session's token: what gives a dropped connection its seat back.
-        token: String,
+        /// Who they are (their account, or their guest session): what gives a dropped connection its seat back.
+        who: String,
+        /// Their account's key; none for a guest.
+        account: Option<String>,
         /// Under what name.
         name: String,
         /// Where, or none to watch.
@@ -95,13 +102,15 @@ pub enum ToTable {
         conn: ConnId,
         /// Dropped, rather than moved on.
         dropped: bool,
+        /// Told once the ledger has what this changed.
+        done: Option<oneshot::Sender<()>>,
     },
     /// A connection come back for the seat held for its session: the seat's view, then the news after `since`.
     Resume {
         /// The new connection.
         conn: ConnId,
-        /// The session's token.
-        token: String,
+        /// Who they are.
+        who: String,
         /// The last news number the client has.
         since: Option<u64>,
         /// Its messages.
@@ -128,9 +137,21 @@ pub struct TableHandle {
 
 struct Member {
     name: String,
-    token: String,
+    who: String,
+    account: Option<String>,
     out: Outbox,
     seat: Option<SeatId>,
+}
+
+/// What the table has yet to write to the ledger, in order.
+#[derive(Debug)]
+enum Write {
+    /// A round was dealt.
+    Dealt(u64),
+    /// A round ended.
+    Settle(Box<Settlement>),
+    /// An account got up.
+    Vacate(String),
 }
 
 /// What the table is waiting for, and until when.
@@ -151,21 +172,49 @@ struct TableTask {
     deadline: Option<(Instant, Waiting)>,
     /// People who asked to get up during a round: they go when it ends.
     leaving: Vec<SeatId>,
-    /// Seats whose connection dropped: the session's token, and until when the seat waits for it.
+    /// Seats whose connection dropped: who sat there, and until when the seat waits for them.
     held: HashMap<SeatId, (String, Instant)>,
     /// The latest news, for connections that come back.
     recent: VecDeque<(u64, News)>,
-    /// When each session last reset its balance here.
+    /// When each guest last reset their balance here (accounts' resets are in the ledger).
     resets: HashMap<String, Instant>,
     listing: Arc<Mutex<Listing>>,
+    /// The ledger.
+    store: Store,
+    /// What an account resets to.
+    stake: Cents,
+    /// The rounds this table settled before it opened this time: its rounds count on from there.
+    rounds_before: u64,
+    /// The accounts seated, by seat.
+    accounts: HashMap<SeatId, String>,
+    /// The round under way, from its news.
+    recorder: Recorder,
+    /// The house's chips when the last round ended (or the table opened).
+    house_before: Cents,
+    /// Not yet in the ledger.
+    pending: VecDeque<Write>,
+    /// Told after the next writing to the ledger.
+    written: Vec<oneshot::Sender<()>>,
 }
 
-/// Opens the table of `level` (its companions seated) as a task; `seed` seeds its shoe and companions.
-pub fn open(id: String, level: Level, seed: u64, pace: Pace) -> Result<TableHandle, String> {
+/// Opens the table of `level` (its companions seated) as a task; `seed` seeds its shoe and companions. Its house
+/// and its count of rounds go on from the ledger's.
+pub async fn open(
+    id: String,
+    level: Level,
+    seed: u64,
+    pace: Pace,
+    store: Store,
+    stake: Cents,
+) -> Result<TableHandle, String> {
+    let (house, rounds_before) = store
+        .house(&id, level.house_bankroll)
+        .await
+        .map_err(|e| format!("{id}: the ledger: {e}"))?;
     let table = Table::new(
         level.rules.rules(),
         crate::engine::seed_from_number(seed),
-        level.house_bankroll,
+        house,
     )
     .map_err(|e| format!("{id}: {e}"))?;
     let mut host = Host::new(table, level.companions.clone(), seed, 0);
@@ -194,6 +243,14 @@ pub fn open(id: String, level: Level, seed: u64, pace: Pace) -> Result<TableHand
         recent: VecDeque::new(),
         resets: HashMap::new(),
         listing: listing.clone(),
+        store,
+        stake,
+        rounds_before,
+        accounts: HashMap::new(),
+        recorder: Recorder::new(),
+        house_before: house,
+        pending: VecDeque::new(),
+        written: Vec::new(),
     };
     task.update_listing();
     tokio::spawn(task.run(rx));
@@ -211,12 +268,16 @@ impl TableTask {
                 .min();
             tokio::select! {
                 message = rx.recv() => match message {
-                    Some(message) => self.handle(message),
+                    Some(message) => self.handle(message).await,
                     None => return,
                 },
                 () = sleep_until(wake) => self.wake(),
             }
             self.advance();
+            self.flush().await;
+            for done in self.written.drain(..) {
+                let _ = done.send(());
+            }
             self.update_listing();
         }
     }
@@ -241,11 +302,12 @@ impl TableTask {
         }
     }
 
-    fn handle(&mut self, message: ToTable) {
+    async fn handle(&mut self, message: ToTable) {
         match message {
             ToTable::Join {
                 conn,
-                token,
+                who,
+                account,
                 name,
                 seat,
                 out,
@@ -253,21 +315,22 @@ impl TableTask {
             } => {
                 let member = Member {
                     name,
-                    token,
+                    who,
+                    account,
                     out,
                     seat,
                 };
-                let joined = self.join(conn, member);
+                let joined = self.join(conn, member).await;
                 let _ = reply.send(joined);
             }
             ToTable::Resume {
                 conn,
-                token,
+                who,
                 since,
                 out,
                 reply,
             } => {
-                let _ = reply.send(self.resume(conn, token, since, out));
+                let _ = reply.send(self.resume(conn, who, since, out));
             }
             ToTable::Bet { conn, amount } => {
                 let Some(seat) = self.seat_of(conn) else {
@@ -305,7 +368,7 @@ impl TableTask {
                 }
                 None => self.refuse(conn, Refusal::NotSeated, "you have no seat"),
             },
-            ToTable::Reset { conn } => self.reset(conn),
+            ToTable::Reset { conn } => self.reset(conn).await,
             ToTable::Chat { conn, text } => {
                 if let Some(member) = self.members.get(&conn) {
                     let line = Arc::new(ServerMessage::Chat {
@@ -315,7 +378,14 @@ impl TableTask {
                     self.send_all(line);
                 }
             }
-            ToTable::Gone { conn, dropped } => {
+            ToTable::Gone {
+                conn,
+                dropped,
+                done,
+            } => {
+                if let Some(done) = done {
+                    self.written.push(done);
+                }
                 // The seat waits for the session to come back; meanwhile it plays by the clock (stands, sits
                 // rounds out).
                 let Some(member) = self.members.remove(&conn) else {
@@ -333,7 +403,7 @@ impl TableTask {
                             member.name
                         ));
                         let until = Instant::now() + Duration::from_secs(hold);
-                        self.held.insert(seat, (member.token, until));
+                        self.held.insert(seat, (member.who, until));
                     }
                     _ => self.notice(format!("{} has left the table.", member.name)),
                 }
@@ -341,7 +411,30 @@ impl TableTask {
         }
     }
 
-    fn join(&mut self, conn: ConnId, member: Member) -> Result<(), (Refusal, String)> {
+    /// An account's chips, brought to this table (or why they cannot come).
+    async fn claim(&mut self, key: &str) -> Result<Cents, (Refusal, String)> {
+        self.flush().await;
+        let claimed = self.store.claim_seat(key, &self.id).await;
+        let chips = match claimed {
+            Ok(Ok(chips)) => chips,
+            Ok(Err(why)) => return Err((Refusal::SeatUnavailable, why)),
+            Err(e) => {
+                eprintln!("holecard-server: {}: seating {key}: {e}", self.id);
+                let why = "the ledger cannot seat you now; try again".to_string();
+                return Err((Refusal::SeatUnavailable, why));
+            }
+        };
+        if chips.is_positive() {
+            return Ok(chips);
+        }
+        self.pending.push_back(Write::Vacate(key.to_string()));
+        Err((
+            Refusal::SeatUnavailable,
+            "you have no chips: reset your balance first".to_string(),
+        ))
+    }
+
+    async fn join(&mut self, conn: ConnId, member: Member) -> Result<(), (Refusal, String)> {
         if let Some(seat) = member.seat {
             if usize::from(seat) >= MAX_SEATS {
                 return Err((
@@ -358,13 +451,27 @@ impl TableTask {
                     "a seat can be taken between rounds; watch until this one ends".to_string(),
                 ));
             }
-            let news = self
+            // A guest buys in for the table's buy-in; an account brings its bankroll, which stays here until
+            // it gets up.
+            let buy_in = match &member.account {
+                None => self.level.buy_in,
+                Some(key) => self.claim(key).await?,
+            };
+            let sat = self
                 .host
-                .sit(
-                    seat,
-                    Occupant::person(member.name.clone(), self.level.buy_in),
-                )
-                .map_err(|e| (Refusal::SeatUnavailable, e.to_string()))?;
+                .sit(seat, Occupant::person(member.name.clone(), buy_in));
+            let news = match sat {
+                Ok(news) => news,
+                Err(e) => {
+                    if let Some(key) = &member.account {
+                        self.pending.push_back(Write::Vacate(key.clone()));
+                    }
+                    return Err((Refusal::SeatUnavailable, e.to_string()));
+                }
+            };
+            if let Some(key) = &member.account {
+                self.accounts.insert(seat, key.clone());
+            }
             self.tell(news);
         }
         self.welcome(&member, None);
@@ -376,8 +483,9 @@ impl TableTask {
         Ok(())
     }
 
-    /// A player out of chips buys in again for the table's buy-in, at most once an hour.
-    fn reset(&mut self, conn: ConnId) {
+    /// A player out of chips buys in again, at most once an hour: a guest for the table's buy-in, an account up to
+    /// the server's starting stake (the ledger keeps its hour).
+    async fn reset(&mut self, conn: ConnId) {
         let Some(seat) = self.seat_of(conn) else {
             return self.refuse(
                 conn,
@@ -389,26 +497,52 @@ impl TableTask {
         if self.host.seats()[usize::from(seat)].chips() >= min_bet {
             return self.refuse(conn, Refusal::NoReset, "you still have chips to play with");
         }
-        let token = self
-            .members
-            .get(&conn)
-            .map(|m| m.token.clone())
-            .unwrap_or_default();
-        if let Some(last) = self.resets.get(&token) {
-            let wait = RESET_EVERY.saturating_sub(last.elapsed());
-            if !wait.is_zero() {
-                let minutes = wait.as_secs().div_ceil(60);
-                let why = format!("a balance resets once an hour: again in {minutes} minutes");
-                return self.refuse(conn, Refusal::NoReset, &why);
-            }
+        if self.host.phase() != Phase::Betting {
+            return self.refuse(conn, Refusal::NoReset, "a balance resets between rounds");
         }
-        let amount = self.level.buy_in;
-        match self.host.apply(Command::Rebuy { seat, amount }) {
-            Ok(news) => {
-                self.resets.insert(token, Instant::now());
-                self.tell(news);
+        let amount = match self.accounts.get(&seat).cloned() {
+            Some(key) => {
+                self.flush().await;
+                match self.store.reset(&key, Some(&self.id), self.stake).await {
+                    Ok(Ok(amount)) => amount,
+                    Ok(Err(why)) => return self.refuse(conn, Refusal::NoReset, &why),
+                    Err(e) => {
+                        eprintln!("holecard-server: {}: resetting {key}: {e}", self.id);
+                        let why = "the ledger cannot reset your balance now; try again";
+                        return self.refuse(conn, Refusal::NoReset, why);
+                    }
+                }
             }
-            Err(e) => self.refuse(conn, Refusal::NoReset, &e.to_string()),
+            None => {
+                let who = self
+                    .members
+                    .get(&conn)
+                    .map(|m| m.who.clone())
+                    .unwrap_or_default();
+                if let Some(last) = self.resets.get(&who) {
+                    let wait = RESET_EVERY.saturating_sub(last.elapsed());
+                    if !wait.is_zero() {
+                        let minutes = wait.as_secs().div_ceil(60);
+                        let why =
+                            format!("a balance resets once an hour: again in {minutes} minutes");
+                        return self.refuse(conn, Refusal::NoReset, &why);
+                    }
+                }
+                self.resets.insert(who, Instant::now());
+                self.level.buy_in
+            }
+        };
+        match self.host.apply(Command::Rebuy { seat, amount }) {
+            Ok(news) => self.tell(news),
+            // The ledger has given the chips, so the table must take them: it cannot refuse a positive amount
+            // between rounds to a seat it has. Say it loudly if it ever does.
+            Err(e) => {
+                eprintln!(
+                    "holecard-server: {}: the rebuy after a reset failed: {e}",
+                    self.id
+                );
+                self.refuse(conn, Refusal::NoReset, &e.to_string());
+            }
         }
     }
 
@@ -460,16 +594,16 @@ impl TableTask {
     }
 
     /// A session comes back for its held seat (or takes it over from a connection still open).
-    fn resume(&mut self, conn: ConnId, token: String, since: Option<u64>, out: Outbox) -> bool {
+    fn resume(&mut self, conn: ConnId, who: String, since: Option<u64>, out: Outbox) -> bool {
         let held = self
             .held
             .iter()
-            .find(|(_, (t, _))| *t == token)
+            .find(|(_, (w, _))| *w == who)
             .map(|(seat, _)| *seat);
         let taken_over = self
             .members
             .iter()
-            .find(|(_, m)| m.token == token && m.seat.is_some())
+            .find(|(_, m)| m.who == who && m.seat.is_some())
             .map(|(c, m)| (*c, m.seat));
         let seat = match (held, taken_over) {
             (Some(seat), _) => {
@@ -486,7 +620,8 @@ impl TableTask {
         self.notice(format!("{name} is back."));
         let member = Member {
             name,
-            token,
+            who,
+            account: self.accounts.get(&seat).cloned(),
             out,
             seat: Some(seat),
         };
@@ -504,6 +639,9 @@ impl TableTask {
         if self.host.phase() == Phase::Betting {
             if let Ok((_, news)) = self.host.leave(seat) {
                 self.tell(news);
+            }
+            if let Some(key) = self.accounts.remove(&seat) {
+                self.pending.push_back(Write::Vacate(key));
             }
             for member in self.members.values_mut() {
                 if member.seat == Some(seat) {
@@ -629,9 +767,12 @@ impl TableTask {
         self.send_all(Arc::new(ServerMessage::Clock(timer)));
     }
 
-    /// Sends news to every member, numbered.
+    /// Sends news to every member, numbered, and notes what the ledger must hear of it.
     fn tell(&mut self, news: Vec<News>) {
         for item in news {
+            if let News::Event(event) = &item {
+                self.record(event);
+            }
             if let News::Event(Event::RoundEnded { .. }) = item {
                 self.deadline = None;
             }
@@ -645,6 +786,66 @@ impl TableTask {
                 news: item,
             });
             self.send_all(message);
+        }
+    }
+
+    /// Follows the round for the ledger: it opens when dealt, and settles when it ends.
+    fn record(&mut self, event: &Event) {
+        if let Event::RoundStarted { round } = *event {
+            self.pending
+                .push_back(Write::Dealt(self.rounds_before + round));
+        }
+        let Some(record) = self.recorder.hear(event) else {
+            return;
+        };
+        // The round's end is the last news of the command that ended it, so the house now is the house after it
+        // (and the house before the next: nothing between rounds moves the house's chips).
+        let house_after = self.host.house();
+        let players = record
+            .seats
+            .iter()
+            .map(|r| {
+                let player = match (self.accounts.get(&r.seat), self.host.occupant(r.seat)) {
+                    (Some(key), _) => Player::Account {
+                        key: key.clone(),
+                        chips_after: self.host.seats()[usize::from(r.seat)].chips(),
+                    },
+                    (None, Some(o)) if o.person => Player::Guest,
+                    _ => Player::Companion,
+                };
+                (r.seat, player)
+            })
+            .collect();
+        let settlement = Settlement {
+            table: self.id.clone(),
+            rules: self.host.rules().to_string(),
+            round: self.rounds_before + record.round,
+            record,
+            players,
+            house_net: house_after - self.house_before,
+        };
+        self.house_before = house_after;
+        self.pending.push_back(Write::Settle(Box::new(settlement)));
+    }
+
+    /// Writes what the ledger has yet to hear, in order. A write that fails stays first in line, said in the
+    /// server's log, and is tried again after the next message (a round settled twice is settled once).
+    async fn flush(&mut self) {
+        while let Some(write) = self.pending.front() {
+            let written = match write {
+                Write::Dealt(round) => self.store.round_dealt(&self.id, *round).await,
+                Write::Settle(settlement) => self.store.settle(settlement).await.map(|_| ()),
+                Write::Vacate(key) => self.store.leave_seat(key, &self.id).await,
+            };
+            match written {
+                Ok(()) => {
+                    self.pending.pop_front();
+                }
+                Err(e) => {
+                    eprintln!("holecard-server: {}: writing to the ledger: {e}", self.id);
+                    return;
+                }
+            }
         }
     }
 

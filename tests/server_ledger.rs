@@ -1,0 +1,576 @@
+//! The server's accounts and ledger over real sockets and a real database (SQLite, and PostgreSQL when
+//! `HOLECARD_TEST_POSTGRES` names a server, as on CI): accounts, bankrolls and history that persist, rounds settled
+//! once, the ledger's sums, and a server killed with SIGKILL at any moment losing and making no chip.
+
+mod serving;
+
+use holecard::engine::{Cents, Event};
+use holecard::server::protocol::{Refusal, ServerMessage};
+use holecard::server::store::{Player, Settlement};
+use serving::{Client, Db, account, http, patient, pump, start_with, with_store};
+use std::io::{BufRead, BufReader};
+use std::net::SocketAddr;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+on_both!(
+    accounts_keep_their_bankroll_history_and_highscore,
+    a_round_is_settled_once_and_a_broken_sum_is_found,
+    a_server_killed_mid_round_refunds_the_round_and_keeps_every_chip,
+    a_server_killed_at_any_moment_loses_and_makes_no_chip,
+);
+
+fn json(body: &str) -> serde_json::Value {
+    serde_json::from_str(body).unwrap_or_else(|e| panic!("{e}: {body}"))
+}
+
+fn accounts_keep_their_bankroll_history_and_highscore(db: &Db) {
+    let pace = holecard::server::table::Pace {
+        turn: Duration::from_secs(1),
+        ..patient()
+    };
+    let running = start_with(db, pace, |config| {
+        let second = config.tables[0].1.clone();
+        config.tables.push(("downtown".to_string(), second));
+    });
+    let addr = running.addr;
+    // Registering: a clear refusal for a bad name, a short password, a taken name, and a body that is not JSON.
+    let post = |path: &str, body: &str| http(addr, "POST", path, Some(body), None);
+    let (status, body) = post(
+        "/api/register",
+        r#"{"name":"<Ann>","password":"correct horse"}"#,
+    );
+    assert_eq!(status, 400, "{body}");
+    assert!(body.contains("letters, digits"), "{body}");
+    let (status, body) = post("/api/register", r#"{"name":"Ann","password":"short"}"#);
+    assert_eq!(
+        (status, json(&body)["error"].as_str()),
+        (400, Some("a password has 8 to 128 characters"))
+    );
+    let (status, body) = post("/api/register", r#"{"name":"Ann","password":"#);
+    assert_eq!(status, 400, "{body}");
+    assert!(body.contains("must be JSON"), "{body}");
+    let (status, body) = post(
+        "/api/register",
+        r#"{"name":"Ann","password":"correct horse"}"#,
+    );
+    assert_eq!(status, 200, "{body}");
+    let first = json(&body);
+    assert_eq!(
+        (first["name"].as_str(), first["chips"].as_i64()),
+        (Some("Ann"), Some(100_000))
+    );
+    let (status, _) = post(
+        "/api/register",
+        r#"{"name":"ANN","password":"another one"}"#,
+    );
+    assert_eq!(status, 409);
+    // Logging in: a wrong password and an unknown name are the same 401.
+    let (wrong, body) = post("/api/login", r#"{"name":"Ann","password":"wrong horse"}"#);
+    let (nobody, _) = post(
+        "/api/login",
+        r#"{"name":"Nobody","password":"wrong horse"}"#,
+    );
+    assert_eq!((wrong, nobody), (401, 401), "{body}");
+    let token = account(addr, "Ann", "correct horse");
+    assert_ne!(
+        token,
+        first["token"].as_str().unwrap_or_default(),
+        "each login is a session"
+    );
+
+    // A guest cannot take an account's name; the account plays under its token.
+    let (mut zed, _) = tungstenite::connect(format!("ws://{addr}/ws")).expect("connects");
+    zed.send(tungstenite::Message::text(
+        r#"{"type":"hello","version":1,"name":"ann"}"#,
+    ))
+    .expect("sends");
+    let reply = zed.read().expect("an answer");
+    assert!(
+        reply.to_text().expect("text").contains("an account's"),
+        "{reply}"
+    );
+    let mut ann = Client::with_token(addr, &token);
+    assert!(
+        ann.got.iter().any(
+            |m| matches!(m, ServerMessage::Welcome { account: true, name, .. } if name == "Ann")
+        )
+    );
+    let mut bob = Client::connect(&running, "Bob");
+    ann.sit_anywhere("strip");
+    bob.sit_anywhere("strip");
+    assert_eq!(
+        ann.chips(),
+        Cents::units(1_000),
+        "the account's bankroll came to the table"
+    );
+    for round in 1..=3 {
+        ann.send(r#"{"type":"bet","amount":2500}"#);
+        bob.send(r#"{"type":"bet","amount":1000}"#);
+        pump(&mut [&mut ann, &mut bob], |c| {
+            c.iter().all(|c| c.rounds_ended() >= round)
+        });
+    }
+    // The ledger has what the table has: bankroll, highscore, every hand.
+    let chips = ann.chips();
+    let (status, body) = http(addr, "GET", "/api/me", None, Some(&token));
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(json(&body)["chips"].as_i64(), Some(chips.0));
+    let (status, body) = http(addr, "GET", "/api/history", None, Some(&token));
+    assert_eq!(status, 200, "{body}");
+    let hands = json(&body);
+    let hands = hands.as_array().expect("a list");
+    assert!(hands.len() >= 3, "{hands:?}");
+    let won: i64 = hands
+        .iter()
+        .map(|h| h["net"].as_i64().expect("a net"))
+        .sum();
+    assert_eq!(
+        Cents::units(1_000) + Cents(won),
+        chips,
+        "the hands' nets are the bankroll's change"
+    );
+    assert_eq!(hands[0]["bankroll"].as_i64(), Some(chips.0));
+    assert!(
+        hands
+            .iter()
+            .all(|h| h["table"] == "strip" && h["cards"].as_str().is_some_and(|c| c.len() >= 4))
+    );
+    assert_eq!(
+        http(addr, "GET", "/api/history", None, None).0,
+        401,
+        "history is the account's own"
+    );
+    assert_eq!(
+        http(addr, "GET", "/api/history", None, Some("not-a-token")).0,
+        401
+    );
+    let (_, board) = http(addr, "GET", "/api/leaderboard", None, None);
+    let board = json(&board);
+    let board = board.as_array().expect("a list");
+    assert_eq!(
+        board.len(),
+        1,
+        "guests are not on the leaderboard: {board:?}"
+    );
+    assert_eq!(board[0]["name"], "Ann");
+    assert!(board[0]["highscore"].as_i64() >= Some(chips.0.max(100_000)));
+
+    // While her chips are in a round at one table they cannot sit at another; when it ends, they can.
+    ann.autoplay = false;
+    let ended = ann.rounds_ended();
+    ann.send(r#"{"type":"bet","amount":1000}"#);
+    bob.send(r#"{"type":"bet","amount":1000}"#);
+    let seat = ann.seat;
+    let mine = |m: &ServerMessage| matches!(m, ServerMessage::Clock(t) if t.seat.is_some() && t.seat == seat);
+    let waited = (0..400).find(|_| {
+        ann.poll();
+        bob.poll();
+        ann.got.iter().rev().take(20).any(mine) || ann.rounds_ended() > ended
+    });
+    assert!(waited.is_some(), "the round was dealt");
+    if ann.rounds_ended() == ended {
+        ann.send(r#"{"type":"sit","table":"downtown","seat":3}"#);
+        let (code, message) = ann.refusal();
+        assert_eq!(code, Refusal::SeatUnavailable);
+        assert!(message.contains("still at the table"), "{message}");
+        // The clock stands for her (1 s), the round ends, and she is up.
+        pump(&mut [&mut bob], |c| c[0].rounds_ended() > ended);
+    }
+    let chips = with_store(db, async |store| {
+        store
+            .account("ann")
+            .await
+            .expect("answers")
+            .expect("Ann")
+            .chips
+    });
+    ann.send(r#"{"type":"sit","table":"downtown","seat":3}"#);
+    ann.wait_for(|m| matches!(m, ServerMessage::Joined { seat: Some(3), .. }));
+    assert_eq!(ann.chips(), chips, "the bankroll went to the next table");
+    drop((ann, bob, running));
+    let report = with_store(db, async |store| {
+        store.check().await.expect("the check runs")
+    });
+    assert!(report.balanced(), "{:?}", report.problems);
+    assert!(report.rounds >= 3 && report.hands >= 3, "{report:?}");
+}
+
+fn a_round_is_settled_once_and_a_broken_sum_is_found(db: &Db) {
+    with_store(db, async |store| {
+        let (ann, _) = store
+            .register("Ann", "correct horse", Cents::units(100))
+            .await
+            .expect("registers");
+        let (house, before) = store
+            .house("t", Cents::units(1_000))
+            .await
+            .expect("a house");
+        assert_eq!((house, before), (Cents::units(1_000), 0));
+        assert_eq!(
+            store
+                .claim_seat(&ann.key, "t")
+                .await
+                .expect("the ledger answers"),
+            Ok(Cents::units(100))
+        );
+        // A round Ann won $10 on, settled twice: the second time changes nothing.
+        let mut recorder = holecard::record::Recorder::new();
+        let card = |rank| holecard::engine::Card::new(0, holecard::engine::Suit::Spades, rank);
+        use holecard::engine::{Outcome, Rank, Spot};
+        let events = [
+            Event::RoundStarted { round: 1 },
+            Event::Dealt {
+                to: Spot::Player { seat: 2, hand: 0 },
+                card: card(Rank::Ten),
+            },
+            Event::Dealt {
+                to: Spot::Dealer,
+                card: card(Rank::Nine),
+            },
+            Event::Dealt {
+                to: Spot::Player { seat: 2, hand: 0 },
+                card: card(Rank::Queen),
+            },
+            Event::HoleCardDealt,
+            Event::HoleCardRevealed {
+                card: card(Rank::Eight),
+            },
+            Event::Settled {
+                seat: 2,
+                hand: 0,
+                outcome: Outcome::Win,
+                wager: Cents::units(10),
+                net: Cents::units(10),
+            },
+            Event::RoundEnded { round: 1 },
+        ];
+        let record = events
+            .iter()
+            .find_map(|e| recorder.hear(e))
+            .expect("the round ends");
+        let settlement = Settlement {
+            table: "t".to_string(),
+            rules: "6D S17".to_string(),
+            round: 1,
+            record,
+            players: vec![(
+                2,
+                Player::Account {
+                    key: ann.key.clone(),
+                    chips_after: Cents::units(110),
+                },
+            )],
+            house_net: Cents::units(-10),
+        };
+        assert_eq!(store.settle(&settlement).await, Ok(true));
+        assert_eq!(store.settle(&settlement).await, Ok(false));
+        let now = store
+            .account(&ann.key)
+            .await
+            .expect("answers")
+            .expect("Ann");
+        assert_eq!(
+            (now.chips, now.highscore),
+            (Cents::units(110), Cents::units(110))
+        );
+        let hands = store.history(&ann.key, 10).await.expect("a history");
+        assert_eq!(hands.len(), 1);
+        assert_eq!(
+            (
+                hands[0].cards.as_str(),
+                hands[0].dealer.as_str(),
+                hands[0].outcome.as_str()
+            ),
+            ("10♠ Q♠", "9♠ 8♠", "Win")
+        );
+        // A settlement the table and the ledger disagree on is refused whole.
+        let mut wrong = settlement.clone();
+        wrong.round = 2;
+        wrong.players[0].1 = Player::Account {
+            key: ann.key.clone(),
+            chips_after: Cents::units(999),
+        };
+        assert!(store.settle(&wrong).await.is_err());
+        let report = store.check().await.expect("the check runs");
+        assert!(report.balanced(), "{:?}", report.problems);
+        assert_eq!(
+            (report.accounts, report.rounds, report.hands, report.chips),
+            (1, 1, 1, Cents::units(110))
+        );
+        // Chips made from nothing, a round that does not sum to zero, a house off by a cent: each is found.
+    });
+    for tamper in [
+        "UPDATE accounts SET chips = chips + 1",
+        "UPDATE rounds SET house_net = house_net - 1",
+    ] {
+        serving::tamper(db, tamper);
+    }
+    with_store(db, async |store| {
+        let report = store.check().await.expect("the check runs");
+        assert!(!report.balanced());
+        let problems = report.problems.join("\n");
+        assert!(problems.contains("account Ann holds 11001"), "{problems}");
+        assert!(
+            problems.contains("table t round 1: the nets sum to -1"),
+            "{problems}"
+        );
+        assert!(
+            problems.contains("the house of table t holds 99000"),
+            "{problems}"
+        );
+    });
+}
+
+/// `holecard-server` as its own process on a free port of 127.0.0.1, with every table of `levels/`.
+struct Process {
+    child: Child,
+    addr: SocketAddr,
+    /// What it wrote to standard error, read after it stops.
+    stderr: std::thread::JoinHandle<String>,
+}
+
+/// `pace`: seconds for bets, seconds for a turn, milliseconds before a companion acts.
+fn launch(db: &Db, pace: (&str, &str, &str)) -> Process {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_holecard-server"))
+        .args([
+            "--listen",
+            "127.0.0.1:0",
+            "--levels",
+            "levels",
+            "--seed",
+            "7",
+            "--web",
+            "no-web-here",
+        ])
+        .args([
+            "--bet-seconds",
+            pace.0,
+            "--turn-seconds",
+            pace.1,
+            "--companion-ms",
+            pace.2,
+        ])
+        .args(["--database", &db.url])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the server starts");
+    let stdout = child.stdout.take().expect("its output");
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut line = String::new();
+        let _ = BufReader::new(stdout).read_line(&mut line);
+        let _ = tx.send(line);
+    });
+    let stderr = child.stderr.take().expect("its errors");
+    let stderr = std::thread::spawn(move || {
+        let mut text = String::new();
+        let _ = std::io::Read::read_to_string(&mut BufReader::new(stderr), &mut text);
+        text
+    });
+    let line = rx
+        .recv_timeout(Duration::from_secs(30))
+        .expect("the server says where it listens");
+    let addr = line
+        .split("http://")
+        .nth(1)
+        .and_then(|rest| rest.split_whitespace().next())
+        .and_then(|a| a.parse().ok())
+        .unwrap_or_else(|| panic!("no address in {line:?}"));
+    Process {
+        child,
+        addr,
+        stderr,
+    }
+}
+
+impl Process {
+    /// SIGKILL: no clean shutdown, nothing flushed. What it had written to standard error.
+    fn kill(mut self) -> String {
+        self.child.kill().expect("killed");
+        let _ = self.child.wait();
+        self.stderr.join().unwrap_or_default()
+    }
+}
+
+/// `holecard-server --check-ledger` on `db`: its report, after asserting it balances.
+fn check_ledger(db: &Db) -> serde_json::Value {
+    let out = Command::new(env!("CARGO_BIN_EXE_holecard-server"))
+        .args(["--check-ledger", "--database", &db.url])
+        .output()
+        .expect("the check runs");
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(
+        out.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report = json(&text);
+    assert_eq!(report["balanced"], true, "{text}");
+    report
+}
+
+/// An account's chips and the sum of its hands' nets, from the API.
+fn bankroll(addr: SocketAddr, token: &str) -> (Cents, Cents) {
+    let (status, me) = http(addr, "GET", "/api/me", None, Some(token));
+    assert_eq!(status, 200, "{me}");
+    let (status, hands) = http(addr, "GET", "/api/history?limit=1000", None, Some(token));
+    assert_eq!(status, 200, "{hands}");
+    let won = json(&hands)
+        .as_array()
+        .expect("a list")
+        .iter()
+        .map(|h| h["net"].as_i64().expect("a net"))
+        .sum();
+    (
+        Cents(json(&me)["chips"].as_i64().expect("chips")),
+        Cents(won),
+    )
+}
+
+fn a_server_killed_mid_round_refunds_the_round_and_keeps_every_chip(db: &Db) {
+    let server = launch(db, ("30", "30", "600"));
+    let tokens = [
+        account(server.addr, "Ann", "correct horse"),
+        account(server.addr, "Bob", "battery staple"),
+    ];
+    let mut ann = Client::with_token(server.addr, &tokens[0]);
+    let mut bob = Client::with_token(server.addr, &tokens[1]);
+    let table = "las-vegas-strip";
+    let seat = ann.sit_anywhere(table);
+    bob.sit_anywhere(table);
+    // A round played to its end and settled.
+    ann.send(r#"{"type":"bet","amount":2500}"#);
+    bob.send(r#"{"type":"bet","amount":1000}"#);
+    pump(&mut [&mut ann, &mut bob], |c| {
+        c.iter().all(|c| c.rounds_ended() >= 1)
+    });
+    // Then rounds until one stops at Ann's decision: the server dies there, her bet and Bob's on the felt.
+    ann.autoplay = false;
+    let before = (ann.chips(), bob.chips());
+    let mut stopped = false;
+    for _ in 0..20 {
+        let ended = ann.rounds_ended();
+        let before_bet = (ann.chips(), bob.chips());
+        ann.send(r#"{"type":"bet","amount":5000}"#);
+        bob.send(r#"{"type":"bet","amount":2000}"#);
+        let from = ann.got.len();
+        let until = Instant::now() + Duration::from_secs(20);
+        while Instant::now() < until && ann.rounds_ended() == ended {
+            ann.poll();
+            bob.poll();
+            if ann.got[from..]
+                .iter()
+                .any(|m| matches!(m, ServerMessage::Clock(t) if t.seat == Some(seat)))
+            {
+                stopped = true;
+                break;
+            }
+        }
+        if stopped {
+            assert_eq!(
+                before_bet.0 - ann.chips(),
+                Cents::units(50),
+                "her bet is on the felt"
+            );
+            break;
+        }
+        pump(&mut [&mut ann, &mut bob], |c| {
+            c.iter().all(|c| c.rounds_ended() > ended)
+        });
+    }
+    assert!(stopped, "a round waited for Ann within 20 rounds");
+    let settled = (
+        ann.chips() + Cents::units(50),
+        bob.chips() + Cents::units(20),
+    );
+    assert!(settled.0 <= before.0 + Cents::units(100_000), "{settled:?}");
+    drop((ann, bob));
+    let said = server.kill();
+    assert!(!said.contains("panicked"), "{said}");
+
+    let server = launch(db, ("30", "30", "600"));
+    // The unsettled round is refunded: both hold what they had before its bets, and their histories add up.
+    for (token, chips) in tokens.iter().zip([settled.0, settled.1]) {
+        let (now, won) = bankroll(server.addr, token);
+        assert_eq!(now, chips, "the bets on the felt came back");
+        assert_eq!(now, Cents::units(1_000) + won, "the history is whole");
+    }
+    // The session survived too, and the seat can be taken again; the next round settles.
+    let mut ann = Client::with_token(server.addr, &tokens[0]);
+    ann.sit_anywhere(table);
+    assert_eq!(ann.chips(), settled.0);
+    ann.send(r#"{"type":"bet","amount":1000}"#);
+    pump(&mut [&mut ann], |c| c[0].rounds_ended() >= 1);
+    drop(ann);
+    let said = server.kill();
+    assert!(
+        said.contains("never settled before the server stopped"),
+        "{said}"
+    );
+    let report = check_ledger(db);
+    assert!(report["report"]["rounds"].as_u64() >= Some(2), "{report}");
+}
+
+fn a_server_killed_at_any_moment_loses_and_makes_no_chip(db: &Db) {
+    // Quick tables (a person's turn is 1 s, a companion's 40 ms), two accounts betting every round; killed at 6
+    // moments spread over the rounds by a fixed sequence, so a failure can be run again.
+    let moments_ms = [350u64, 1_700, 900, 2_300, 1_250, 600];
+    let names = [("Cat", "correct horse"), ("Dan", "battery staple")];
+    let mut tokens = Vec::new();
+    let mut log = String::new();
+    for (i, wait) in moments_ms.iter().enumerate() {
+        let server = launch(db, ("1", "1", "40"));
+        if tokens.is_empty() {
+            tokens = names
+                .iter()
+                .map(|(n, p)| account(server.addr, n, p))
+                .collect();
+        }
+        let mut clients: Vec<Client> = tokens
+            .iter()
+            .map(|t| Client::with_token(server.addr, t))
+            .collect();
+        let table = ["atlantic-city", "las-vegas-strip"][i % 2];
+        for client in &mut clients {
+            client.sit_anywhere(table);
+        }
+        let mut bet_for = vec![usize::MAX; clients.len()];
+        let until = Instant::now() + Duration::from_millis(*wait);
+        while Instant::now() < until {
+            for (client, last) in clients.iter_mut().zip(bet_for.iter_mut()) {
+                client.poll();
+                if client.rounds_ended() != *last && client.chips() >= Cents::units(10) {
+                    *last = client.rounds_ended();
+                    client.send(r#"{"type":"bet","amount":1000}"#);
+                }
+            }
+        }
+        drop(clients);
+        let said = server.kill();
+        assert!(!said.contains("panicked"), "{said}");
+        log += &said;
+        check_ledger(db);
+    }
+    let server = launch(db, ("1", "1", "40"));
+    let mut played = 0;
+    for token in &tokens {
+        let (now, won) = bankroll(server.addr, token);
+        assert_eq!(
+            now,
+            Cents::units(1_000) + won,
+            "every chip is in the history"
+        );
+        played += json(&http(server.addr, "GET", "/api/history", None, Some(token)).1)
+            .as_array()
+            .map_or(0, Vec::len);
+    }
+    log += &server.kill();
+    // The kills fell mid-round (a refund said on restart) and between rounds, with hands settled between them.
+    assert!(
+        log.contains("never settled before the server stopped"),
+        "{log}"
+    );
+    assert!(played >= 20, "{played} hands settled");
+}

@@ -1,0 +1,457 @@
+//! Helpers shared by the server's tests: databases to test against (a SQLite file, and a fresh PostgreSQL database
+//! when `HOLECARD_TEST_POSTGRES` names a server), a server started on 127.0.0.1, a WebSocket client that keeps the
+//! table's view from the news, and plain HTTP requests. Every loop is bounded.
+#![allow(dead_code)]
+
+use holecard::engine::{Cents, Event, SeatId, TableState, TableView};
+use holecard::host::News;
+use holecard::level::Level;
+use holecard::server::protocol::{Refusal, ServerMessage};
+use holecard::server::table::Pace;
+use holecard::server::{self, Config, Running};
+use std::net::TcpStream;
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::time::{Duration, Instant};
+use tungstenite::stream::MaybeTlsStream;
+use tungstenite::{Message, WebSocket};
+
+/// Which database a test runs against.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+/// A database of its own for one test, gone when dropped (drop the server first).
+pub struct Db {
+    pub url: String,
+    backend: Backend,
+    /// The SQLite file's folder, or the PostgreSQL database's name.
+    place: String,
+}
+
+static NEXT: AtomicU32 = AtomicU32::new(0);
+
+/// The PostgreSQL server to test against: `HOLECARD_TEST_POSTGRES`, an address of a role that may create
+/// databases (`.ci/run` starts one). Without it, PostgreSQL tests fail on CI and are skipped, saying so, elsewhere.
+fn postgres_admin() -> Option<String> {
+    match std::env::var("HOLECARD_TEST_POSTGRES") {
+        Ok(url) if !url.is_empty() => Some(url),
+        _ if std::env::var_os("CI").is_some() => {
+            panic!("on CI, HOLECARD_TEST_POSTGRES must name the PostgreSQL server .ci/run starts")
+        }
+        _ => {
+            eprintln!("HOLECARD_TEST_POSTGRES is not set: this PostgreSQL test is skipped here");
+            None
+        }
+    }
+}
+
+fn on_postgres(admin: &str, sql: String) {
+    use sqlx::{Connection, Executor};
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a runtime");
+    runtime.block_on(async {
+        let mut conn = sqlx::PgConnection::connect(admin)
+            .await
+            .unwrap_or_else(|e| panic!("connecting to {admin}: {e}"));
+        conn.execute(sqlx::AssertSqlSafe(sql))
+            .await
+            .expect("the statement runs");
+        let _ = conn.close().await;
+    });
+}
+
+impl Db {
+    /// A database on `backend`, or none when PostgreSQL is not given here.
+    pub fn on(backend: Backend) -> Option<Db> {
+        let n = NEXT.fetch_add(1, Ordering::Relaxed);
+        let id = format!("holecard_test_{}_{n}", std::process::id());
+        match backend {
+            Backend::Sqlite => {
+                let dir = std::env::temp_dir().join(&id);
+                let _ = std::fs::remove_dir_all(&dir);
+                std::fs::create_dir_all(&dir).expect("a folder for the database");
+                Some(Db {
+                    url: format!("sqlite://{}", dir.join("ledger.sqlite").display()),
+                    backend,
+                    place: dir.display().to_string(),
+                })
+            }
+            Backend::Postgres => {
+                let admin = postgres_admin()?;
+                on_postgres(&admin, format!("DROP DATABASE IF EXISTS {id}"));
+                on_postgres(&admin, format!("CREATE DATABASE {id}"));
+                let base = admin
+                    .rsplit_once('/')
+                    .map_or(admin.as_str(), |(base, _)| base);
+                Some(Db {
+                    url: format!("{base}/{id}"),
+                    backend,
+                    place: id,
+                })
+            }
+        }
+    }
+}
+
+impl Drop for Db {
+    fn drop(&mut self) {
+        match self.backend {
+            Backend::Sqlite => {
+                let _ = std::fs::remove_dir_all(&self.place);
+            }
+            Backend::Postgres => {
+                if let Ok(admin) = std::env::var("HOLECARD_TEST_POSTGRES") {
+                    let sql = format!("DROP DATABASE IF EXISTS {} WITH (FORCE)", self.place);
+                    let _ = std::panic::catch_unwind(|| on_postgres(&admin, sql));
+                }
+            }
+        }
+    }
+}
+
+/// Runs a test against SQLite and against PostgreSQL: `on_both!(name)` makes `sqlite::name` and `postgres::name`
+/// from `fn name(db: &Db)`.
+#[macro_export]
+macro_rules! on_both {
+    ($($name:ident),* $(,)?) => {
+        mod sqlite {
+            $(#[test]
+            fn $name() {
+                let db = $crate::serving::Db::on($crate::serving::Backend::Sqlite).expect("SQLite is built in");
+                super::$name(&db);
+            })*
+        }
+        mod postgres {
+            $(#[test]
+            fn $name() {
+                if let Some(db) = $crate::serving::Db::on($crate::serving::Backend::Postgres) {
+                    super::$name(&db);
+                }
+            })*
+        }
+    };
+}
+
+/// The default table (three companions at seats 0, 2 and 5) as `strip`, at `pace`.
+pub fn start(db: &Db, pace: Pace) -> Running {
+    start_with(db, pace, |_| {})
+}
+
+/// The same, with the level and the config changed first.
+pub fn start_with(db: &Db, pace: Pace, change: impl FnOnce(&mut Config)) -> Running {
+    let level = Level::load_or_default(None).expect("the default level");
+    let mut config = Config {
+        tables: vec![("strip".to_string(), level)],
+        seed: 7,
+        pace,
+        per_address: 16,
+        web: None,
+        database: db.url.clone(),
+        stake: Cents::units(1_000),
+    };
+    change(&mut config);
+    server::spawn("127.0.0.1:0".parse().expect("an address"), config).expect("the server starts")
+}
+
+pub fn patient() -> Pace {
+    Pace {
+        bet: Duration::from_secs(10),
+        turn: Duration::from_secs(10),
+        companion: Duration::ZERO,
+    }
+}
+
+/// A client as a bot in any language would be: it keeps the table's view from the news it is sent.
+pub struct Client {
+    pub ws: WebSocket<MaybeTlsStream<TcpStream>>,
+    pub got: Vec<ServerMessage>,
+    pub seat: Option<SeatId>,
+    pub view: Option<TableView>,
+    /// Sequence numbers of the news received, in order.
+    pub seqs: Vec<u64>,
+    /// Play the safe choice whenever the table's clock waits for this client's seat.
+    pub autoplay: bool,
+    /// The session's token, from `welcome`.
+    pub token: String,
+}
+
+impl Client {
+    pub fn connect(running: &Running, name: &str) -> Client {
+        Client::hello(
+            running,
+            &format!(r#"{{"type":"hello","version":1,"name":"{name}"}}"#),
+        )
+    }
+
+    /// Connects and says this hello.
+    pub fn hello(running: &Running, hello: &str) -> Client {
+        Client::hello_at(running.addr, hello)
+    }
+
+    /// Connects to the server at `addr` and says this hello.
+    pub fn hello_at(addr: std::net::SocketAddr, hello: &str) -> Client {
+        let (ws, _) = tungstenite::connect(format!("ws://{addr}/ws")).expect("connects");
+        if let MaybeTlsStream::Plain(stream) = ws.get_ref() {
+            stream
+                .set_read_timeout(Some(Duration::from_millis(20)))
+                .expect("a read timeout");
+        }
+        let mut client = Client {
+            ws,
+            got: Vec::new(),
+            seat: None,
+            view: None,
+            seqs: Vec::new(),
+            autoplay: true,
+            token: String::new(),
+        };
+        client.send(hello);
+        if let ServerMessage::Welcome { token, .. } =
+            client.wait_for(|m| matches!(m, ServerMessage::Welcome { .. }))
+        {
+            client.token = token;
+        }
+        client
+    }
+
+    pub fn send(&mut self, text: &str) {
+        self.ws.send(Message::text(text)).expect("sends");
+    }
+
+    /// Reads what has arrived; keeps the view; plays when the clock waits for this seat.
+    pub fn poll(&mut self) {
+        loop {
+            match self.ws.read() {
+                Ok(Message::Text(text)) => {
+                    let message: ServerMessage =
+                        serde_json::from_str(text.as_str()).expect("the server's messages read");
+                    self.take(&message);
+                    self.got.push(message);
+                }
+                Ok(_) => {}
+                Err(tungstenite::Error::Io(e))
+                    if matches!(
+                        e.kind(),
+                        std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                    ) =>
+                {
+                    return;
+                }
+                Err(e) => panic!("the connection broke: {e}"),
+            }
+        }
+    }
+
+    fn take(&mut self, message: &ServerMessage) {
+        match message {
+            ServerMessage::Joined { seat, view, .. } => {
+                self.seat = *seat;
+                self.view = Some((**view).clone());
+            }
+            ServerMessage::Missed { seq, .. } => self.seqs.push(*seq),
+            ServerMessage::News { seq, news } => {
+                self.seqs.push(*seq);
+                if let (News::Event(event), Some(view)) = (news, self.view.as_mut()) {
+                    view.apply(event).expect("the news follows the view");
+                }
+            }
+            ServerMessage::Clock(timer)
+                if self.autoplay && timer.seat.is_some() && timer.seat == self.seat =>
+            {
+                let (Some(seat), Some(view)) = (self.seat, self.view.as_ref()) else {
+                    return;
+                };
+                let safe = view
+                    .legal_actions(seat)
+                    .when_silent()
+                    .expect("a seat in turn can always stand or decline");
+                self.send(&format!(r#"{{"type":"play","action":"{safe:?}"}}"#));
+            }
+            _ => {}
+        }
+    }
+
+    /// Reads until a message matches (at most 10 seconds).
+    pub fn wait_for(&mut self, wanted: impl Fn(&ServerMessage) -> bool) -> ServerMessage {
+        let from = self.got.len();
+        let until = Instant::now() + Duration::from_secs(10);
+        while Instant::now() < until {
+            self.poll();
+            if let Some(found) = self.got[from..].iter().find(|m| wanted(m)) {
+                return found.clone();
+            }
+        }
+        panic!(
+            "nothing wanted arrived in 10 s; got {:?}",
+            &self.got[from..]
+        );
+    }
+
+    pub fn refusal(&mut self) -> (Refusal, String) {
+        match self.wait_for(|m| matches!(m, ServerMessage::Refused { .. })) {
+            ServerMessage::Refused { code, message } => (code, message),
+            _ => unreachable!("waited for a refusal"),
+        }
+    }
+
+    pub fn news(&self) -> Vec<(u64, News)> {
+        self.got
+            .iter()
+            .filter_map(|m| match m {
+                ServerMessage::News { seq, news } => Some((*seq, news.clone())),
+                _ => None,
+            })
+            .collect()
+    }
+
+    pub fn rounds_ended(&self) -> usize {
+        self.news()
+            .iter()
+            .filter(|(_, n)| matches!(n, News::Event(Event::RoundEnded { .. })))
+            .count()
+    }
+}
+
+/// Polls every client until `done` (at most 20 seconds).
+pub fn pump(clients: &mut [&mut Client], done: impl Fn(&[&mut Client]) -> bool) {
+    let until = Instant::now() + Duration::from_secs(20);
+    while Instant::now() < until {
+        for client in clients.iter_mut() {
+            client.poll();
+        }
+        if done(clients) {
+            return;
+        }
+    }
+    panic!("the table did not get there in 20 s");
+}
+
+/// One plain HTTP/1.1 request to `addr`: the status and the body. `token` goes in `Authorization: Bearer`.
+pub fn http(
+    addr: std::net::SocketAddr,
+    method: &str,
+    path: &str,
+    body: Option<&str>,
+    token: Option<&str>,
+) -> (u16, String) {
+    use std::io::{Read, Write};
+    let mut stream = TcpStream::connect(addr).expect("connects");
+    stream
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .expect("a read timeout");
+    let mut request =
+        format!("{method} {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n");
+    if let Some(token) = token {
+        request += &format!("Authorization: Bearer {token}\r\n");
+    }
+    if let Some(body) = body {
+        request += &format!(
+            "Content-Type: application/json\r\nContent-Length: {}\r\n",
+            body.len()
+        );
+    }
+    request += "\r\n";
+    request += body.unwrap_or_default();
+    stream.write_all(request.as_bytes()).expect("asks");
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).expect("an answer");
+    let status = answer
+        .split(' ')
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| panic!("not an HTTP answer: {answer}"));
+    let body = answer
+        .split_once("\r\n\r\n")
+        .map(|(_, b)| b.to_string())
+        .unwrap_or_default();
+    (status, body)
+}
+
+/// Registers (or, if the name is taken, logs in) and returns the session token.
+pub fn account(addr: std::net::SocketAddr, name: &str, password: &str) -> String {
+    let credentials = format!(r#"{{"name":"{name}","password":"{password}"}}"#);
+    let (mut status, mut body) = http(addr, "POST", "/api/register", Some(&credentials), None);
+    if status == 409 {
+        (status, body) = http(addr, "POST", "/api/login", Some(&credentials), None);
+    }
+    assert_eq!(status, 200, "{body}");
+    let answer: serde_json::Value = serde_json::from_str(&body).expect("JSON");
+    answer["token"].as_str().expect("a token").to_string()
+}
+
+impl Client {
+    /// Connects with an account's session token.
+    pub fn with_token(addr: std::net::SocketAddr, token: &str) -> Client {
+        Client::hello_at(
+            addr,
+            &format!(r#"{{"type":"hello","version":1,"token":"{token}"}}"#),
+        )
+    }
+
+    /// Sits at the first free seat of `table`: which.
+    pub fn sit_anywhere(&mut self, table: &str) -> SeatId {
+        for seat in 0..7 {
+            self.send(&format!(
+                r#"{{"type":"sit","table":"{table}","seat":{seat}}}"#
+            ));
+            match self.wait_for(|m| {
+                matches!(
+                    m,
+                    ServerMessage::Joined { .. } | ServerMessage::Refused { .. }
+                )
+            }) {
+                ServerMessage::Joined { seat: Some(s), .. } => return s,
+                ServerMessage::Refused {
+                    code: Refusal::SeatUnavailable,
+                    ..
+                } => continue,
+                other => panic!("sitting at {table}: {other:?}"),
+            }
+        }
+        panic!("no free seat at {table}");
+    }
+
+    /// The chips in front of the client's seat, as its view has them.
+    pub fn chips(&self) -> Cents {
+        match (self.seat, self.view.as_ref()) {
+            (Some(seat), Some(view)) => view.seats()[usize::from(seat)].chips(),
+            _ => Cents::ZERO,
+        }
+    }
+}
+
+/// Runs `f` on the ledger of `db` (its own runtime, its own pool).
+pub fn with_store<T>(db: &Db, f: impl AsyncFnOnce(&holecard::server::store::Store) -> T) -> T {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a runtime");
+    runtime.block_on(async {
+        let store = holecard::server::store::Store::open(&db.url)
+            .await
+            .expect("the ledger opens");
+        f(&store).await
+    })
+}
+
+/// Changes the ledger behind the server's back (to show the check finds it).
+pub fn tamper(db: &Db, sql: &'static str) {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a runtime");
+    runtime.block_on(async {
+        let pool = sqlx::AnyPool::connect(&db.url)
+            .await
+            .expect("the ledger opens");
+        sqlx::query(sql)
+            .execute(&pool)
+            .await
+            .expect("the change is made");
+        pool.close().await;
+    });
+}
