@@ -18,6 +18,8 @@ on_both!(
     a_round_is_settled_once_and_a_broken_sum_is_found,
     a_server_killed_mid_round_refunds_the_round_and_keeps_every_chip,
     a_server_killed_at_any_moment_loses_and_makes_no_chip,
+    the_load_tool_plays_every_bot_without_an_error,
+    an_accounts_reset_is_in_the_ledger_and_its_hour_outlasts_a_restart,
 );
 
 fn json(body: &str) -> serde_json::Value {
@@ -573,4 +575,98 @@ fn a_server_killed_at_any_moment_loses_and_makes_no_chip(db: &Db) {
         "{log}"
     );
     assert!(played >= 20, "{played} hands settled");
+}
+
+fn the_load_tool_plays_every_bot_without_an_error(db: &Db) {
+    use holecard::server::load::{LoadConfig, run};
+    let pace = holecard::server::table::Pace {
+        bet: Duration::from_secs(3),
+        turn: Duration::from_secs(3),
+        companion: Duration::ZERO,
+    };
+    let running = start_with(db, pace, |config| {
+        config.tables = holecard::server::copies(std::mem::take(&mut config.tables), 3);
+        config.per_address = 64;
+    });
+    let config = LoadConfig {
+        server: format!("ws://{}", running.addr),
+        clients: 15,
+        tables: 3,
+        rounds: 3,
+        database: Some(db.url.clone()),
+        timeout: Duration::from_secs(120),
+    };
+    let runtime = tokio::runtime::Runtime::new().expect("a runtime");
+    let report = runtime.block_on(run(&config)).expect("the load runs");
+    // Four seats are free at each table (three companions sit there): twelve bots play, three watch.
+    assert_eq!(
+        (report.clients, report.tables, report.seated),
+        (15, 3, 12),
+        "{report:?}"
+    );
+    assert_eq!(report.errors, 0, "{:?}", report.error_samples);
+    assert_eq!(report.ledger_balanced, Some(true));
+    // Every seated bot bet in each of its rounds, and played its hands.
+    assert!(report.commands >= 12 * 3 * 2, "{report:?}");
+    assert!(
+        report.latency_p50_ms > 0.0 && report.latency_p99_ms >= report.latency_p50_ms,
+        "{report:?}"
+    );
+    drop(running);
+    let hands = with_store(db, async |store| {
+        store.check().await.expect("the check runs").hands
+    });
+    assert!(hands >= 12 * 3, "{hands} hands recorded");
+}
+
+fn an_accounts_reset_is_in_the_ledger_and_its_hour_outlasts_a_restart(db: &Db) {
+    let pace = holecard::server::table::Pace {
+        turn: Duration::from_millis(300),
+        ..patient()
+    };
+    // A $10 stake at a $10 table: one lost hand and the account is out of chips.
+    let start = || start_with(db, pace, |config| config.stake = Cents::units(10));
+    let running = start();
+    let token = account(running.addr, "Eve", "correct horse");
+    let mut eve = Client::with_token(running.addr, &token);
+    eve.sit_anywhere("strip");
+    eve.send(r#"{"type":"reset"}"#);
+    assert_eq!(eve.refusal().0, Refusal::NoReset, "she still has her $10");
+    eve.go_broke();
+    eve.send(r#"{"type":"reset"}"#);
+    eve.wait_for(|m| {
+        matches!(
+            m,
+            ServerMessage::News {
+                news: holecard::host::News::Event(Event::Rebought { .. }),
+                ..
+            }
+        )
+    });
+    assert_eq!(eve.chips(), Cents::units(10));
+    eve.go_broke();
+    drop(eve);
+    drop(running);
+    // The ledger has the reset; after a restart the hour still holds, at a table and away from one.
+    let running = start();
+    let mut eve = Client::with_token(running.addr, &token);
+    eve.send(r#"{"type":"reset"}"#);
+    let (code, message) = eve.refusal();
+    assert_eq!(code, Refusal::NoReset);
+    assert!(message.contains("once an hour"), "{message}");
+    eve.send(r#"{"type":"sit","table":"strip","seat":3}"#);
+    let (code, message) = eve.refusal();
+    assert_eq!(code, Refusal::SeatUnavailable);
+    assert!(message.contains("no chips"), "{message}");
+    drop((eve, running));
+    let report = with_store(db, async |store| {
+        store.check().await.expect("the check runs")
+    });
+    assert!(report.balanced(), "{:?}", report.problems);
+    let (stake, reset) = serving::entries(db, "eve");
+    assert_eq!(
+        (stake, reset),
+        (1, 1),
+        "one stake and one reset in Eve's ledger"
+    );
 }

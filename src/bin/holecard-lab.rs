@@ -1,5 +1,5 @@
 //! `holecard-lab`: the engine's command-line tools. `simulate` plays basic strategy for many rounds and reports the
-//! house edge.
+//! house edge; `play` is the terminal table; `load` (built with the `server` feature) puts bot clients on a server.
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use holecard::engine::money::group_thousands;
@@ -27,6 +27,89 @@ enum Tool {
     Simulate(SimulateArgs),
     /// Sit at a table in the terminal; Enter takes the default answer (the basic-strategy play).
     Play(PlayArgs),
+    /// Put bot clients on a running server: accounts made on the fly, basic strategy, one JSON report.
+    #[cfg(feature = "server")]
+    Load(LoadArgs),
+}
+
+#[cfg(feature = "server")]
+#[derive(Args)]
+struct LoadArgs {
+    /// The server, `ws://HOST:PORT`.
+    #[arg(long, value_name = "URL", default_value = "ws://127.0.0.1:8080")]
+    server: String,
+    /// Bot clients, each with its own account.
+    #[arg(long, value_name = "N", default_value_t = 100)]
+    clients: usize,
+    /// Tables to spread them over (the lobby's first ones); bots sit where a seat is free and watch otherwise.
+    #[arg(long, value_name = "N", default_value_t = 10)]
+    tables: usize,
+    /// Rounds each bot plays or watches.
+    #[arg(long, value_name = "N", default_value_t = 10)]
+    rounds: u64,
+    /// The server's database (`sqlite://PATH` or `postgres://…`): check the ledger's sums afterwards.
+    #[arg(long, value_name = "URL")]
+    database: Option<String>,
+    /// The most the run may take, in seconds.
+    #[arg(long, value_name = "S", default_value_t = 900)]
+    timeout: u64,
+    /// Print one JSON object (otherwise a few lines of text).
+    #[arg(long)]
+    json: bool,
+}
+
+#[cfg(feature = "server")]
+fn load(args: &LoadArgs) -> ExitCode {
+    use holecard::server::load::{LoadConfig, run};
+    let config = LoadConfig {
+        server: args.server.clone(),
+        clients: args.clients,
+        tables: args.tables,
+        rounds: args.rounds,
+        database: args.database.clone(),
+        timeout: std::time::Duration::from_secs(args.timeout),
+    };
+    let ran = tokio::runtime::Runtime::new()
+        .map_err(|e| e.to_string())
+        .and_then(|runtime| runtime.block_on(run(&config)));
+    let report = match ran {
+        Ok(report) => report,
+        Err(e) => {
+            eprintln!("holecard-lab load: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    if args.json {
+        match serde_json::to_string(&report) {
+            Ok(json) => println!("{json}"),
+            Err(e) => eprintln!("holecard-lab load: {e}"),
+        }
+    } else {
+        println!(
+            "{} clients at {} tables ({} seated), {} rounds: {} commands, {:.0} a second; latency p50 {:.2} ms, \
+             p99 {:.2} ms, max {:.2} ms; {} late, {} errors; ledger balanced: {:?}",
+            report.clients,
+            report.tables,
+            report.seated,
+            report.rounds,
+            report.commands,
+            report.commands_per_sec,
+            report.latency_p50_ms,
+            report.latency_p99_ms,
+            report.latency_max_ms,
+            report.late,
+            report.errors,
+            report.ledger_balanced
+        );
+        for e in &report.error_samples {
+            println!("  {e}");
+        }
+    }
+    if report.errors == 0 && report.ledger_balanced != Some(false) {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
 }
 
 #[derive(Args)]
@@ -307,6 +390,8 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Tool::Play(args) => play(&args),
+        #[cfg(feature = "server")]
+        Tool::Load(args) => load(&args),
         Tool::Simulate(args) => {
             let rules = match args.rules() {
                 Ok(rules) => rules,

@@ -36,6 +36,9 @@ struct Cli {
     /// The browser build to serve at `/` (made by `scripts/build-web`).
     #[arg(long, value_name = "DIR", default_value = "web/dist")]
     web: PathBuf,
+    /// Open each level this many times (`las-vegas-strip`, `las-vegas-strip-2`, …): more tables of the same game.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    tables_per_level: usize,
     /// Connections one address may hold at once (raise it for a load test from one machine).
     #[arg(long, value_name = "N", default_value_t = 32)]
     per_address: usize,
@@ -69,7 +72,7 @@ fn main() -> ExitCode {
         return check_ledger(&database);
     }
     let tables = match server::tables_in(&cli.levels) {
-        Ok(tables) => tables,
+        Ok(tables) => server::copies(tables, cli.tables_per_level),
         Err(e) => {
             eprintln!("holecard-server: {e}");
             return ExitCode::from(2);

@@ -33,6 +33,9 @@ pub const RESET_EVERY: Duration = Duration::from_secs(3_600);
 #[derive(Clone, Debug)]
 pub struct Store {
     pool: AnyPool,
+    /// Argon2 hashes at once: each takes 19 MiB and a core for tens of milliseconds, so a crowd registering at
+    /// once waits its turn instead of taking the machine's memory.
+    hashing: std::sync::Arc<tokio::sync::Semaphore>,
     /// Where it is, for messages (a PostgreSQL address without its password).
     place: String,
 }
@@ -254,8 +257,11 @@ impl Store {
                 "{place}: a database is sqlite://PATH or postgres://USER@HOST/NAME"
             ));
         };
+        // SQLite takes one writer at a time, and a second connection that wants to write waits in SQLite's busy
+        // handler, which sleeps up to 100 ms a try while the machine is idle: one connection, with the pool as the
+        // queue, serves every table in turn instead (a write here takes well under a millisecond).
         let pool = AnyPoolOptions::new()
-            .max_connections(if sqlite { 4 } else { 16 })
+            .max_connections(if sqlite { 1 } else { 16 })
             .acquire_timeout(Duration::from_secs(10))
             .connect(&url)
             .await
@@ -271,7 +277,13 @@ impl Store {
             .run(&pool)
             .await
             .map_err(|e| format!("bringing the database {place} up to date: {e}"))?;
-        Ok(Store { pool, place })
+        let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+        let hashing = std::sync::Arc::new(tokio::sync::Semaphore::new(cores));
+        Ok(Store {
+            pool,
+            place,
+            hashing,
+        })
     }
 
     /// Where the ledger is, for messages (no password).
@@ -325,7 +337,7 @@ impl Store {
     ) -> Result<(Account, String), AccountError> {
         let name = super::protocol::check_name(name).map_err(AccountError::Invalid)?;
         check_password(password)?;
-        let hash = hash_password(password).await?;
+        let hash = self.hash_password(password).await?;
         let key = name.to_lowercase();
         let now = now_ms();
         let dberr = |e: sqlx::Error| AccountError::Database(e.to_string());
@@ -384,11 +396,11 @@ impl Store {
             .map_err(dberr)?;
         let Some(row) = row else {
             // As long as a wrong password takes, so a stranger cannot tell which names exist.
-            let _ = hash_password(password).await;
+            let _ = self.hash_password(password).await;
             return Err(AccountError::WrongLogin);
         };
         let hash: String = row.try_get(0).map_err(dberr)?;
-        verify_password(password, hash).await?;
+        self.verify_password(password, hash).await?;
         let mut tx = self.pool.begin().await.map_err(dberr)?;
         let token = new_session(&mut tx, &key).await.map_err(dberr)?;
         tx.commit().await.map_err(dberr)?;
@@ -904,28 +916,40 @@ fn check_password(password: &str) -> Result<(), AccountError> {
     Ok(())
 }
 
-/// Argon2id with the crate's defaults (19 MiB, 2 passes), off the async threads.
-async fn hash_password(password: &str) -> Result<String, AccountError> {
-    let password = password.to_string();
-    tokio::task::spawn_blocking(move || {
-        argon2::Argon2::default()
-            .hash_password(password.as_bytes())
-            .map(|hash| hash.to_string())
-            .map_err(|e| AccountError::Database(format!("hashing the password: {e}")))
-    })
-    .await
-    .map_err(|e| AccountError::Database(e.to_string()))?
-}
+impl Store {
+    /// Argon2id with the crate's defaults (19 MiB, 2 passes), off the async threads, a core's worth at a time.
+    async fn hash_password(&self, password: &str) -> Result<String, AccountError> {
+        let _turn = self.turn().await?;
+        let password = password.to_string();
+        tokio::task::spawn_blocking(move || {
+            argon2::Argon2::default()
+                .hash_password(password.as_bytes())
+                .map(|hash| hash.to_string())
+                .map_err(|e| AccountError::Database(format!("hashing the password: {e}")))
+        })
+        .await
+        .map_err(|e| AccountError::Database(e.to_string()))?
+    }
 
-async fn verify_password(password: &str, hash: String) -> Result<(), AccountError> {
-    let password = password.to_string();
-    tokio::task::spawn_blocking(move || {
-        let parsed = PasswordHash::new(&hash)
-            .map_err(|e| AccountError::Database(format!("a stored hash does not parse: {e}")))?;
-        argon2::Argon2::default()
-            .verify_password(password.as_bytes(), &parsed)
-            .map_err(|_| AccountError::WrongLogin)
-    })
-    .await
-    .map_err(|e| AccountError::Database(e.to_string()))?
+    async fn verify_password(&self, password: &str, hash: String) -> Result<(), AccountError> {
+        let _turn = self.turn().await?;
+        let password = password.to_string();
+        tokio::task::spawn_blocking(move || {
+            let parsed = PasswordHash::new(&hash).map_err(|e| {
+                AccountError::Database(format!("a stored hash does not parse: {e}"))
+            })?;
+            argon2::Argon2::default()
+                .verify_password(password.as_bytes(), &parsed)
+                .map_err(|_| AccountError::WrongLogin)
+        })
+        .await
+        .map_err(|e| AccountError::Database(e.to_string()))?
+    }
+
+    async fn turn(&self) -> Result<tokio::sync::SemaphorePermit<'_>, AccountError> {
+        self.hashing
+            .acquire()
+            .await
+            .map_err(|e| AccountError::Database(e.to_string()))
+    }
 }

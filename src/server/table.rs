@@ -42,8 +42,21 @@ impl Default for Pace {
 /// A connection's number.
 pub type ConnId = u64;
 
+/// A message as it goes out: its JSON, written once and shared by every member it goes to.
+pub type Outgoing = axum::extract::ws::Utf8Bytes;
+
 /// Where the table sends a member's messages.
-pub type Outbox = mpsc::Sender<Arc<ServerMessage>>;
+pub type Outbox = mpsc::Sender<Outgoing>;
+
+/// Writes a message's JSON once.
+pub fn encode(message: &ServerMessage) -> Outgoing {
+    // A ServerMessage is plain data (strings, numbers, enums): serde_json cannot fail on it.
+    serde_json::to_string(message)
+        .unwrap_or_else(|e| {
+            format!(r#"{{"type":"notice","text":"the server could not write a message: {e}"}}"#)
+        })
+        .into()
+}
 
 /// What a connection asks of a table.
 #[derive(Debug)]
@@ -371,11 +384,11 @@ impl TableTask {
             ToTable::Reset { conn } => self.reset(conn).await,
             ToTable::Chat { conn, text } => {
                 if let Some(member) = self.members.get(&conn) {
-                    let line = Arc::new(ServerMessage::Chat {
+                    let line = ServerMessage::Chat {
                         from: member.name.clone(),
                         text,
-                    });
-                    self.send_all(line);
+                    };
+                    self.send_all(&line);
                 }
             }
             ToTable::Gone {
@@ -548,7 +561,7 @@ impl TableTask {
 
     /// Tells every member something in words.
     fn notice(&mut self, text: String) {
-        self.send_all(Arc::new(ServerMessage::Notice { text }));
+        self.send_all(&ServerMessage::Notice { text });
     }
 
     /// Tells a member where they are: the table from their seat, who sits where, a clock running for them, then
@@ -564,7 +577,7 @@ impl TableTask {
             view: Box::new(view),
             names: self.host.names().seats.to_vec(),
         };
-        let _ = member.out.try_send(Arc::new(joined));
+        let _ = member.out.try_send(encode(&joined));
         // A clock already running for everyone's bets or for this seat.
         if let Some((at, waiting)) = self.deadline {
             let ms = at.saturating_duration_since(Instant::now()).as_millis() as u64;
@@ -577,7 +590,7 @@ impl TableTask {
                 _ => None,
             };
             if let Some(clock) = clock {
-                let _ = member.out.try_send(Arc::new(ServerMessage::Clock(clock)));
+                let _ = member.out.try_send(encode(&ServerMessage::Clock(clock)));
             }
         }
         // The view already holds them; sent again, they let the client show what it missed.
@@ -586,7 +599,7 @@ impl TableTask {
             .iter()
             .filter(|(seq, _)| since.is_some_and(|since| *seq > since));
         for (seq, news) in missed {
-            let _ = member.out.try_send(Arc::new(ServerMessage::Missed {
+            let _ = member.out.try_send(encode(&ServerMessage::Missed {
                 seq: *seq,
                 news: news.clone(),
             }));
@@ -764,7 +777,7 @@ impl TableTask {
             },
             Waiting::Companion => return,
         };
-        self.send_all(Arc::new(ServerMessage::Clock(timer)));
+        self.send_all(&ServerMessage::Clock(timer));
     }
 
     /// Sends news to every member, numbered, and notes what the ledger must hear of it.
@@ -781,11 +794,11 @@ impl TableTask {
                 self.recent.pop_front();
             }
             self.recent.push_back((self.seq, item.clone()));
-            let message = Arc::new(ServerMessage::News {
+            let message = ServerMessage::News {
                 seq: self.seq,
                 news: item,
-            });
-            self.send_all(message);
+            };
+            self.send_all(&message);
         }
     }
 
@@ -849,7 +862,8 @@ impl TableTask {
         }
     }
 
-    fn send_all(&mut self, message: Arc<ServerMessage>) {
+    fn send_all(&mut self, message: &ServerMessage) {
+        let message = encode(message);
         // A member whose messages pile up unread is dropped rather than let the table wait or grow without bound.
         let mut stuck = Vec::new();
         for (conn, member) in &self.members {
@@ -864,7 +878,7 @@ impl TableTask {
 
     fn refuse(&mut self, conn: ConnId, code: Refusal, message: &str) {
         if let Some(member) = self.members.get(&conn) {
-            let _ = member.out.try_send(Arc::new(ServerMessage::Refused {
+            let _ = member.out.try_send(encode(&ServerMessage::Refused {
                 code,
                 message: message.to_string(),
             }));

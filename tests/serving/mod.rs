@@ -291,6 +291,14 @@ impl Client {
         );
     }
 
+    /// The first message so far that matches, or the next one to arrive (at most 10 seconds).
+    pub fn find_or_wait(&mut self, wanted: impl Fn(&ServerMessage) -> bool) -> ServerMessage {
+        match self.got.iter().find(|m| wanted(m)) {
+            Some(found) => found.clone(),
+            None => self.wait_for(wanted),
+        }
+    }
+
     pub fn refusal(&mut self) -> (Refusal, String) {
         match self.wait_for(|m| matches!(m, ServerMessage::Refused { .. })) {
             ServerMessage::Refused { code, message } => (code, message),
@@ -415,6 +423,18 @@ impl Client {
         panic!("no free seat at {table}");
     }
 
+    /// Bets everything each round until no chip is left (within 20 s; a loss comes within a few rounds).
+    pub fn go_broke(&mut self) {
+        let until = Instant::now() + Duration::from_secs(20);
+        while self.chips() > Cents::ZERO && Instant::now() < until {
+            let ended = self.rounds_ended();
+            let stake = self.chips().0.min(500_000);
+            self.send(&format!(r#"{{"type":"bet","amount":{stake}}}"#));
+            pump(&mut [&mut *self], |c| c[0].rounds_ended() > ended);
+        }
+        assert_eq!(self.chips(), Cents::ZERO, "out of chips in time");
+    }
+
     /// The chips in front of the client's seat, as its view has them.
     pub fn chips(&self) -> Cents {
         match (self.seat, self.view.as_ref()) {
@@ -454,4 +474,28 @@ pub fn tamper(db: &Db, sql: &'static str) {
             .expect("the change is made");
         pool.close().await;
     });
+}
+
+/// How many `stake` and `reset` entries an account's ledger has.
+pub fn entries(db: &Db, key: &str) -> (i64, i64) {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a runtime");
+    runtime.block_on(async {
+        use sqlx::Row;
+        let pool = sqlx::AnyPool::connect(&db.url)
+            .await
+            .expect("the ledger opens");
+        let count = |kind: &'static str| {
+            sqlx::query("SELECT COUNT(*) FROM ledger WHERE name_key = $1 AND kind = $2")
+                .bind(key.to_string())
+                .bind(kind)
+                .fetch_one(&pool)
+        };
+        let stake: i64 = count("stake").await.expect("a count").get(0);
+        let reset: i64 = count("reset").await.expect("a count").get(0);
+        pool.close().await;
+        (stake, reset)
+    })
 }
