@@ -6,7 +6,7 @@
 
 use crate::engine::{BasicStrategy, Event, SeatId, TableState, TableView};
 use crate::host::News;
-use crate::server::protocol::{Listing, ServerMessage};
+use crate::server::protocol::{Allowance, Listing, ServerMessage};
 use futures_util::{SinkExt, StreamExt};
 use serde::Serialize;
 use std::sync::Arc;
@@ -209,6 +209,7 @@ type Socket =
 /// A bot at its table.
 struct Seated {
     socket: Socket,
+    allowance: Allowance,
     seat: Option<SeatId>,
     view: TableView,
 }
@@ -282,6 +283,7 @@ impl Bot {
             if let ServerMessage::Joined { seat, view, .. } = answer {
                 result.seated = seat.is_some();
                 return Ok(Seated {
+                    allowance: Allowance::polite(std::time::Instant::now()),
                     socket,
                     seat,
                     view: *view,
@@ -299,6 +301,7 @@ impl Bot {
         .await?
         {
             ServerMessage::Joined { view, .. } => Ok(Seated {
+                allowance: Allowance::polite(std::time::Instant::now()),
                 socket,
                 seat: None,
                 view: *view,
@@ -335,6 +338,13 @@ impl Bot {
         let Some((sent, command)) = command else {
             return Ok(None);
         };
+        // A bot is quicker than a person: it keeps under the server's allowance of messages instead of being
+        // refused for going too fast.
+        let wait = at.allowance.wait(std::time::Instant::now());
+        if !wait.is_zero() {
+            tokio::time::sleep(wait).await;
+        }
+        at.allowance.take(std::time::Instant::now());
         if let Err(e) = send(&mut at.socket, &command).await {
             result.errors.push(format!("{}: {e}", self.name));
             return Err(());

@@ -58,10 +58,6 @@ const MAX_FRAME_BYTES: usize = 64 * 1024;
 /// A connection's read buffer.
 const READ_BUFFER_BYTES: usize = 8 * 1024;
 
-/// Messages a connection may send a second, on average, and in a burst.
-const RATE: f64 = 10.0;
-const BURST: f64 = 30.0;
-
 /// A client must say hello within this.
 const HELLO_TIME: Duration = Duration::from_secs(10);
 
@@ -113,7 +109,8 @@ impl Session {
 /// when there is one.
 pub async fn router(config: &Config) -> Result<Router, String> {
     let store = Store::open(&config.database).await?;
-    let recovery = store.recover().await?;
+    let ids: Vec<String> = config.tables.iter().map(|(id, _)| id.clone()).collect();
+    let recovery = store.recover(&ids).await?;
     for (table, round) in &recovery.refunded {
         eprintln!(
             "holecard-server: table {table} round {round} was dealt but never settled before the server stopped: \
@@ -324,8 +321,8 @@ struct Connection {
     /// The account's key, or none for a guest.
     account: Option<String>,
     table: Option<TableHandle>,
-    tokens: f64,
-    refilled: Instant,
+    /// What it may still send.
+    allowance: protocol::Allowance,
 }
 
 impl Connection {
@@ -339,8 +336,7 @@ impl Connection {
             who: String::new(),
             account: None,
             table: None,
-            tokens: BURST,
-            refilled: Instant::now(),
+            allowance: protocol::Allowance::server(std::time::Instant::now()),
         }
     }
 
@@ -408,7 +404,7 @@ impl Connection {
 
     /// Takes one message in; the answer, if it has one of its own (table news comes through the inbox).
     async fn answer(&mut self, text: &str, out: &table::Outbox) -> Option<ServerMessage> {
-        if !self.take_token() {
+        if !self.allowance.take(std::time::Instant::now()) {
             return Some(refusal(Refusal::TooFast, "too many messages; slow down"));
         }
         let message = match protocol::parse(text) {
@@ -700,20 +696,6 @@ impl Connection {
             if table.tx.send(gone).await.is_ok() {
                 let _ = written.await;
             }
-        }
-    }
-
-    /// One message's worth of the connection's allowance, if it has one.
-    fn take_token(&mut self) -> bool {
-        let now = Instant::now();
-        let earned = now.duration_since(self.refilled).as_secs_f64() * RATE;
-        self.tokens = (self.tokens + earned).min(BURST);
-        self.refilled = now;
-        if self.tokens >= 1.0 {
-            self.tokens -= 1.0;
-            true
-        } else {
-            false
         }
     }
 }

@@ -291,41 +291,43 @@ impl Store {
         &self.place
     }
 
-    /// After a start: every account is up from its table (the tables start empty), and rounds left unsettled are
-    /// refunded — their bets were never taken, so the accounts already hold them.
-    pub async fn recover(&self) -> Result<Recovery, String> {
+    /// After a start, for the tables this server opens (other servers sharing the ledger keep theirs): every
+    /// account seated at one of them is up (the tables start empty), and their rounds left unsettled are refunded —
+    /// their bets were never taken, so the accounts already hold them.
+    pub async fn recover(&self, tables: &[String]) -> Result<Recovery, String> {
+        let mut recovery = Recovery::default();
         let mut tx = self.pool.begin().await.map_err(db)?;
-        let open = sqlx::query("SELECT table_id, round FROM open_rounds ORDER BY table_id, round")
-            .fetch_all(&mut *tx)
-            .await
-            .map_err(db)?;
-        let refunded = open
-            .iter()
-            .map(|row| {
-                Ok((
-                    row.try_get::<String, _>(0)?,
-                    row.try_get::<i64, _>(1)? as u64,
-                ))
-            })
-            .collect::<Result<Vec<_>, sqlx::Error>>()
-            .map_err(db)?;
-        sqlx::query("DELETE FROM open_rounds")
-            .execute(&mut *tx)
-            .await
-            .map_err(db)?;
-        let unseated =
-            sqlx::query("UPDATE accounts SET seated_at = NULL WHERE seated_at IS NOT NULL")
+        for table in tables {
+            let open =
+                sqlx::query("SELECT round FROM open_rounds WHERE table_id = $1 ORDER BY round")
+                    .bind(table)
+                    .fetch_all(&mut *tx)
+                    .await
+                    .map_err(db)?;
+            for row in open {
+                let round: i64 = row.try_get(0).map_err(db)?;
+                recovery.refunded.push((table.clone(), round as u64));
+            }
+            sqlx::query("DELETE FROM open_rounds WHERE table_id = $1")
+                .bind(table)
                 .execute(&mut *tx)
                 .await
-                .map_err(db)?
-                .rows_affected();
+                .map_err(db)?;
+            recovery.unseated +=
+                sqlx::query("UPDATE accounts SET seated_at = NULL WHERE seated_at = $1")
+                    .bind(table)
+                    .execute(&mut *tx)
+                    .await
+                    .map_err(db)?
+                    .rows_affected();
+        }
         sqlx::query("DELETE FROM sessions WHERE expires_ms < $1")
             .bind(now_ms())
             .execute(&mut *tx)
             .await
             .map_err(db)?;
         tx.commit().await.map_err(db)?;
-        Ok(Recovery { refunded, unseated })
+        Ok(recovery)
     }
 
     /// Makes an account with `stake` in chips, and logs it in: its session token.

@@ -49,11 +49,7 @@ fn postgres_admin() -> Option<String> {
 
 fn on_postgres(admin: &str, sql: String) {
     use sqlx::{Connection, Executor};
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .expect("a runtime");
-    runtime.block_on(async {
+    block_on(async {
         let mut conn = sqlx::PgConnection::connect(admin)
             .await
             .unwrap_or_else(|e| panic!("connecting to {admin}: {e}"));
@@ -446,11 +442,7 @@ impl Client {
 
 /// Runs `f` on the ledger of `db` (its own runtime, its own pool).
 pub fn with_store<T>(db: &Db, f: impl AsyncFnOnce(&holecard::server::store::Store) -> T) -> T {
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .expect("a runtime");
-    runtime.block_on(async {
+    block_on(async {
         let store = holecard::server::store::Store::open(&db.url)
             .await
             .expect("the ledger opens");
@@ -460,11 +452,7 @@ pub fn with_store<T>(db: &Db, f: impl AsyncFnOnce(&holecard::server::store::Stor
 
 /// Changes the ledger behind the server's back (to show the check finds it).
 pub fn tamper(db: &Db, sql: &'static str) {
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .expect("a runtime");
-    runtime.block_on(async {
+    block_on(async {
         let pool = sqlx::AnyPool::connect(&db.url)
             .await
             .expect("the ledger opens");
@@ -478,11 +466,7 @@ pub fn tamper(db: &Db, sql: &'static str) {
 
 /// How many `stake` and `reset` entries an account's ledger has.
 pub fn entries(db: &Db, key: &str) -> (i64, i64) {
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .expect("a runtime");
-    runtime.block_on(async {
+    block_on(async {
         use sqlx::Row;
         let pool = sqlx::AnyPool::connect(&db.url)
             .await
@@ -498,4 +482,13 @@ pub fn entries(db: &Db, key: &str) -> (i64, i64) {
         pool.close().await;
         (stake, reset)
     })
+}
+
+/// Runs a future to its end on a runtime of its own (the tests' code is not async).
+pub fn block_on<F: Future>(future: F) -> F::Output {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a runtime")
+        .block_on(future)
 }
