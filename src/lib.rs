@@ -2,6 +2,7 @@
 
 pub mod design;
 pub mod engine;
+pub mod history;
 pub mod host;
 pub mod level;
 pub mod narrate;

@@ -1,8 +1,27 @@
-//! Hand records from the table's events: what each seat was dealt, what it decided, how each hand ended, and what
-//! the dealer drew. Bevy-free and built only from the public event stream, so whoever hears a table (the server, the
-//! terminal table, the game) can keep the same record without seeing anything secret.
+//! Hand records from the table's events: what each seat was dealt, what it decided (with the basic-strategy play
+//! beside each decision), how each hand ended, and what the dealer drew. Bevy-free and built only from the public
+//! event stream, so whoever hears a table (the server, the terminal table, the game) can keep the same record
+//! without seeing anything secret.
 
-use crate::engine::{Action, Card, Cents, Event, Outcome, SeatId, Spot};
+use crate::engine::{
+    Action, BasicStrategy, Card, Cents, Event, Outcome, SeatId, Spot, TableState, TableView,
+};
+
+/// A decision, and what basic strategy would have done in its place.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Decision {
+    /// What the seat did.
+    pub action: Action,
+    /// The chart's play at that moment (none when the recorder was not following the table's view).
+    pub book: Option<Action>,
+}
+
+impl Decision {
+    /// The seat did something other than the chart's play.
+    pub fn off_book(&self) -> bool {
+        self.book.is_some_and(|book| book != self.action)
+    }
+}
 
 /// One hand as it was played.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -10,7 +29,7 @@ pub struct HandRecord {
     /// The cards, in the order they came (after a split, the split card first).
     pub cards: Vec<Card>,
     /// The decisions taken on it, in order (offers answered before play count for the seat's first hand).
-    pub decisions: Vec<Action>,
+    pub decisions: Vec<Decision>,
     /// How it ended (none when the round ended without settling it, which a finished round never does).
     pub outcome: Option<Outcome>,
     /// What was on it at the end.
@@ -59,16 +78,48 @@ impl RoundRecord {
 #[derive(Clone, Debug, Default)]
 pub struct Recorder {
     round: Option<RoundRecord>,
+    /// The table as everyone sees it, kept from the same events, and the chart for its rules: for the book play
+    /// beside each decision.
+    following: Option<(TableView, BasicStrategy)>,
 }
 
 impl Recorder {
-    /// A recorder that starts listening at the next round.
+    /// A recorder that starts listening at the next round, without the book plays.
     pub fn new() -> Recorder {
         Recorder::default()
     }
 
+    /// A recorder that also keeps `view` (the table as it is now, any viewer's) from the events it hears, and so
+    /// records basic strategy's play beside each decision. If an event ever does not fit the view, it goes on
+    /// without the book plays.
+    pub fn following(view: TableView) -> Recorder {
+        let strategy = BasicStrategy::for_rules(view.rules());
+        Recorder {
+            round: None,
+            following: Some((view, strategy)),
+        }
+    }
+
     /// Hears one event; at the round's end, the round.
     pub fn hear(&mut self, event: &Event) -> Option<RoundRecord> {
+        let book = self.follow(event);
+        self.record(event, book)
+    }
+
+    /// Moves the view on by `event`; for a decision, the chart's play just before it.
+    fn follow(&mut self, event: &Event) -> Option<Action> {
+        let (view, strategy) = self.following.as_mut()?;
+        let book = match *event {
+            Event::Acted { seat, .. } => strategy.decide(view, seat).and_then(|c| c.action()),
+            _ => None,
+        };
+        if view.apply(event).is_err() {
+            self.following = None;
+        }
+        book
+    }
+
+    fn record(&mut self, event: &Event, book: Option<Action>) -> Option<RoundRecord> {
         if let Event::RoundStarted { round } = *event {
             self.round = Some(RoundRecord {
                 round,
@@ -87,9 +138,9 @@ impl Recorder {
                 to: Spot::Player { seat, hand },
                 card,
             } => hand_mut(round, seat, hand).cards.push(card),
-            Event::Acted { seat, hand, action } => {
-                hand_mut(round, seat, hand).decisions.push(action)
-            }
+            Event::Acted { seat, hand, action } => hand_mut(round, seat, hand)
+                .decisions
+                .push(Decision { action, book }),
             Event::Split { seat, hand, wager } => {
                 let record = seat_mut(round, seat);
                 let at = usize::from(hand);
@@ -170,11 +221,14 @@ pub fn cards_text(cards: &[Card]) -> String {
         .join(" ")
 }
 
-/// Decisions as text: `split, hit, stand`.
-pub fn decisions_text(decisions: &[Action]) -> String {
+/// Decisions as text: `split, hit, stand`, with the chart's play after one that differs: `hit (book: stand)`.
+pub fn decisions_text(decisions: &[Decision]) -> String {
     decisions
         .iter()
-        .map(|a| a.name())
+        .map(|d| match d.book {
+            Some(book) if d.off_book() => format!("{} (book: {})", d.action.name(), book.name()),
+            _ => d.action.name().to_string(),
+        })
         .collect::<Vec<_>>()
         .join(", ")
 }
@@ -182,7 +236,7 @@ pub fn decisions_text(decisions: &[Action]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::{Command, Rules, Table, TableState, seed_from_number};
+    use crate::engine::{Command, Rules, Table, Viewer, seed_from_number};
 
     /// Plays `rounds` rounds of three seats with basic strategy, recording every one.
     fn recorded(seed: u64, rounds: usize) -> Vec<(RoundRecord, [Cents; 4], [Cents; 4])> {
@@ -204,7 +258,8 @@ mod tests {
                 .expect("a free seat");
         }
         let strategy = crate::engine::BasicStrategy::for_rules(&rules);
-        let mut recorder = Recorder::new();
+        let mut recorder = Recorder::following(table.view(Viewer::Spectator));
+        events.clear();
         let mut out = Vec::new();
         for _ in 0..rounds {
             let house = table.house();
@@ -271,6 +326,21 @@ mod tests {
                         round.round
                     );
                     assert!(hand.cards.len() >= 2, "round {}: {hand:?}", round.round);
+                }
+                // Seats 0 and 1 play the chart; seat 2 too, except that it insures.
+                for decision in record.hands.iter().flat_map(|h| &h.decisions) {
+                    assert!(
+                        decision.book.is_some(),
+                        "round {}: {decision:?}",
+                        round.round
+                    );
+                    let insured = decision.action == Action::TakeInsurance;
+                    assert_eq!(
+                        decision.off_book(),
+                        insured,
+                        "round {} seat {seat}: {decision:?}",
+                        round.round
+                    );
                 }
                 splits += record.hands.len() - 1;
                 insured += usize::from(record.insurance != Cents(0));

@@ -243,6 +243,7 @@ pub async fn open(
         spectators: 0,
     }));
     let (tx, rx) = mpsc::channel(1024);
+    let recorder = Recorder::following(host.view(Viewer::Spectator));
     let task = TableTask {
         id,
         level,
@@ -260,7 +261,7 @@ pub async fn open(
         stake,
         rounds_before,
         accounts: HashMap::new(),
-        recorder: Recorder::new(),
+        recorder,
         house_before: house,
         pending: VecDeque::new(),
         written: Vec::new(),

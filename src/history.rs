@@ -1,0 +1,534 @@
+//! A player's hands, kept: the last hands as records (bounded; older ones fold into the totals), statistics over
+//! them, and export to CSV and JSON. Bevy-free, built from the recorder's rounds ([`crate::record`]), so the terminal
+//! table, the game and the server keep the same kind of history. Versioned for the file it lives in.
+
+use crate::engine::{Action, Card, Cents, Outcome, SeatId};
+use crate::record::{Decision, RoundRecord, cards_text, decisions_text};
+use serde::{Deserialize, Serialize};
+use std::collections::VecDeque;
+
+/// The history file's version.
+pub const VERSION: u32 = 1;
+
+/// Hands kept natively; the browser keeps [`BROWSER_LIMIT`].
+pub const NATIVE_LIMIT: usize = 10_000;
+
+/// Hands kept in the browser's storage.
+pub const BROWSER_LIMIT: usize = 1_000;
+
+/// One hand a player played.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlayedHand {
+    /// The table's name.
+    pub table: String,
+    /// Its rules' shorthand.
+    pub rules: String,
+    /// The round.
+    pub round: u64,
+    /// The seat.
+    pub seat: SeatId,
+    /// The hand of the seat (0 first; more after splits).
+    pub hand: u8,
+    /// The seat split this round (this is one of its split hands).
+    pub split: bool,
+    /// The cards as dealt.
+    pub cards: Vec<Card>,
+    /// Each decision, with the chart's play beside it.
+    pub decisions: Vec<PlayedDecision>,
+    /// The dealer's cards as shown.
+    pub dealer: Vec<Card>,
+    /// How it ended.
+    pub outcome: Outcome,
+    /// What was on it at the end.
+    pub wager: Cents,
+    /// What it won (negative when lost).
+    pub net: Cents,
+    /// On the seat's first hand: what the round's insurance brought (zero when none was taken).
+    pub insurance: Cents,
+    /// The bankroll after the round.
+    pub bankroll: Cents,
+    /// When, in milliseconds since 1970.
+    pub at_ms: i64,
+}
+
+/// A decision as kept: what was done, and the chart's play.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlayedDecision {
+    /// What the player did.
+    pub action: Action,
+    /// The chart's play, when known.
+    pub book: Option<Action>,
+}
+
+impl From<Decision> for PlayedDecision {
+    fn from(d: Decision) -> PlayedDecision {
+        PlayedDecision {
+            action: d.action,
+            book: d.book,
+        }
+    }
+}
+
+impl From<PlayedDecision> for Decision {
+    fn from(d: PlayedDecision) -> Decision {
+        Decision {
+            action: d.action,
+            book: d.book,
+        }
+    }
+}
+
+impl PlayedHand {
+    /// The hands `seat` played in a recorded round, with the bankroll it had after it.
+    pub fn from_round(
+        table: &str,
+        rules: &str,
+        round: &RoundRecord,
+        seat: SeatId,
+        bankroll: Cents,
+        at_ms: i64,
+    ) -> Vec<PlayedHand> {
+        let Some(record) = round.seat(seat) else {
+            return Vec::new();
+        };
+        let split = record.hands.len() > 1;
+        record
+            .hands
+            .iter()
+            .enumerate()
+            .filter_map(|(i, hand)| {
+                Some(PlayedHand {
+                    table: table.to_string(),
+                    rules: rules.to_string(),
+                    round: round.round,
+                    seat,
+                    hand: i as u8,
+                    split,
+                    cards: hand.cards.clone(),
+                    decisions: hand.decisions.iter().map(|&d| d.into()).collect(),
+                    dealer: round.dealer.clone(),
+                    outcome: hand.outcome?,
+                    wager: hand.wager,
+                    net: hand.net,
+                    insurance: if i == 0 {
+                        record.insurance
+                    } else {
+                        Cents::ZERO
+                    },
+                    bankroll,
+                    at_ms,
+                })
+            })
+            .collect()
+    }
+
+    /// The decisions as text, `hit (book: stand), stand`.
+    pub fn decisions_text(&self) -> String {
+        let decisions: Vec<Decision> = self.decisions.iter().map(|&d| d.into()).collect();
+        decisions_text(&decisions)
+    }
+
+    fn won(&self) -> bool {
+        self.net.is_positive()
+    }
+
+    fn lost(&self) -> bool {
+        self.net < Cents::ZERO
+    }
+}
+
+/// Statistics over hands.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Totals {
+    /// Hands played.
+    pub hands: u64,
+    /// Hands won (blackjacks and even money included).
+    pub won: u64,
+    /// Hands lost (busts and surrenders included).
+    pub lost: u64,
+    /// Hands pushed.
+    pub pushed: u64,
+    /// Naturals paid as blackjack.
+    pub blackjacks: u64,
+    /// Hands that went over 21.
+    pub busts: u64,
+    /// Hands surrendered.
+    pub surrenders: u64,
+    /// Hands doubled, and of those won.
+    pub doubles: u64,
+    /// Doubled hands won.
+    pub doubles_won: u64,
+    /// Hands played after a split, and of those won.
+    pub split_hands: u64,
+    /// Split hands won.
+    pub split_hands_won: u64,
+    /// Insurance bets taken, and of those won.
+    pub insurance_taken: u64,
+    /// Insurance bets won.
+    pub insurance_won: u64,
+    /// What the insurance brought, all told.
+    pub insurance_net: Cents,
+    /// Everything won and lost: hands and insurance.
+    pub net: Cents,
+    /// The best hand.
+    pub biggest_win: Cents,
+    /// The worst hand (negative).
+    pub biggest_loss: Cents,
+    /// Most hands won in a row (pushes neither break nor extend a streak).
+    pub longest_winning: u64,
+    /// Most hands lost in a row.
+    pub longest_losing: u64,
+    /// The streak now: hands won in a row (positive) or lost (negative).
+    pub streak: i64,
+    /// Decisions taken where the chart's play is known, and of those, how many differed from it.
+    pub decisions: u64,
+    /// Decisions that differed from the chart.
+    pub off_book: u64,
+    /// The most chips held after a hand.
+    pub highscore: Cents,
+}
+
+impl Totals {
+    /// Takes one hand in (in the order played).
+    pub fn add(&mut self, hand: &PlayedHand) {
+        self.hands += 1;
+        let won = hand.won();
+        let lost = hand.lost();
+        self.won += u64::from(won);
+        self.lost += u64::from(lost);
+        self.pushed += u64::from(!won && !lost);
+        self.blackjacks += u64::from(hand.outcome == Outcome::Blackjack);
+        self.busts += u64::from(hand.outcome == Outcome::Bust);
+        self.surrenders += u64::from(hand.outcome == Outcome::Surrender);
+        let doubled = hand.decisions.iter().any(|d| d.action == Action::Double);
+        self.doubles += u64::from(doubled);
+        self.doubles_won += u64::from(doubled && won);
+        self.split_hands += u64::from(hand.split);
+        self.split_hands_won += u64::from(hand.split && won);
+        if hand.insurance != Cents::ZERO {
+            self.insurance_taken += 1;
+            self.insurance_won += u64::from(hand.insurance.is_positive());
+            self.insurance_net += hand.insurance;
+        }
+        self.net += hand.net + hand.insurance;
+        self.biggest_win = self.biggest_win.max(hand.net);
+        self.biggest_loss = self.biggest_loss.min(hand.net);
+        self.streak = match (won, lost) {
+            (true, _) => self.streak.max(0) + 1,
+            (_, true) => self.streak.min(0) - 1,
+            _ => self.streak,
+        };
+        self.longest_winning = self.longest_winning.max(self.streak.max(0) as u64);
+        self.longest_losing = self.longest_losing.max((-self.streak).max(0) as u64);
+        for decision in &hand.decisions {
+            if let Some(book) = decision.book {
+                self.decisions += 1;
+                self.off_book += u64::from(book != decision.action);
+            }
+        }
+        self.highscore = self.highscore.max(hand.bankroll);
+    }
+
+    /// `part` of the hands as a percentage (0 with no hands).
+    pub fn percent(&self, part: u64) -> f64 {
+        match self.hands {
+            0 => 0.0,
+            hands => 100.0 * part as f64 / hands as f64,
+        }
+    }
+}
+
+/// A player's kept hands: the last `limit` as records, and the totals of every hand before them.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct History {
+    /// [`VERSION`].
+    pub version: u32,
+    /// How many hands are kept as records.
+    pub limit: usize,
+    /// The kept hands, oldest first.
+    pub hands: VecDeque<PlayedHand>,
+    /// The totals of the hands folded out of the records.
+    pub folded: Totals,
+}
+
+impl History {
+    /// An empty history keeping `limit` hands.
+    pub fn new(limit: usize) -> History {
+        History {
+            version: VERSION,
+            limit: limit.max(1),
+            hands: VecDeque::new(),
+            folded: Totals::default(),
+        }
+    }
+
+    /// Keeps a hand; the oldest folds into the totals when there are more than the limit.
+    pub fn push(&mut self, hand: PlayedHand) {
+        self.hands.push_back(hand);
+        while self.hands.len() > self.limit {
+            if let Some(old) = self.hands.pop_front() {
+                self.folded.add(&old);
+            }
+        }
+    }
+
+    /// Every hand's totals: the folded ones and the kept ones.
+    pub fn totals(&self) -> Totals {
+        let mut totals = self.folded.clone();
+        for hand in &self.hands {
+            totals.add(hand);
+        }
+        totals
+    }
+
+    /// The totals of the kept hands at one table.
+    pub fn table_totals(&self, table: &str) -> Totals {
+        let mut totals = Totals::default();
+        for hand in self.hands.iter().filter(|h| h.table == table) {
+            totals.add(hand);
+        }
+        totals
+    }
+
+    /// The kept hands as CSV: a header row, then a row a hand (amounts in dollars and cents).
+    pub fn to_csv(&self) -> Result<String, String> {
+        let mut out = csv::Writer::from_writer(Vec::new());
+        for hand in &self.hands {
+            out.serialize(CsvRow::of(hand))
+                .map_err(|e| format!("writing the history as CSV: {e}"))?;
+        }
+        let bytes = out
+            .into_inner()
+            .map_err(|e| format!("writing the history as CSV: {e}"))?;
+        String::from_utf8(bytes).map_err(|e| format!("writing the history as CSV: {e}"))
+    }
+
+    /// The history as JSON: every kept hand with its cards and decisions, and the totals.
+    pub fn to_json(&self) -> Result<String, String> {
+        #[derive(Serialize)]
+        struct Export<'a> {
+            version: u32,
+            totals: Totals,
+            hands: &'a VecDeque<PlayedHand>,
+        }
+        serde_json::to_string_pretty(&Export {
+            version: self.version,
+            totals: self.totals(),
+            hands: &self.hands,
+        })
+        .map_err(|e| format!("writing the history as JSON: {e}"))
+    }
+}
+
+/// One row of the CSV export.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CsvRow {
+    /// The round.
+    pub round: u64,
+    /// The table.
+    pub table: String,
+    /// Its rules.
+    pub rules: String,
+    /// The seat, 1 (first base) to 7.
+    pub seat: u8,
+    /// The hand of the seat, 1 first.
+    pub hand: u8,
+    /// The cards, `A♠ 10♥`.
+    pub cards: String,
+    /// The dealer's cards.
+    pub dealer: String,
+    /// The decisions, with the chart's play after one that differs.
+    pub decisions: String,
+    /// How it ended.
+    pub outcome: String,
+    /// Dollars on it.
+    pub wager: String,
+    /// Dollars won or lost.
+    pub net: String,
+    /// Dollars the insurance brought.
+    pub insurance: String,
+    /// The bankroll after the round, in dollars.
+    pub bankroll: String,
+    /// When, in milliseconds since 1970.
+    pub at_ms: i64,
+}
+
+impl CsvRow {
+    /// A hand's row.
+    pub fn of(hand: &PlayedHand) -> CsvRow {
+        CsvRow {
+            round: hand.round,
+            table: hand.table.clone(),
+            rules: hand.rules.clone(),
+            seat: hand.seat + 1,
+            hand: hand.hand + 1,
+            cards: cards_text(&hand.cards),
+            dealer: cards_text(&hand.dealer),
+            decisions: hand.decisions_text(),
+            outcome: hand.outcome.label().trim_end_matches('!').to_string(),
+            wager: dollars(hand.wager),
+            net: dollars(hand.net),
+            insurance: dollars(hand.insurance),
+            bankroll: dollars(hand.bankroll),
+            at_ms: hand.at_ms,
+        }
+    }
+}
+
+/// `-12.50`: cents as dollars, without a sign for positive amounts or separators.
+pub fn dollars(amount: Cents) -> String {
+    let sign = if amount < Cents::ZERO { "-" } else { "" };
+    let cents = amount.0.unsigned_abs();
+    format!("{sign}{}.{:02}", cents / 100, cents % 100)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::{Command, Rules, Table, TableState, Viewer, seed_from_number};
+    use crate::record::Recorder;
+
+    /// `rounds` rounds of one seat at a table: basic strategy, except that it hits every hard 12 (off the chart
+    /// against a 4, 5 or 6) and always insures; the history and the bankroll after each round.
+    fn played(rounds: usize, limit: usize) -> (History, Vec<Cents>) {
+        let rules = Rules::default();
+        let mut table = Table::new(rules.clone(), seed_from_number(5), Cents::units(1_000_000))
+            .expect("default rules are valid");
+        table
+            .apply(Command::Join {
+                seat: 3,
+                buy_in: Cents::units(100_000),
+            })
+            .expect("a free seat");
+        let strategy = crate::engine::BasicStrategy::for_rules(&rules);
+        let mut recorder = Recorder::following(table.view(Viewer::Seat(3)));
+        let mut history = History::new(limit);
+        let mut bankrolls = Vec::new();
+        for _ in 0..rounds {
+            let mut events = table
+                .apply(Command::Bet {
+                    seat: 3,
+                    amount: Cents::units(25),
+                })
+                .expect("a bet");
+            events.extend(table.apply(Command::Deal).expect("a deal"));
+            while let Some(seat) = table.seat_to_act() {
+                let hard_12 = table.seat_hands(seat).any(|h| {
+                    h.state == crate::engine::HandState::Playing
+                        && !h.cards.total().is_soft()
+                        && h.cards.total().value() == 12
+                });
+                let legal = table.legal_actions(seat);
+                let action = if legal.contains(Action::TakeInsurance) {
+                    Action::TakeInsurance
+                } else if hard_12 && legal.contains(Action::Hit) {
+                    Action::Hit
+                } else {
+                    match strategy.decide(&table, seat).and_then(|c| c.action()) {
+                        Some(action) => action,
+                        None => break,
+                    }
+                };
+                let command = action.command(seat, table.max_insurance(seat));
+                events.extend(table.apply(command).expect("a legal action"));
+            }
+            let bankroll = table.seats()[3].chips();
+            for event in &events {
+                if let Some(round) = recorder.hear(event) {
+                    for hand in PlayedHand::from_round("Strip", "6D S17", &round, 3, bankroll, 0) {
+                        history.push(hand);
+                    }
+                }
+            }
+            bankrolls.push(bankroll);
+        }
+        (history, bankrolls)
+    }
+
+    #[test]
+    fn the_totals_are_the_sum_of_the_hands_and_the_bankroll_follows_the_table() {
+        let (history, bankrolls) = played(2_000, NATIVE_LIMIT);
+        let totals = history.totals();
+        let start = Cents::units(100_000);
+        // Every hand's net and every insurance add up to the bankroll's change, round by round.
+        let mut bankroll = start;
+        let mut rounds = history.hands.iter().peekable();
+        let mut i = 0;
+        while let Some(first) = rounds.next() {
+            bankroll += first.net + first.insurance;
+            while let Some(next) = rounds.next_if(|h| h.round == first.round) {
+                bankroll += next.net + next.insurance;
+            }
+            assert_eq!(first.bankroll, bankroll, "round {}", first.round);
+            assert_eq!(bankrolls[i], bankroll);
+            i += 1;
+        }
+        assert_eq!(i, 2_000, "every round played is in the history");
+        assert_eq!(start + totals.net, *bankrolls.last().expect("rounds"));
+        let counted = totals.won + totals.lost + totals.pushed;
+        assert_eq!(
+            (counted, totals.hands),
+            (history.hands.len() as u64, counted)
+        );
+        assert!(
+            totals.blackjacks > 0
+                && totals.busts > 0
+                && totals.doubles > 0
+                && totals.split_hands > 0
+        );
+        assert!(totals.insurance_taken > 0 && totals.insurance_taken >= totals.insurance_won);
+        // Hitting every hard 12 is off the chart against 4 to 6 (and insurance always is): both are counted.
+        assert!(totals.off_book > totals.insurance_taken, "{totals:?}");
+        assert!(totals.off_book < totals.decisions / 4, "{totals:?}");
+        assert!(
+            totals.longest_winning >= 3 && totals.longest_losing >= 3,
+            "{totals:?}"
+        );
+        assert_eq!(
+            totals.highscore,
+            bankrolls.iter().copied().max().unwrap_or_default()
+        );
+    }
+
+    #[test]
+    fn hands_over_the_limit_fold_into_the_totals_unchanged() {
+        let (all, _) = played(600, NATIVE_LIMIT);
+        let (kept, _) = played(600, 100);
+        assert_eq!(kept.hands.len(), 100);
+        assert_eq!(
+            kept.totals(),
+            all.totals(),
+            "folding loses nothing from the totals"
+        );
+        assert_eq!(kept.hands.back(), all.hands.back());
+    }
+
+    #[test]
+    fn the_exports_read_back_to_the_same_hands() {
+        let (history, _) = played(300, NATIVE_LIMIT);
+        let csv = history.to_csv().expect("CSV");
+        assert!(csv.starts_with(
+            "round,table,rules,seat,hand,cards,dealer,decisions,outcome,wager,net,insurance,bankroll,at_ms\n"
+        ));
+        let rows: Vec<CsvRow> = csv::Reader::from_reader(csv.as_bytes())
+            .deserialize()
+            .collect::<Result<_, _>>()
+            .expect("the CSV reads back");
+        let expected: Vec<CsvRow> = history.hands.iter().map(CsvRow::of).collect();
+        assert_eq!(rows, expected);
+        assert!(
+            rows.iter().any(|r| r.decisions.contains("(book: ")),
+            "deviations are marked"
+        );
+        let json: serde_json::Value =
+            serde_json::from_str(&history.to_json().expect("JSON")).expect("the JSON reads back");
+        let hands: Vec<PlayedHand> =
+            serde_json::from_value(json["hands"].clone()).expect("every hand reads back");
+        assert_eq!(hands, Vec::from(history.hands.clone()));
+        let totals: Totals =
+            serde_json::from_value(json["totals"].clone()).expect("the totals read back");
+        assert_eq!(totals, history.totals());
+        assert_eq!(dollars(Cents(-1_250)), "-12.50");
+        assert_eq!(dollars(Cents(7)), "0.07");
+    }
+}
