@@ -44,6 +44,11 @@ struct Cli {
     /// In a headless run, also run the table's look at normal speed: every glide, flip, chip flight and banner.
     #[arg(long, requires = "headless")]
     animated: bool,
+    /// Write the hands kept in the history to FILE (`.csv`: a header row and a row a hand; `.json`: every hand
+    /// with its cards and decisions, and the totals) and exit.
+    #[cfg(not(target_arch = "wasm32"))]
+    #[arg(long, value_name = "FILE")]
+    export_history: Option<PathBuf>,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -91,6 +96,19 @@ fn complain(message: &str) {
 
 fn main() -> ExitCode {
     let cli = command_line();
+    #[cfg(not(target_arch = "wasm32"))]
+    if let Some(to) = &cli.export_history {
+        return match holecard::game::history::export(to) {
+            Ok(hands) => {
+                println!("holecard: wrote {hands} hands to {}", to.display());
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                complain(&e);
+                ExitCode::FAILURE
+            }
+        };
+    }
     let level = match Level::load_or_default(cli.level.as_deref()) {
         Ok(level) => level,
         Err(e) => {

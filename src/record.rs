@@ -100,6 +100,12 @@ impl Recorder {
         }
     }
 
+    /// The table as the recorder follows it (none without [`Recorder::following`], or after an event that did not
+    /// fit).
+    pub fn view(&self) -> Option<&TableView> {
+        self.following.as_ref().map(|(view, _)| view)
+    }
+
     /// Hears one event; at the round's end, the round.
     pub fn hear(&mut self, event: &Event) -> Option<RoundRecord> {
         let book = self.follow(event);

@@ -105,18 +105,25 @@ impl Plugin for AppPlugin {
 /// The game's logic, which runs the same with a window or without one: screens and round phases, the table's
 /// entities, the seats and the player's intents.
 pub fn logic_plugin(app: &mut App) {
-    app.add_plugins((screen::plugin, table::plugin, seats::plugin, player::plugin))
-        .add_systems(
-            OnEnter(Screen::Table),
-            (
-                table::open,
-                table::spawn_table,
-                table::show_restored,
-                seats::seat_the_table,
-            )
-                .chain()
-                .in_set(TableOpens),
-        );
+    app.add_plugins((
+        screen::plugin,
+        table::plugin,
+        seats::plugin,
+        player::plugin,
+        super::history::plugin,
+    ))
+    .add_systems(
+        OnEnter(Screen::Table),
+        (
+            table::open,
+            super::history::start_recording,
+            table::spawn_table,
+            table::show_restored,
+            seats::seat_the_table,
+        )
+            .chain()
+            .in_set(TableOpens),
+    );
 }
 
 /// Runs every schedule of the app's main world on one thread. The table's ECS is a few dozen small systems: waking

@@ -6,6 +6,7 @@ pub mod art;
 pub mod asset_tracking;
 pub mod audio;
 pub mod headless;
+pub mod history;
 pub mod hud;
 pub mod layout;
 pub mod lettering;

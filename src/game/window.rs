@@ -90,6 +90,7 @@ pub(super) fn presentation(
         super::view::plugin,
         super::hud::plugin,
         super::save::plugin,
+        super::history::keep_on_disk,
     ));
     let remembered = super::save::Preferences::load();
     app.insert_resource(super::player::PlayOptions {

@@ -1,0 +1,341 @@
+//! The player's hands in the game: recorded from the events the table shows (with the chart's play beside each
+//! decision), kept in `history.json` beside the save (the last 10,000 natively, 1,000 in the browser; older hands fold
+//! into the totals), and exported with `holecard --export-history FILE.csv|FILE.json`.
+
+use super::save::Store;
+use super::screen::{RoundSet, Screen};
+use super::session::Session;
+use super::table::{SeatView, Shown};
+use crate::engine::TableState;
+use crate::history::{BROWSER_LIMIT, History, NATIVE_LIMIT, PlayedHand};
+use crate::record::Recorder;
+use bevy::prelude::*;
+use std::path::Path;
+
+/// Where the history is kept, in the game's store.
+pub const FILE: &str = "history.json";
+
+/// The player's history, and the recorder following the table.
+#[derive(Resource, Debug)]
+pub struct Kept {
+    /// Every hand kept, and the totals.
+    pub history: History,
+    /// Follows the table from when it opened.
+    recorder: Option<Recorder>,
+    /// Where it is written (none in headless runs and tests, or when there is nowhere to keep it).
+    store: Option<Store>,
+    /// Hands not yet written, and when it was last written.
+    unwritten: usize,
+    written_at: Option<f64>,
+    /// What went wrong reading or writing it.
+    pub problem: Option<String>,
+}
+
+impl Default for Kept {
+    fn default() -> Kept {
+        Kept {
+            history: History::new(limit()),
+            recorder: None,
+            store: None,
+            unwritten: 0,
+            written_at: None,
+            problem: None,
+        }
+    }
+}
+
+/// How many hands are kept as records here.
+pub fn limit() -> usize {
+    if cfg!(target_arch = "wasm32") {
+        BROWSER_LIMIT
+    } else {
+        NATIVE_LIMIT
+    }
+}
+
+impl Kept {
+    /// The history kept in `store`. A damaged file is moved aside (never deleted) and said; the game goes on with
+    /// an empty history, and the save and settings load as before.
+    pub fn load(store: Store) -> Kept {
+        let mut kept = Kept::default();
+        match read(&store) {
+            Ok(Some(history)) => kept.history = history,
+            Ok(None) => {}
+            Err(message) => {
+                let aside = "history.json.damaged";
+                let problem = match store.rename(FILE, aside) {
+                    Ok(()) => format!("{message} (kept as {})", store.place(aside).display()),
+                    Err(why) => {
+                        // Never write over a history that could not be read or moved aside.
+                        kept.problem = Some(format!("{message} (could not move it aside: {why})"));
+                        error!("{}", kept.problem.as_deref().unwrap_or_default());
+                        return kept;
+                    }
+                };
+                error!("{problem}");
+                kept.problem = Some(problem);
+            }
+        }
+        kept.history.limit = limit();
+        kept.store = Some(store);
+        kept
+    }
+
+    /// Writes the hands not yet written.
+    fn write(&mut self) {
+        let Some(store) = &self.store else {
+            return;
+        };
+        if self.unwritten == 0 {
+            return;
+        }
+        let written = serde_json::to_string(&self.history)
+            .map_err(|e| format!("cannot write the history: {e}"))
+            .and_then(|text| store.write(FILE, &text));
+        match written {
+            Ok(()) => self.unwritten = 0,
+            Err(problem) => {
+                error!("{problem}");
+                self.problem = Some(problem);
+            }
+        }
+    }
+}
+
+/// The history in `store`, if there is one.
+fn read(store: &Store) -> Result<Option<History>, String> {
+    let Some(text) = store.read(FILE)? else {
+        return Ok(None);
+    };
+    let history: History = serde_json::from_str(&text).map_err(|e| {
+        format!(
+            "{}:{}:{}: {e}",
+            store.place(FILE).display(),
+            e.line(),
+            e.column()
+        )
+    })?;
+    if history.version != crate::history::VERSION {
+        return Err(format!(
+            "{}: a history of version {}, not {}",
+            store.place(FILE).display(),
+            history.version,
+            crate::history::VERSION
+        ));
+    }
+    Ok(Some(history))
+}
+
+/// `holecard --export-history FILE`: the kept history as CSV (`.csv`) or JSON (`.json`); how many hands.
+pub fn export(to: &Path) -> Result<usize, String> {
+    let store = Store::platform().ok_or("there is no data folder here, so no history")?;
+    export_from(&store, to)
+}
+
+/// The history kept in `store`, exported to `to`.
+fn export_from(store: &Store, to: &Path) -> Result<usize, String> {
+    let history = read(store)?.unwrap_or_else(|| History::new(limit()));
+    let text = match to.extension().and_then(|e| e.to_str()) {
+        Some("csv") => history.to_csv()?,
+        Some("json") => history.to_json()?,
+        _ => {
+            return Err(format!(
+                "{}: the history is exported as .csv or .json",
+                to.display()
+            ));
+        }
+    };
+    std::fs::write(to, text).map_err(|e| format!("cannot write {}: {e}", to.display()))?;
+    Ok(history.hands.len())
+}
+
+/// Milliseconds since 1970 (the browser's clock in the browser).
+fn now_ms() -> i64 {
+    #[cfg(target_arch = "wasm32")]
+    {
+        web_sys::js_sys::Date::now() as i64
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_millis() as i64)
+    }
+}
+
+/// Recording, in every app (the window's and the browser's also keep it on disk: [`keep_on_disk`]).
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<Kept>()
+        .add_systems(
+            Update,
+            record
+                .after(RoundSet::Present)
+                .run_if(in_state(Screen::Table)),
+        )
+        .add_systems(OnExit(Screen::Table), write_now)
+        .add_systems(Last, write_on_quit.after(bevy::window::ExitSystems));
+}
+
+/// Reads the platform's history and keeps it there.
+pub(super) fn keep_on_disk(app: &mut App) {
+    if let Some(store) = Store::platform() {
+        app.insert_resource(Kept::load(store));
+    }
+}
+
+/// On opening the table (right after its view is made): follow it from here.
+pub(super) fn start_recording(view: Option<Res<SeatView>>, mut kept: ResMut<Kept>) {
+    kept.recorder = view.map(|view| Recorder::following(view.0.clone()));
+}
+
+/// Hears what the table shows; at each round's end, keeps the player's hands (whoever plays the seat: the player,
+/// or the AI with `--autoplay`).
+fn record(
+    mut shown: MessageReader<Shown>,
+    mut kept: ResMut<Kept>,
+    session: Res<Session>,
+    time: Res<Time<Real>>,
+) {
+    let kept = &mut *kept;
+    let Some(recorder) = kept.recorder.as_mut() else {
+        shown.clear();
+        return;
+    };
+    let rules = session.level.rules.rules().to_string();
+    for Shown(event) in shown.read() {
+        let Some(round) = recorder.hear(event) else {
+            continue;
+        };
+        let Some(seat) = session.player_seat else {
+            continue;
+        };
+        let bankroll = recorder
+            .view()
+            .map(|v| v.seats()[usize::from(seat)].chips())
+            .unwrap_or_default();
+        for hand in PlayedHand::from_round(
+            &session.level.name,
+            &rules,
+            &round,
+            seat,
+            bankroll,
+            now_ms(),
+        ) {
+            kept.history.push(hand);
+            kept.unwritten += 1;
+        }
+    }
+    // Written at most every two seconds while playing (a fast table plays many rounds a second), and whenever the
+    // table is left or the game quits.
+    let now = time.elapsed_secs_f64();
+    if kept.unwritten > 0 && kept.written_at.is_none_or(|at| now - at >= 2.0) {
+        kept.write();
+        kept.written_at = Some(now);
+    }
+}
+
+fn write_now(mut kept: ResMut<Kept>) {
+    kept.write();
+}
+
+fn write_on_quit(mut exits: MessageReader<AppExit>, mut kept: ResMut<Kept>) {
+    if exits.read().next().is_some() {
+        kept.write();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::Cents;
+
+    #[test]
+    fn an_autoplayed_seat_is_recorded_round_after_round_with_its_chips() {
+        let level = crate::level::Level::load_or_default(None).expect("the default level");
+        let seat = level
+            .player_seat
+            .expect("the default level has a seat for the player");
+        let mut app = super::super::headless::app_with(
+            level,
+            7,
+            super::super::settings::Speed::Instant,
+            true,
+        )
+        .expect("the app");
+        let start = app
+            .world()
+            .resource::<super::super::table::Engine>()
+            .seats()[usize::from(seat)]
+        .chips();
+        let rounds = |app: &App| {
+            let hands = &app.world().resource::<Kept>().history.hands;
+            hands.back().map_or(0, |h| h.round)
+        };
+        for _ in 0..20_000 {
+            if rounds(&app) >= 40 {
+                break;
+            }
+            app.update();
+        }
+        let kept = app.world().resource::<Kept>();
+        let history = &kept.history;
+        assert!(rounds(&app) >= 40, "40 rounds were played and recorded");
+        // Every round from the first, none twice; the nets are the chips' change, round by round.
+        let mut expected = 1;
+        let mut bankroll = start;
+        let mut hands = history.hands.iter().peekable();
+        while let Some(first) = hands.next() {
+            assert_eq!(first.round, expected, "no round missing or twice");
+            bankroll += first.net + first.insurance;
+            while let Some(next) = hands.next_if(|h| h.round == first.round) {
+                bankroll += next.net + next.insurance;
+            }
+            assert_eq!(first.bankroll, bankroll, "round {}", first.round);
+            expected += 1;
+        }
+        assert_eq!(start + history.totals().net, bankroll);
+        assert!(
+            history
+                .hands
+                .iter()
+                .all(|h| h.seat == seat && h.table == "Las Vegas Strip")
+        );
+        assert!(
+            history.totals().decisions > 0 && history.totals().off_book == 0,
+            "the autoplaying AI plays the chart: {:?}",
+            history.totals()
+        );
+        assert_ne!(bankroll, Cents::ZERO);
+
+        // Kept on disk, it reads back whole and exports; a damaged file is set aside and said.
+        let dir = std::env::temp_dir().join(format!("holecard-history-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let store = Store::Folder(dir.clone());
+        let mut disk = Kept::load(store.clone());
+        disk.history = history.clone();
+        disk.unwritten = 1;
+        disk.write();
+        assert_eq!(Kept::load(store.clone()).history, *history);
+        let csv = dir.join("hands.csv");
+        assert_eq!(export_from(&store, &csv), Ok(history.hands.len()));
+        let text = std::fs::read_to_string(&csv).expect("the export");
+        assert_eq!(
+            text.lines().count(),
+            history.hands.len() + 1,
+            "a header and a row a hand"
+        );
+        assert!(export_from(&store, &dir.join("hands.txt")).is_err());
+        store
+            .write(FILE, "{\"version\": 1, \"hands\": [")
+            .expect("a damaged file");
+        let damaged = Kept::load(store.clone());
+        assert!(damaged.history.hands.is_empty());
+        let problem = damaged.problem.expect("the damage is said");
+        assert!(
+            problem.contains("history.json:1:") && problem.contains("kept as"),
+            "{problem}"
+        );
+        assert!(dir.join("history.json.damaged").is_file());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
