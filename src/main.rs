@@ -1,5 +1,6 @@
 //! `holecard`: the casino table. Opens the game in a window; `--headless --rounds N` plays the whole ECS game with AI
-//! in every seat and no window, and prints one JSON line.
+//! in every seat and no window, and prints one JSON line; `--headless --autoplay --rounds N` plays N rounds of the
+//! player's own sitting (resuming the saved one) with the AI in the player's seat, and keeps it and its hands.
 
 use clap::{Parser, ValueEnum};
 use holecard::game::table::Speed;
@@ -17,7 +18,8 @@ struct Cli {
     /// Seed for the shoe and the companions (default: fresh from the operating system).
     #[arg(long, value_name = "N")]
     seed: Option<u64>,
-    /// An AI plays the player's seat too.
+    /// An AI plays the player's seat too. With --headless: only the player's seat, kept like a person's (the saved
+    /// sitting resumed and saved again, every hand in the history).
     #[arg(long)]
     autoplay: bool,
     /// How fast cards and chips move (default: as last set in Settings, else normal).
@@ -126,6 +128,25 @@ fn main() -> ExitCode {
             }
         },
     };
+    #[cfg(not(target_arch = "wasm32"))]
+    if cli.headless && cli.autoplay {
+        return match headless::sitting_run(level, seed, cli.rounds.unwrap_or(0)) {
+            Ok(report) => match serde_json::to_string(&report) {
+                Ok(json) => {
+                    println!("{json}");
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    complain(&e.to_string());
+                    ExitCode::FAILURE
+                }
+            },
+            Err(e) => {
+                complain(&e);
+                ExitCode::FAILURE
+            }
+        };
+    }
     if cli.headless {
         return headless_run(level, seed, cli.rounds.unwrap_or(0), cli.animated);
     }

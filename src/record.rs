@@ -119,7 +119,7 @@ impl Recorder {
             Event::Acted { seat, .. } => strategy.decide(view, seat).and_then(|c| c.action()),
             _ => None,
         };
-        if view.apply(event).is_err() {
+        if view.apply_or_spoil(event).is_err() {
             self.following = None;
         }
         book

@@ -825,3 +825,99 @@ fn a_chip_put_down_while_the_round_is_still_being_shown_waits_for_the_next_round
     assert!(!slip.in_play, "the round has been shown to its end");
     assert_eq!(slip.chips, [Cents::units(25)]);
 }
+
+/// `holecard --headless --autoplay --rounds N` twice, then `--export-history`: the second run sits back down where
+/// the first stopped, and the export lists every round played, none missing and none twice, with nets that add up to
+/// the bankroll's change.
+#[test]
+fn a_headless_sitting_continues_and_its_history_exports_every_round() {
+    let data = std::env::temp_dir().join(format!("holecard-sitting-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&data);
+    let run = |args: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_holecard"))
+            .args(args)
+            .env("HOLECARD_DATA_DIR", &data)
+            .output()
+            .expect("holecard runs");
+        let text = String::from_utf8_lossy(&out.stdout).to_string();
+        assert!(
+            out.status.success(),
+            "{args:?}: {text}{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        text
+    };
+    let first: serde_json::Value = serde_json::from_str(&run(&[
+        "--headless",
+        "--autoplay",
+        "--rounds",
+        "30",
+        "--seed",
+        "7",
+    ]))
+    .expect("a JSON line");
+    assert_eq!(
+        (first["resumed"].as_bool(), first["round"].as_u64()),
+        (Some(false), Some(30))
+    );
+    let second: serde_json::Value = serde_json::from_str(&run(&[
+        "--headless",
+        "--autoplay",
+        "--rounds",
+        "25",
+        "--seed",
+        "7",
+    ]))
+    .expect("a JSON line");
+    assert_eq!(
+        (second["resumed"].as_bool(), second["round"].as_u64()),
+        (Some(true), Some(55))
+    );
+    let csv = data.join("hands.csv");
+    run(&["--export-history", csv.to_str().expect("a path")]);
+    let text = std::fs::read_to_string(&csv).expect("the export");
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().expect("a header").split(',').collect();
+    let column = |name: &str| header.iter().position(|h| *h == name).expect(name);
+    let (round, net, insurance, bankroll) = (
+        column("round"),
+        column("net"),
+        column("insurance"),
+        column("bankroll"),
+    );
+    let cents = |s: &str| (s.parse::<f64>().expect("an amount") * 100.0).round() as i64;
+    let mut rounds = Vec::new();
+    let mut won = 0;
+    let mut last_bankroll = 0;
+    for line in lines {
+        // The decisions column is quoted ("hit, stand"): split on commas outside quotes.
+        let mut fields = Vec::new();
+        let (mut field, mut quoted) = (String::new(), false);
+        for c in line.chars() {
+            match c {
+                '"' => quoted = !quoted,
+                ',' if !quoted => fields.push(std::mem::take(&mut field)),
+                _ => field.push(c),
+            }
+        }
+        fields.push(field);
+        let r: u64 = fields[round].parse().expect("a round");
+        if rounds.last() != Some(&r) {
+            rounds.push(r);
+        }
+        won += cents(&fields[net]) + cents(&fields[insurance]);
+        last_bankroll = cents(&fields[bankroll]);
+    }
+    assert_eq!(
+        rounds,
+        (1..=55).collect::<Vec<u64>>(),
+        "every round once, in order"
+    );
+    assert_eq!(
+        100_000 + won,
+        last_bankroll,
+        "the nets are the bankroll's change"
+    );
+    assert_eq!(second["bankroll"].as_i64(), Some(last_bankroll));
+    let _ = std::fs::remove_dir_all(&data);
+}

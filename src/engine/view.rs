@@ -188,6 +188,12 @@ impl TableView {
         Ok(())
     }
 
+    /// [`TableView::apply`] without keeping the view as it was when the event does not fit (then the view is
+    /// half-changed and must be dropped): for followers that give up on a view at its first error, saving the copy.
+    pub fn apply_or_spoil(&mut self, event: &Event) -> Result<(), StreamError> {
+        self.follow(event)
+    }
+
     fn follow(&mut self, event: &Event) -> Result<(), StreamError> {
         match *event {
             Event::Joined { seat, buy_in } => {

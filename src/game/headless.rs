@@ -265,3 +265,71 @@ pub fn run(
         stalled: engine.round() < rounds,
     })
 }
+
+/// What `holecard --headless --autoplay --rounds N` did.
+#[derive(Debug, Serialize)]
+pub struct SittingReport {
+    /// It sat back down at a saved sitting.
+    pub resumed: bool,
+    /// Rounds played this run.
+    pub rounds_played: u64,
+    /// The table's round number now.
+    pub round: u64,
+    /// The player's chips now.
+    pub bankroll: crate::engine::Cents,
+    /// Hands in the history now.
+    pub hands_kept: usize,
+    /// The sitting and the history were written.
+    pub saved: bool,
+}
+
+/// `holecard --headless --autoplay --rounds N`: the player's seat played by its AI and kept like a person's. It sits
+/// back down at the saved sitting when there is one (and plays N more rounds), records every hand in the history,
+/// and saves the sitting and the history at the end, in the data folder (`HOLECARD_DATA_DIR`).
+pub fn sitting_run(level: Level, seed: u64, rounds: u64) -> Result<SittingReport, String> {
+    let slot = super::save::SaveSlot::platform()
+        .ok_or("there is no data folder here: set HOLECARD_DATA_DIR")?;
+    let saved = slot.read().map_err(|unreadable| unreadable.message)?;
+    let resumed = saved.is_some();
+    let mut app = match saved {
+        Some(sitting) => app_restoring(sitting, Speed::Instant),
+        None => app_with(level, seed, Speed::Instant, true),
+    }
+    .map_err(|e| e.to_string())?;
+    app.world_mut()
+        .resource_mut::<super::history::Kept>()
+        .keep_in(slot.store.clone());
+    let start = app.world().resource::<Engine>().round();
+    let target = start + rounds;
+    for _ in 0..rounds.saturating_mul(200).max(1_000) {
+        if app.world().resource::<Engine>().round() >= target && between_rounds(&app) {
+            break;
+        }
+        app.update();
+    }
+    let world = app.world();
+    let engine = world.resource::<Engine>();
+    let session = world.resource::<super::session::Session>();
+    let seat = session
+        .player_seat
+        .ok_or("this table has no seat for the player")?;
+    let round = engine.round();
+    if round < target || !between_rounds(&app) {
+        return Err(format!(
+            "the table stalled at round {round} of {target}; nothing was saved"
+        ));
+    }
+    let sitting = Sitting::capture(session, engine)?;
+    slot.write(&sitting)?;
+    let bankroll = engine.seats()[usize::from(seat)].chips();
+    let mut kept = app.world_mut().resource_mut::<super::history::Kept>();
+    kept.write();
+    Ok(SittingReport {
+        resumed,
+        rounds_played: round - start,
+        round,
+        bankroll,
+        hands_kept: kept.history.hands.len(),
+        saved: kept.problem.is_none(),
+    })
+}

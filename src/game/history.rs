@@ -81,8 +81,16 @@ impl Kept {
         kept
     }
 
+    /// Keeps the history in `store` from now on, going on from what it holds there (the recording under way is
+    /// kept).
+    pub fn keep_in(&mut self, store: Store) {
+        let recorder = self.recorder.take();
+        *self = Kept::load(store);
+        self.recorder = recorder;
+    }
+
     /// Writes the hands not yet written.
-    fn write(&mut self) {
+    pub fn write(&mut self) {
         let Some(store) = &self.store else {
             return;
         };
@@ -184,8 +192,15 @@ pub(super) fn keep_on_disk(app: &mut App) {
 }
 
 /// On opening the table (right after its view is made): follow it from here.
-pub(super) fn start_recording(view: Option<Res<SeatView>>, mut kept: ResMut<Kept>) {
-    kept.recorder = view.map(|view| Recorder::following(view.0.clone()));
+pub(super) fn start_recording(
+    view: Option<Res<SeatView>>,
+    session: Res<Session>,
+    mut kept: ResMut<Kept>,
+) {
+    // Watching, there is nothing of the player's to keep.
+    kept.recorder = view
+        .filter(|_| session.player_seat.is_some())
+        .map(|view| Recorder::following(view.0.clone()));
 }
 
 /// Hears what the table shows; at each round's end, keeps the player's hands (whoever plays the seat: the player,

@@ -30,6 +30,8 @@ pub enum Start {
     Tables,
     /// The Settings page of the title menu.
     Settings,
+    /// The Statistics page of the title menu.
+    Statistics,
     /// Straight to the table.
     Table,
 }
@@ -107,11 +109,12 @@ pub(super) fn presentation(
         });
     app.insert_resource(StartAt(match start {
         Start::Table => Screen::Table,
-        Start::Title | Start::Tables | Start::Settings => Screen::Title,
+        Start::Title | Start::Tables | Start::Settings | Start::Statistics => Screen::Title,
     }));
     match start {
         Start::Tables => app.insert_resource(StartPage(Menu::Tables)),
         Start::Settings => app.insert_resource(StartPage(Menu::Settings)),
+        Start::Statistics => app.insert_resource(StartPage(Menu::Statistics)),
         Start::Title | Start::Table => app,
     };
     #[cfg(target_arch = "wasm32")]

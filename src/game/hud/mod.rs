@@ -20,6 +20,7 @@ use std::path::Path;
 
 mod input;
 mod loading;
+mod statistics;
 mod table_hud;
 mod title;
 
@@ -53,6 +54,8 @@ pub enum Menu {
     Tables,
     /// Speed and options.
     Settings,
+    /// The player's totals and bankroll chart.
+    Statistics,
 }
 
 /// The page the Title opens on the first time it is shown (`--start tables`), when not the main one.
@@ -72,6 +75,8 @@ pub enum Pause {
     Settings,
     /// The table's rules.
     Rules,
+    /// The player's totals and bankroll chart (its own window: `statistics::pause_statistics`).
+    Statistics,
 }
 
 /// The table's story in words, newest last.
@@ -124,6 +129,7 @@ pub(super) fn plugin(app: &mut App) {
                 loading_screen.run_if(in_state(Screen::Loading)),
                 title_screen.run_if(in_state(Screen::Title)),
                 table_hud.run_if(in_state(Screen::Table)),
+                statistics::pause_statistics.run_if(in_state(Pause::Statistics)),
             )
                 .chain(),
         );

@@ -223,8 +223,8 @@ pub(super) fn table_hud(
             });
     }
 
-    // The pause menu.
-    if *pause.get() != Pause::Off {
+    // The pause menu (its Statistics page has a window of its own).
+    if !matches!(*pause.get(), Pause::Off | Pause::Statistics) {
         egui::Window::new("Paused")
             .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
             .collapsible(false)
@@ -249,6 +249,9 @@ pub(super) fn table_hud(
                         if wide(ui, "Rules of this table") {
                             to_pause.set(Pause::Rules);
                         }
+                        if wide(ui, "Statistics") {
+                            to_pause.set(Pause::Statistics);
+                        }
                         if wide(ui, "Leave table") {
                             to_pause.set(Pause::Off);
                             next.set(Screen::Title);
@@ -260,6 +263,7 @@ pub(super) fn table_hud(
                             to_pause.set(Pause::Menu);
                         }
                     }
+                    Pause::Statistics => {}
                     Pause::Rules => {
                         ui.label(bold(&session.level.name).color(GOLD));
                         ui.label(&session.level.description);

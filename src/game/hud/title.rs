@@ -14,6 +14,7 @@ pub(super) fn title_screen(
     mut next: ResMut<NextState<Screen>>,
     mut exit: MessageWriter<AppExit>,
     saved: Res<crate::game::save::Saved>,
+    kept: Res<crate::game::history::Kept>,
     mut commands: Commands,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
@@ -90,6 +91,9 @@ pub(super) fn title_screen(
                             tables.0 = catalogue(Path::new("levels"));
                             to_menu.set(Menu::Tables);
                         }
+                        if big(ui, "Statistics", true) {
+                            to_menu.set(Menu::Statistics);
+                        }
                         if big(ui, "Settings", true) {
                             to_menu.set(Menu::Settings);
                         }
@@ -113,6 +117,13 @@ pub(super) fn title_screen(
                     }
                     Menu::Settings => {
                         settings_page(ui, &mut settings);
+                        if ui.button("Back").clicked() {
+                            to_menu.set(Menu::Main);
+                        }
+                    }
+                    Menu::Statistics => {
+                        super::statistics::statistics_page(ui, &kept, None);
+                        ui.add_space(8.0);
                         if ui.button("Back").clicked() {
                             to_menu.set(Menu::Main);
                         }
