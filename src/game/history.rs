@@ -216,7 +216,6 @@ fn record(
         shown.clear();
         return;
     };
-    let rules = session.level.rules.rules().to_string();
     for Shown(event) in shown.read() {
         let Some(round) = recorder.hear(event) else {
             continue;
@@ -228,6 +227,7 @@ fn record(
             .view()
             .map(|v| v.seats()[usize::from(seat)].chips())
             .unwrap_or_default();
+        let rules = session.level.rules.rules().to_string();
         for hand in PlayedHand::from_round(
             &session.level.name,
             &rules,
