@@ -400,8 +400,6 @@ impl TableTask {
                 if let Some(done) = done {
                     self.written.push(done);
                 }
-                // The seat waits for the session to come back; meanwhile it plays by the clock (stands, sits
-                // rounds out).
                 let Some(member) = self.members.remove(&conn) else {
                     return;
                 };
@@ -410,18 +408,26 @@ impl TableTask {
                         self.notice(format!("{} gets up.", member.name));
                         self.get_up(seat);
                     }
-                    Some(seat) if !self.leaving.contains(&seat) => {
-                        let hold = super::protocol::HOLD_SECONDS;
-                        self.notice(format!(
-                            "{} has lost the connection; the seat waits {hold} seconds.",
-                            member.name
-                        ));
-                        let until = Instant::now() + Duration::from_secs(hold);
-                        self.held.insert(seat, (member.who, until));
-                    }
-                    _ => self.notice(format!("{} has left the table.", member.name)),
+                    _ => self.lost(member),
                 }
             }
+        }
+    }
+
+    /// A member whose connection is gone (dropped, or found closed or stuck when sending): the seat waits for them
+    /// to come back, and meanwhile plays by the clock (stands, sits rounds out).
+    fn lost(&mut self, member: Member) {
+        match member.seat {
+            Some(seat) if !self.leaving.contains(&seat) => {
+                let hold = super::protocol::HOLD_SECONDS;
+                self.notice(format!(
+                    "{} has lost the connection; the seat waits {hold} seconds.",
+                    member.name
+                ));
+                let until = Instant::now() + Duration::from_secs(hold);
+                self.held.insert(seat, (member.who, until));
+            }
+            _ => self.notice(format!("{} has left the table.", member.name)),
         }
     }
 
@@ -872,8 +878,12 @@ impl TableTask {
                 stuck.push(*conn);
             }
         }
+        // A connection that has closed (its Gone may still be on the way) or stopped reading is lost, not gone:
+        // its seat is held as a dropped connection's, so coming back finds it.
         for conn in stuck {
-            self.members.remove(&conn);
+            if let Some(member) = self.members.remove(&conn) {
+                self.lost(member);
+            }
         }
     }
 
