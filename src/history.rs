@@ -16,6 +16,20 @@ pub const NATIVE_LIMIT: usize = 10_000;
 /// Hands kept in the browser's storage.
 pub const BROWSER_LIMIT: usize = 1_000;
 
+/// Milliseconds since 1970, as hands are timed (the browser's clock in the browser, where the system's is absent).
+pub fn now_ms() -> i64 {
+    #[cfg(target_arch = "wasm32")]
+    {
+        web_sys::js_sys::Date::now() as i64
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_millis() as i64)
+    }
+}
+
 /// One hand a player played.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PlayedHand {

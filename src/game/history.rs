@@ -7,7 +7,7 @@ use super::screen::{RoundSet, Screen};
 use super::session::Session;
 use super::table::{SeatView, Shown};
 use crate::engine::TableState;
-use crate::history::{BROWSER_LIMIT, History, NATIVE_LIMIT, PlayedHand};
+use crate::history::{BROWSER_LIMIT, History, NATIVE_LIMIT, PlayedHand, now_ms};
 use crate::record::Recorder;
 use bevy::prelude::*;
 use std::path::Path;
@@ -155,20 +155,6 @@ fn export_from(store: &Store, to: &Path) -> Result<usize, String> {
     };
     std::fs::write(to, text).map_err(|e| format!("cannot write {}: {e}", to.display()))?;
     Ok(history.hands.len())
-}
-
-/// Milliseconds since 1970 (the browser's clock in the browser).
-fn now_ms() -> i64 {
-    #[cfg(target_arch = "wasm32")]
-    {
-        web_sys::js_sys::Date::now() as i64
-    }
-    #[cfg(not(target_arch = "wasm32"))]
-    {
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_millis() as i64)
-    }
 }
 
 /// Recording, in every app (the window's and the browser's also keep it on disk: [`keep_on_disk`]).

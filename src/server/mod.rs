@@ -722,9 +722,8 @@ fn refusal(code: Refusal, message: &str) -> ServerMessage {
 }
 
 async fn send(socket: &mut WebSocket, message: &ServerMessage) -> Result<(), ()> {
-    let text = serde_json::to_string(message).map_err(|_| ())?;
     socket
-        .send(Message::Text(text.into()))
+        .send(Message::Text(table::encode(message)))
         .await
         .map_err(|_| ())
 }

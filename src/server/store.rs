@@ -15,7 +15,9 @@ use sha2::{Digest, Sha256};
 use sqlx::any::{AnyPoolOptions, AnyRow};
 use sqlx::migrate::{Migration, MigrationType, Migrator};
 use sqlx::{AnyPool, Row};
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::Duration;
+
+pub use crate::history::now_ms;
 
 /// How long a login lasts.
 pub const SESSION_DAYS: u64 = 30;
@@ -200,13 +202,6 @@ fn migrator() -> Migrator {
 
 fn db(e: impl std::fmt::Display) -> String {
     e.to_string()
-}
-
-/// Milliseconds since 1970.
-pub fn now_ms() -> i64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as i64)
 }
 
 /// The default database: `holecard-server.sqlite` in the data folder.
