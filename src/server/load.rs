@@ -40,7 +40,7 @@ pub struct LoadReport {
     pub clients: usize,
     /// Tables.
     pub tables: usize,
-    /// Rounds each bot saw.
+    /// Rounds each bot played from their start (a watcher: watched from the betting on).
     pub rounds: u64,
     /// Bots seated; the rest watched.
     pub seated: usize,
@@ -357,6 +357,10 @@ impl Bot {
     async fn play(&self, mut at: Seated, result: &mut BotResult) {
         let strategy = BasicStrategy::for_rules(at.view.rules());
         let mut ended = 0;
+        // A round counts once the bot took part from its start: a seat's bet was set, or a watcher saw the betting
+        // open. A round already under way when the bot sat down (or one it sat out, its bet late) is not one of its
+        // rounds.
+        let mut in_round = false;
         let mut pending: Option<Instant> = None;
         let quiet = Duration::from_secs(120);
         // The table's clock is the cue: it starts for everyone's bets when a round can be bet on, and for a seat each
@@ -431,10 +435,12 @@ impl Bot {
                     }
                     let mine = match event {
                         Event::BetSet { seat, .. } | Event::Acted { seat, .. } => {
-                            Some(seat) == at.seat
+                            let mine = Some(seat) == at.seat;
+                            in_round |= mine;
+                            mine
                         }
                         Event::RoundEnded { .. } => {
-                            ended += 1;
+                            ended += u64::from(std::mem::take(&mut in_round));
                             false
                         }
                         _ => false,
@@ -444,6 +450,10 @@ impl Bot {
                     }
                 }
                 ServerMessage::Clock(timer) if timer.seat.is_none() || timer.seat == at.seat => {
+                    if at.seat.is_none() {
+                        in_round |= timer.seat.is_none()
+                            && at.view.phase() == crate::engine::Phase::Betting;
+                    }
                     cue = Some(timer.seat);
                 }
                 ServerMessage::Refused { code, message } => {
