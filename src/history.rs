@@ -16,6 +16,10 @@ pub const NATIVE_LIMIT: usize = 10_000;
 /// Hands kept in the browser's storage.
 pub const BROWSER_LIMIT: usize = 1_000;
 
+/// How far back [`History::extend_new`] looks for a hand it already has: more than a journal holds between two
+/// writes of the history.
+const RECENT: usize = 512;
+
 /// Milliseconds since 1970, as hands are timed (the browser's clock in the browser, where the system's is absent).
 pub fn now_ms() -> i64 {
     #[cfg(target_arch = "wasm32")]
@@ -284,6 +288,20 @@ impl History {
                 self.folded.add(&old);
             }
         }
+    }
+
+    /// Keeps the hands not already among the last kept ones (hands read back from a journal that the history may
+    /// already have been written with); how many were new.
+    pub fn extend_new(&mut self, hands: impl IntoIterator<Item = PlayedHand>) -> usize {
+        let mut added = 0;
+        for hand in hands {
+            let known = self.hands.iter().rev().take(RECENT).any(|h| *h == hand);
+            if !known {
+                self.push(hand);
+                added += 1;
+            }
+        }
+        added
     }
 
     /// Every hand's totals: the folded ones and the kept ones.

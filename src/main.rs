@@ -22,6 +22,10 @@ struct Cli {
     /// sitting resumed and saved again, every hand in the history).
     #[arg(long)]
     autoplay: bool,
+    /// With --headless --autoplay: say each journal entry on stdout as it is written and synced, and where the run
+    /// resumed (for the kill test).
+    #[arg(long, requires = "autoplay")]
+    trace_journal: bool,
     /// How fast cards and chips move (default: as last set in Settings, else normal).
     #[arg(long, value_enum)]
     speed: Option<Pace>,
@@ -130,7 +134,8 @@ fn main() -> ExitCode {
     };
     #[cfg(not(target_arch = "wasm32"))]
     if cli.headless && cli.autoplay {
-        return match headless::sitting_run(level, seed, cli.rounds.unwrap_or(0)) {
+        return match headless::sitting_run(level, seed, cli.rounds.unwrap_or(0), cli.trace_journal)
+        {
             Ok(report) => match serde_json::to_string(&report) {
                 Ok(json) => {
                     println!("{json}");

@@ -6,9 +6,10 @@
 use crate::engine::{
     Action, BasicStrategy, Card, Cents, Event, Outcome, SeatId, Spot, TableState, TableView,
 };
+use serde::{Deserialize, Serialize};
 
 /// A decision, and what basic strategy would have done in its place.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Decision {
     /// What the seat did.
     pub action: Action,
@@ -24,7 +25,7 @@ impl Decision {
 }
 
 /// One hand as it was played.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct HandRecord {
     /// The cards, in the order they came (after a split, the split card first).
     pub cards: Vec<Card>,
@@ -39,7 +40,7 @@ pub struct HandRecord {
 }
 
 /// One seat's round.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SeatRecord {
     /// The seat.
     pub seat: SeatId,
@@ -57,7 +58,7 @@ impl SeatRecord {
 }
 
 /// One round as the table saw it.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RoundRecord {
     /// The table's round number.
     pub round: u64,
@@ -75,12 +76,41 @@ impl RoundRecord {
 }
 
 /// Keeps the round under way from its events and hands it over when it ends.
-#[derive(Clone, Debug, Default)]
+///
+/// Serializable, so a round under way is recorded whole across a restart: it holds only what the events showed (a
+/// seat view and the round so far), and the chart is made again from the view's rules when read back.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+#[serde(from = "KeptRecorder", into = "KeptRecorder")]
 pub struct Recorder {
     round: Option<RoundRecord>,
     /// The table as everyone sees it, kept from the same events, and the chart for its rules: for the book play
     /// beside each decision.
     following: Option<(TableView, BasicStrategy)>,
+}
+
+/// A recorder as it is kept: the chart is left out (made again from the rules).
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct KeptRecorder {
+    round: Option<RoundRecord>,
+    view: Option<TableView>,
+}
+
+impl From<Recorder> for KeptRecorder {
+    fn from(recorder: Recorder) -> KeptRecorder {
+        KeptRecorder {
+            round: recorder.round,
+            view: recorder.following.map(|(view, _)| view),
+        }
+    }
+}
+
+impl From<KeptRecorder> for Recorder {
+    fn from(kept: KeptRecorder) -> Recorder {
+        let mut recorder = kept.view.map_or_else(Recorder::new, Recorder::following);
+        recorder.round = kept.round;
+        recorder
+    }
 }
 
 impl Recorder {

@@ -627,8 +627,13 @@ fn a_sitting_saved_mid_round_resumes_where_it_stopped() {
     intend(&mut app, Intent::Deal);
     settle(&mut app);
     let world = app.world();
-    let sitting = Sitting::capture(world.resource::<Session>(), world.resource::<Engine>())
-        .expect("captured");
+    let sitting = Sitting::capture(
+        world.resource::<Session>(),
+        world.resource::<Engine>(),
+        0,
+        None,
+    )
+    .expect("captured");
     assert_eq!(
         sitting.player_chips(),
         Cents::units(1_000),
@@ -875,7 +880,25 @@ fn a_headless_sitting_continues_and_its_history_exports_every_round() {
     );
     let csv = data.join("hands.csv");
     run(&["--export-history", csv.to_str().expect("a path")]);
-    let text = std::fs::read_to_string(&csv).expect("the export");
+    let (rounds, won, last_bankroll) = exported(&csv);
+    assert_eq!(
+        rounds,
+        (1..=55).collect::<Vec<u64>>(),
+        "every round once, in order"
+    );
+    assert_eq!(
+        100_000 + won,
+        last_bankroll,
+        "the nets are the bankroll's change"
+    );
+    assert_eq!(second["bankroll"].as_i64(), Some(last_bankroll));
+    let _ = std::fs::remove_dir_all(&data);
+}
+
+/// An exported history (CSV): the rounds in order (each once per run of hands), what the hands won in cents (with
+/// insurance), and the bankroll after the last.
+fn exported(csv: &Path) -> (Vec<u64>, i64, i64) {
+    let text = std::fs::read_to_string(csv).expect("the export");
     let mut lines = text.lines();
     let header: Vec<&str> = lines.next().expect("a header").split(',').collect();
     let column = |name: &str| header.iter().position(|h| *h == name).expect(name);
@@ -908,16 +931,115 @@ fn a_headless_sitting_continues_and_its_history_exports_every_round() {
         won += cents(&fields[net]) + cents(&fields[insurance]);
         last_bankroll = cents(&fields[bankroll]);
     }
+    (rounds, won, last_bankroll)
+}
+
+/// The headless sitting run (the player's seat played by its AI and kept like a person's) killed with SIGKILL at 30
+/// random moments: each restart resumes at the last command the journal had accepted — the entry synced last, or the
+/// one being written when the kill came if it got whole to the disk — with the same chips and the same view from the
+/// seat; afterwards the history has every round once and its nets are the bankroll's change.
+#[test]
+#[cfg(unix)]
+fn a_sitting_killed_at_30_random_moments_resumes_at_its_last_accepted_command() {
+    use std::io::BufRead;
+    let data = std::env::temp_dir().join(format!("holecard-kills-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&data);
+    std::fs::create_dir_all(&data).expect("a folder");
+    let start = |rounds: &str| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_holecard"))
+            .args(["--headless", "--autoplay", "--trace-journal", "--seed", "7"])
+            .args(["--rounds", rounds])
+            .env("HOLECARD_DATA_DIR", &data)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("holecard runs")
+    };
+    // Moments from a fixed seed, so a failure can be run again: from before the first entry to well into a run.
+    let mut dice = 0x9E37_79B9_7F4A_7C15u64;
+    let mut roll = |below: u64| {
+        dice ^= dice << 13;
+        dice ^= dice >> 7;
+        dice ^= dice << 17;
+        dice % below
+    };
+    // Where a restart may resume: the last synced entry, or the last one begun (none before the first entry).
+    let mut may_resume: Vec<Option<String>> = vec![None];
+    let (mut resumed_mid_round, mut entries) = (0, 0);
+    for kill in 0..30 {
+        let mut child = start("100000");
+        let stdout = child.stdout.take().expect("stdout");
+        let reader = std::thread::spawn(move || {
+            std::io::BufReader::new(stdout)
+                .lines()
+                .map_while(Result::ok)
+                .collect::<Vec<String>>()
+        });
+        std::thread::sleep(std::time::Duration::from_millis(150 + roll(1_500)));
+        child.kill().expect("killed");
+        child.wait().expect("gone");
+        let lines = reader.join().expect("read");
+        let resumed = lines
+            .iter()
+            .find_map(|l| l.strip_prefix("resumed ").map(str::to_string));
+        assert!(
+            may_resume.contains(&resumed),
+            "kill {kill}: resumed at {resumed:?}, but the journal had accepted {may_resume:?}"
+        );
+        resumed_mid_round += usize::from(
+            resumed
+                .as_ref()
+                .is_some_and(|at| at.contains("mid_round=true")),
+        );
+        let (mut synced, mut begun) = (None, None);
+        for line in &lines {
+            if let Some(at) = line.strip_prefix("journal ") {
+                begun = Some(at.to_string());
+                entries += 1;
+            } else if let Some(at) = line.strip_prefix("synced ") {
+                assert_eq!(
+                    Some(at),
+                    begun.as_deref(),
+                    "kill {kill}: synced what was begun"
+                );
+                synced = Some(at.to_string());
+            }
+        }
+        may_resume = match begun {
+            Some(begun) => vec![synced.or(resumed), Some(begun)],
+            None => vec![resumed],
+        };
+    }
+    assert!(entries > 300, "the runs journaled {entries} entries");
+    assert!(
+        resumed_mid_round >= 5,
+        "{resumed_mid_round} of the restarts resumed mid-round"
+    );
+    // A last run to its end, then the history: every round once, the nets the bankroll's change.
+    let finished = start("3").wait_with_output().expect("runs");
+    assert!(finished.status.success());
+    let text = String::from_utf8_lossy(&finished.stdout).to_string();
+    let report: serde_json::Value =
+        serde_json::from_str(text.lines().last().expect("a JSON line")).expect("the report");
+    let csv = data.join("hands.csv");
+    let export = std::process::Command::new(env!("CARGO_BIN_EXE_holecard"))
+        .args(["--export-history", csv.to_str().expect("a path")])
+        .env("HOLECARD_DATA_DIR", &data)
+        .output()
+        .expect("exports");
+    assert!(export.status.success());
+    let (rounds, won, last_bankroll) = exported(&csv);
+    let round = report["round"].as_u64().expect("a round");
     assert_eq!(
         rounds,
-        (1..=55).collect::<Vec<u64>>(),
-        "every round once, in order"
+        (1..=round).collect::<Vec<u64>>(),
+        "every round once, in order, through the kills"
     );
     assert_eq!(
         100_000 + won,
         last_bankroll,
         "the nets are the bankroll's change"
     );
-    assert_eq!(second["bankroll"].as_i64(), Some(last_bankroll));
+    assert_eq!(report["bankroll"].as_i64(), Some(last_bankroll));
     let _ = std::fs::remove_dir_all(&data);
 }

@@ -1,6 +1,6 @@
 //! The whole ECS game without a window or GPU: every seat played by AI, for soaks and frame-cost measurements.
 
-use super::save::Sitting;
+use super::save::{KeepAutoplay, SaveSlot, Sitting};
 use super::screen::Screen;
 use super::table::{Bankroll, Beats, BetCircle, CardView, DealerTray, Engine, SeatView, Speed};
 use crate::engine::TableState;
@@ -62,7 +62,7 @@ pub fn app_with(
     speed: Speed,
     autoplay: bool,
 ) -> Result<App, crate::engine::RuleError> {
-    build(level, seed, speed, autoplay, None, false)
+    build(level, seed, speed, autoplay, None, false, None)
 }
 
 /// A windowless app that also runs the table's look: sprites, labels, glides, flips, chip flights and banners, as
@@ -73,7 +73,7 @@ pub fn app_animated(
     speed: Speed,
     look: super::art::Look,
 ) -> Result<App, crate::engine::RuleError> {
-    let mut app = build(level, seed, speed, true, None, true)?;
+    let mut app = build(level, seed, speed, true, None, true, None)?;
     app.insert_resource(look);
     Ok(app)
 }
@@ -82,7 +82,27 @@ pub fn app_animated(
 pub fn app_restoring(sitting: Sitting, speed: Speed) -> Result<App, crate::engine::RuleError> {
     let session = &sitting.session;
     let (level, seed, autoplay) = (session.level.clone(), session.seed, session.autoplay);
-    build(level, seed, speed, autoplay, Some(sitting), false)
+    build(level, seed, speed, autoplay, Some(sitting), false, None)
+}
+
+/// The headless sitting run's app: the table at `level` (or the `saved` sitting), the player's seat played by AI and
+/// kept like a person's in `slot` (journaled, saved, its hands in the history there).
+pub fn app_keeping(
+    level: Level,
+    seed: u64,
+    saved: Option<Sitting>,
+    slot: SaveSlot,
+    keep: KeepAutoplay,
+) -> Result<App, crate::engine::RuleError> {
+    build(
+        level,
+        seed,
+        Speed::Instant,
+        true,
+        saved,
+        false,
+        Some((slot, keep)),
+    )
 }
 
 fn build(
@@ -92,7 +112,12 @@ fn build(
     autoplay: bool,
     restore: Option<Sitting>,
     animated: bool,
+    keeping: Option<(SaveSlot, KeepAutoplay)>,
 ) -> Result<App, crate::engine::RuleError> {
+    let (level, autoplay) = match &restore {
+        Some(sitting) => (sitting.session.level.clone(), sitting.session.autoplay),
+        None => (level, autoplay),
+    };
     let display = super::app::Display::Headless { animated };
     let game = match restore {
         Some(sitting) => super::app::AppPlugin::restoring(sitting, display),
@@ -100,6 +125,12 @@ fn build(
     };
     let mut app = App::new();
     app.add_plugins(game.at(speed));
+    if let Some((slot, keep)) = keeping {
+        app.insert_resource(super::history::Kept::load(slot.store.clone()))
+            .insert_resource(slot)
+            .insert_resource(keep);
+        super::save::keeping(&mut app);
+    }
     super::app::single_threaded(&mut app);
     app.update();
     app.world_mut()
@@ -284,21 +315,39 @@ pub struct SittingReport {
 }
 
 /// `holecard --headless --autoplay --rounds N`: the player's seat played by its AI and kept like a person's. It sits
-/// back down at the saved sitting when there is one (and plays N more rounds), records every hand in the history,
-/// and saves the sitting and the history at the end, in the data folder (`HOLECARD_DATA_DIR`).
-pub fn sitting_run(level: Level, seed: u64, rounds: u64) -> Result<SittingReport, String> {
-    let slot = super::save::SaveSlot::platform()
-        .ok_or("there is no data folder here: set HOLECARD_DATA_DIR")?;
-    let saved = slot.read().map_err(|unreadable| unreadable.message)?;
-    let resumed = saved.is_some();
-    let mut app = match saved {
-        Some(sitting) => app_restoring(sitting, Speed::Instant),
-        None => app_with(level, seed, Speed::Instant, true),
+/// back down at the saved sitting when there is one (and plays N more rounds), journals every frame the table
+/// accepts a command and records every hand in the history, in the data folder (`HOLECARD_DATA_DIR`), so a run
+/// killed at any moment goes on from its last accepted command when started again. With `trace`, says each journal
+/// entry on stdout as it is written (`journal …`) and synced (`synced …`), and where it resumed (`resumed …`).
+pub fn sitting_run(
+    level: Level,
+    seed: u64,
+    rounds: u64,
+    trace: bool,
+) -> Result<SittingReport, String> {
+    let slot = SaveSlot::platform().ok_or("there is no data folder here: set HOLECARD_DATA_DIR")?;
+    let found = slot.read().map_err(|unreadable| unreadable.message)?;
+    if let Some(problem) = &found.problem {
+        eprintln!("holecard: {problem}");
     }
-    .map_err(|e| e.to_string())?;
-    app.world_mut()
-        .resource_mut::<super::history::Kept>()
-        .keep_in(slot.store.clone());
+    let resumed = found.sitting.is_some();
+    // Where it resumes, said before the table deals on.
+    if trace
+        && let Some(sitting) = &found.sitting
+        && let Some(seat) = sitting.session.player_seat
+    {
+        let restore = sitting.restore()?;
+        let line = super::save::trace_line(&restore.host, seat, sitting.accepted);
+        println!("resumed {line}");
+    }
+    let keep = KeepAutoplay { trace };
+    let mut app =
+        app_keeping(level, seed, found.sitting, slot.clone(), keep).map_err(|e| e.to_string())?;
+    let seat = app
+        .world()
+        .resource::<super::session::Session>()
+        .player_seat
+        .ok_or("this table has no seat for the player")?;
     let start = app.world().resource::<Engine>().round();
     let target = start + rounds;
     for _ in 0..rounds.saturating_mul(200).max(1_000) {
@@ -307,29 +356,27 @@ pub fn sitting_run(level: Level, seed: u64, rounds: u64) -> Result<SittingReport
         }
         app.update();
     }
-    let world = app.world();
-    let engine = world.resource::<Engine>();
-    let session = world.resource::<super::session::Session>();
-    let seat = session
-        .player_seat
-        .ok_or("this table has no seat for the player")?;
-    let round = engine.round();
+    let round = app.world().resource::<Engine>().round();
     if round < target || !between_rounds(&app) {
         return Err(format!(
-            "the table stalled at round {round} of {target}; nothing was saved"
+            "the table stalled at round {round} of {target}; the journal has it to the last command"
         ));
     }
-    let sitting = Sitting::capture(session, engine)?;
-    slot.write(&sitting)?;
-    let bankroll = engine.seats()[usize::from(seat)].chips();
-    let mut kept = app.world_mut().resource_mut::<super::history::Kept>();
-    kept.write();
+    // Leaving the table writes the save and the history, as the window does.
+    app.world_mut()
+        .resource_mut::<NextState<Screen>>()
+        .set(Screen::Title);
+    app.update();
+    let world = app.world();
+    let bankroll = world.resource::<Engine>().seats()[usize::from(seat)].chips();
+    let kept = world.resource::<super::history::Kept>();
+    let saved = world.resource::<super::save::Saved>();
     Ok(SittingReport {
         resumed,
         rounds_played: round - start,
         round,
         bankroll,
         hands_kept: kept.history.hands.len(),
-        saved: kept.problem.is_none(),
+        saved: kept.problem.is_none() && saved.problem.is_none(),
     })
 }

@@ -3,9 +3,9 @@
 //! into the totals), and exported with `holecard --export-history FILE.csv|FILE.json`.
 
 use super::save::Store;
-use super::screen::{RoundSet, Screen};
+use super::screen::Screen;
 use super::session::Session;
-use super::table::{SeatView, Shown};
+use super::table::{Beats, Restored, SeatView};
 use crate::engine::TableState;
 use crate::history::{BROWSER_LIMIT, History, NATIVE_LIMIT, PlayedHand, now_ms};
 use crate::record::Recorder;
@@ -24,6 +24,8 @@ pub struct Kept {
     recorder: Option<Recorder>,
     /// Where it is written (none in headless runs and tests, or when there is nowhere to keep it).
     store: Option<Store>,
+    /// Hands that ended since the last journal entry (they go in the next one).
+    fresh: Vec<PlayedHand>,
     /// Hands not yet written, and when it was last written.
     unwritten: usize,
     written_at: Option<f64>,
@@ -37,6 +39,7 @@ impl Default for Kept {
             history: History::new(limit()),
             recorder: None,
             store: None,
+            fresh: Vec::new(),
             unwritten: 0,
             written_at: None,
             problem: None,
@@ -76,9 +79,33 @@ impl Kept {
                 kept.problem = Some(problem);
             }
         }
+        // Hands journaled since the history was last written (a crash came before it was written again).
+        match super::save::read_journal(&store) {
+            Ok(journal) => {
+                let hands = journal.entries.into_iter().flat_map(|entry| entry.hands);
+                let added = kept.history.extend_new(hands);
+                kept.unwritten += added;
+            }
+            Err(message) => warn!("{message}; the hands in it are not in the history"),
+        }
         kept.history.limit = limit();
         kept.store = Some(store);
         kept
+    }
+
+    /// The round under way as recorded so far.
+    pub fn recorder(&self) -> Option<&Recorder> {
+        self.recorder.as_ref()
+    }
+
+    /// Hands that ended since the last journal entry.
+    pub fn fresh(&self) -> &[PlayedHand] {
+        &self.fresh
+    }
+
+    /// The fresh hands are in the journal now.
+    pub fn journaled(&mut self) {
+        self.fresh.clear();
     }
 
     /// Keeps the history in `store` from now on, going on from what it holds there (the recording under way is
@@ -157,14 +184,16 @@ fn export_from(store: &Store, to: &Path) -> Result<usize, String> {
     Ok(history.hands.len())
 }
 
+/// The recorder hears the frame's news: after every system that acts at the table, before the journal.
+#[derive(SystemSet, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Recording;
+
 /// Recording, in every app (the window's and the browser's also keep it on disk: [`keep_on_disk`]).
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Kept>()
         .add_systems(
-            Update,
-            record
-                .after(RoundSet::Present)
-                .run_if(in_state(Screen::Table)),
+            Last,
+            record.in_set(Recording).run_if(in_state(Screen::Table)),
         )
         .add_systems(OnExit(Screen::Table), write_now)
         .add_systems(Last, write_on_quit.after(bevy::window::ExitSystems));
@@ -177,32 +206,38 @@ pub(super) fn keep_on_disk(app: &mut App) {
     }
 }
 
-/// On opening the table (right after its view is made): follow it from here.
+/// On opening the table (right after its view is made): follow it from here, or go on with the round a restored
+/// sitting was recording.
 pub(super) fn start_recording(
     view: Option<Res<SeatView>>,
+    restored: Option<Res<Restored>>,
     session: Res<Session>,
     mut kept: ResMut<Kept>,
 ) {
     // Watching, there is nothing of the player's to keep.
-    kept.recorder = view
-        .filter(|_| session.player_seat.is_some())
-        .map(|view| Recorder::following(view.0.clone()));
+    kept.recorder = view.filter(|_| session.player_seat.is_some()).map(|view| {
+        restored
+            .and_then(|r| r.recorder.clone())
+            .unwrap_or_else(|| Recorder::following(view.0.clone()))
+    });
+    kept.fresh.clear();
 }
 
-/// Hears what the table shows; at each round's end, keeps the player's hands (whoever plays the seat: the player,
-/// or the AI with `--autoplay`).
+/// Hears what the table decided this frame (the animation shows it later); at each round's end, keeps the player's
+/// hands (whoever plays the seat: the player, or the AI with `--autoplay`).
 fn record(
-    mut shown: MessageReader<Shown>,
+    mut beats: ResMut<Beats>,
     mut kept: ResMut<Kept>,
     session: Res<Session>,
+    journal: Option<Res<super::save::SaveSlot>>,
     time: Res<Time<Real>>,
 ) {
     let kept = &mut *kept;
+    let decided = beats.take_decided();
     let Some(recorder) = kept.recorder.as_mut() else {
-        shown.clear();
         return;
     };
-    for Shown(event) in shown.read() {
+    for event in &decided {
         let Some(round) = recorder.hear(event) else {
             continue;
         };
@@ -222,6 +257,9 @@ fn record(
             bankroll,
             now_ms(),
         ) {
+            if journal.is_some() {
+                kept.fresh.push(hand.clone());
+            }
             kept.history.push(hand);
             kept.unwritten += 1;
         }

@@ -59,6 +59,9 @@ fn follow_the_player(session: Res<super::session::Session>, seen: Option<ResMut<
 #[derive(Resource, Default)]
 pub struct Beats {
     queue: VecDeque<News>,
+    /// The table's events as they are decided, for the recorder: the hand history and the journal keep up with the
+    /// table, not with the animation.
+    decided: Vec<Event>,
     wait: f32,
     /// The table's pace.
     pub speed: Speed,
@@ -75,7 +78,17 @@ impl Beats {
 
     /// Queues news to be shown, in order.
     pub fn show(&mut self, news: impl IntoIterator<Item = News>) {
-        self.queue.extend(news);
+        for news in news {
+            if let News::Event(event) = news {
+                self.decided.push(event);
+            }
+            self.queue.push_back(news);
+        }
+    }
+
+    /// The events decided since this was last asked, in order.
+    pub fn take_decided(&mut self) -> Vec<Event> {
+        std::mem::take(&mut self.decided)
     }
 
     /// True when everything decided has been shown and the last beat has run out: the table may act again.
@@ -305,6 +318,10 @@ pub struct Restore {
     pub session: super::session::Session,
     /// The table as it was, with its occupants.
     pub host: Host,
+    /// Commands the sitting had accepted (its place in the journal).
+    pub accepted: u64,
+    /// The round under way as recorded so far.
+    pub recorder: Option<crate::record::Recorder>,
 }
 
 /// Opens the session's table afresh: a new engine table, an empty queue of beats and empty seats. Runs first on
@@ -327,7 +344,10 @@ pub(super) fn open(
             restore.host.view(SeatView::viewer(&restore.session)),
         ));
         commands.insert_resource(Engine::new(restore.host.clone()));
-        commands.insert_resource(Restored);
+        commands.insert_resource(Restored {
+            accepted: restore.accepted,
+            recorder: restore.recorder.clone(),
+        });
         commands.remove_resource::<Restore>();
         return;
     }
@@ -352,7 +372,12 @@ pub(super) fn open(
 
 /// The table on the felt was restored from a save: its seats are taken and its cards are out.
 #[derive(Resource, Debug)]
-pub struct Restored;
+pub struct Restored {
+    /// Commands the sitting had accepted before this visit (the host's log counts from here).
+    pub accepted: u64,
+    /// The round under way as it had been recorded.
+    pub recorder: Option<crate::record::Recorder>,
+}
 
 /// A restored table shows what its seat view has: cards on the felt (the hole card face down, with no face), hands,
 /// and the round's phase (the chips are counted out by `spawn_table`).
