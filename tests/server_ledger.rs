@@ -414,6 +414,13 @@ fn check_ledger(db: &Db) -> serde_json::Value {
 }
 
 /// An account's chips and the sum of its hands' nets, from the API.
+/// How many hands the account's history holds.
+fn played(addr: SocketAddr, token: &str) -> usize {
+    let (status, hands) = http(addr, "GET", "/api/history?limit=1000", None, Some(token));
+    assert_eq!(status, 200, "{hands}");
+    json(&hands).as_array().map_or(0, Vec::len)
+}
+
 fn bankroll(addr: SocketAddr, token: &str) -> (Cents, Cents) {
     let (status, me) = http(addr, "GET", "/api/me", None, Some(token));
     assert_eq!(status, 200, "{me}");
@@ -503,8 +510,17 @@ fn a_server_killed_mid_round_refunds_the_round_and_keeps_every_chip(db: &Db) {
     let mut ann = Client::with_token(server.addr, &tokens[0]);
     ann.sit_anywhere(table);
     assert_eq!(ann.chips(), settled.0);
+    let played_before = played(server.addr, &tokens[0]);
     ann.send(r#"{"type":"bet","amount":1000}"#);
     pump(&mut [&mut ann], |c| c[0].rounds_ended() >= 1);
+    // The round's end goes out as the table writes it down: wait (a bounded while) for the ledger to hold it, so
+    // the kill comes after it and not in the middle of it.
+    for _ in 0..100 {
+        if played(server.addr, &tokens[0]) > played_before {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
     drop(ann);
     let said = server.kill();
     assert!(
