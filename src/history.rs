@@ -76,6 +76,9 @@ pub struct PlayedDecision {
     pub action: Action,
     /// The chart's play, when known.
     pub book: Option<Action>,
+    /// What differing from the chart cost in expected value (see [`crate::engine::ev`]), when it could be priced.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cost: Option<Cents>,
 }
 
 impl From<Decision> for PlayedDecision {
@@ -83,6 +86,7 @@ impl From<Decision> for PlayedDecision {
         PlayedDecision {
             action: d.action,
             book: d.book,
+            cost: d.cost,
         }
     }
 }
@@ -92,6 +96,7 @@ impl From<PlayedDecision> for Decision {
         Decision {
             action: d.action,
             book: d.book,
+            cost: d.cost,
         }
     }
 }
@@ -202,6 +207,9 @@ pub struct Totals {
     pub decisions: u64,
     /// Decisions that differed from the chart.
     pub off_book: u64,
+    /// What those cost in expected value, all told (the chart's play's value less the one chosen, on the hand's bet).
+    #[serde(default)]
+    pub off_book_cost: Cents,
     /// The most chips held after a hand.
     pub highscore: Cents,
 }
@@ -242,6 +250,7 @@ impl Totals {
             if let Some(book) = decision.book {
                 self.decisions += 1;
                 self.off_book += u64::from(book != decision.action);
+                self.off_book_cost += decision.cost.unwrap_or(Cents::ZERO);
             }
         }
         self.highscore = self.highscore.max(hand.bankroll);
@@ -371,6 +380,8 @@ pub struct CsvRow {
     pub dealer: String,
     /// The decisions, with the chart's play after one that differs.
     pub decisions: String,
+    /// Dollars of expected value the decisions off the chart gave away.
+    pub off_chart_cost: String,
     /// How it ended.
     pub outcome: String,
     /// Dollars on it.
@@ -397,6 +408,7 @@ impl CsvRow {
             cards: cards_text(&hand.cards),
             dealer: cards_text(&hand.dealer),
             decisions: hand.decisions_text(),
+            off_chart_cost: dollars(hand.decisions.iter().filter_map(|d| d.cost).sum()),
             outcome: hand.outcome.label().trim_end_matches('!').to_string(),
             wager: dollars(hand.wager),
             net: dollars(hand.net),
@@ -512,6 +524,23 @@ mod tests {
         // Hitting every hard 12 is off the chart against 4 to 6 (and insurance always is): both are counted.
         assert!(totals.off_book > totals.insurance_taken, "{totals:?}");
         assert!(totals.off_book < totals.decisions / 4, "{totals:?}");
+        // Each of those is priced, never as a gain, and the totals add the prices up.
+        let decisions = || history.hands.iter().flat_map(|h| &h.decisions);
+        assert!(
+            decisions()
+                .filter(|d| d.book.is_some_and(|book| book != d.action))
+                .all(|d| d.cost.is_some_and(|c| c >= Cents::ZERO)),
+            "every decision off the chart has a price"
+        );
+        assert!(
+            decisions()
+                .filter(|d| d.book == Some(d.action))
+                .all(|d| d.cost == Some(Cents::ZERO)),
+            "the chart's play costs nothing"
+        );
+        let priced: Cents = decisions().filter_map(|d| d.cost).sum();
+        assert_eq!(totals.off_book_cost, priced);
+        assert!(totals.off_book_cost > Cents::ZERO, "{totals:?}");
         assert!(
             totals.longest_winning >= 3 && totals.longest_losing >= 3,
             "{totals:?}"
@@ -540,7 +569,7 @@ mod tests {
         let (history, _) = played(300, NATIVE_LIMIT);
         let csv = history.to_csv().expect("CSV");
         assert!(csv.starts_with(
-            "round,table,rules,seat,hand,cards,dealer,decisions,outcome,wager,net,insurance,bankroll,at_ms\n"
+            "round,table,rules,seat,hand,cards,dealer,decisions,off_chart_cost,outcome,wager,net,insurance,bankroll,at_ms\n"
         ));
         let rows: Vec<CsvRow> = csv::Reader::from_reader(csv.as_bytes())
             .deserialize()

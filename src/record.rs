@@ -4,7 +4,7 @@
 //! without seeing anything secret.
 
 use crate::engine::{
-    Action, BasicStrategy, Card, Cents, Event, Outcome, SeatId, Spot, TableState, TableView,
+    Action, BasicStrategy, Card, Cents, Event, Outcome, SeatId, Spot, TableState, TableView, ev,
 };
 use serde::{Deserialize, Serialize};
 
@@ -15,6 +15,10 @@ pub struct Decision {
     pub action: Action,
     /// The chart's play at that moment (none when the recorder was not following the table's view).
     pub book: Option<Action>,
+    /// What choosing otherwise than the chart cost in expected value, in cents (zero on the chart; none when it
+    /// cannot be priced: see [`crate::engine::ev`]).
+    #[serde(default)]
+    pub cost: Option<Cents>,
 }
 
 impl Decision {
@@ -142,11 +146,15 @@ impl Recorder {
         self.record(event, book)
     }
 
-    /// Moves the view on by `event`; for a decision, the chart's play just before it.
-    fn follow(&mut self, event: &Event) -> Option<Action> {
+    /// Moves the view on by `event`; for a decision, the chart's play just before it and what the decision cost
+    /// against it.
+    fn follow(&mut self, event: &Event) -> Option<(Action, Option<Cents>)> {
         let (view, strategy) = self.following.as_mut()?;
         let book = match *event {
-            Event::Acted { seat, .. } => strategy.decide(view, seat).and_then(|c| c.action()),
+            Event::Acted { seat, action, .. } => strategy
+                .decide(view, seat)
+                .and_then(|c| c.action())
+                .map(|book| (book, ev::decision_cost(view, seat, action, book))),
             _ => None,
         };
         if view.apply_or_spoil(event).is_err() {
@@ -155,7 +163,11 @@ impl Recorder {
         book
     }
 
-    fn record(&mut self, event: &Event, book: Option<Action>) -> Option<RoundRecord> {
+    fn record(
+        &mut self,
+        event: &Event,
+        book: Option<(Action, Option<Cents>)>,
+    ) -> Option<RoundRecord> {
         if let Event::RoundStarted { round } = *event {
             self.round = Some(RoundRecord {
                 round,
@@ -174,9 +186,13 @@ impl Recorder {
                 to: Spot::Player { seat, hand },
                 card,
             } => hand_mut(round, seat, hand).cards.push(card),
-            Event::Acted { seat, hand, action } => hand_mut(round, seat, hand)
-                .decisions
-                .push(Decision { action, book }),
+            Event::Acted { seat, hand, action } => {
+                hand_mut(round, seat, hand).decisions.push(Decision {
+                    action,
+                    book: book.map(|(book, _)| book),
+                    cost: book.and_then(|(_, cost)| cost),
+                })
+            }
             Event::Split { seat, hand, wager } => {
                 let record = seat_mut(round, seat);
                 let at = usize::from(hand);
@@ -195,6 +211,17 @@ impl Recorder {
             }
             Event::Doubled { seat, hand, wager } => hand_mut(round, seat, hand).wager = wager,
             Event::InsuranceSettled { seat, net, .. } => seat_mut(round, seat).insurance += net,
+            // Insurance is priced once its amount is known: a thirteenth of it, when the chart declined it.
+            Event::InsuranceTaken { seat, amount } => {
+                let taken = seat_mut(round, seat)
+                    .hands
+                    .first_mut()
+                    .and_then(|hand| hand.decisions.last_mut())
+                    .filter(|d| d.action == Action::TakeInsurance && d.off_book());
+                if let Some(decision) = taken {
+                    decision.cost = Some(ev::insurance_cost(amount));
+                }
+            }
             Event::Settled {
                 seat,
                 hand,

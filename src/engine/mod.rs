@@ -6,6 +6,7 @@ pub mod ai;
 pub mod card;
 pub mod checks;
 pub mod command;
+pub mod ev;
 pub mod event;
 pub mod hand;
 pub mod money;

@@ -107,7 +107,10 @@ fn totals_panel(ui: &mut egui::Ui, title: &str, t: &Totals) {
                 );
                 row(
                     "Off the chart",
-                    format!("{} of {} decisions", t.off_book, t.decisions),
+                    format!(
+                        "{} of {} decisions, costing {} in expected value",
+                        t.off_book, t.decisions, t.off_book_cost
+                    ),
                 );
                 row("Highscore", t.highscore.to_string());
             });
