@@ -37,6 +37,38 @@ pub struct Level {
     /// The seat the player takes (0 = first base … 6), or none to watch.
     #[serde(default = "default_player_seat")]
     pub player_seat: Option<u8>,
+    /// Decks the player picks from when sitting down (`[1, 2, 4]`); empty: the rules' own.
+    #[serde(default)]
+    pub deck_choices: Vec<u8>,
+    /// A match against the house: the game ends, with a screen saying who went broke, when the player's chips no
+    /// longer cover the smallest bet or the house's tray no longer covers what one round can pay ([`Level::broke`]).
+    #[serde(default)]
+    pub until_broke: bool,
+}
+
+/// Who went broke at a table played [`until_broke`](Level::until_broke).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Broke {
+    /// The player's chips no longer cover the smallest bet: the house wins.
+    Player,
+    /// The house's tray no longer covers what the player could win in one round: the player broke the bank.
+    House,
+}
+
+impl Broke {
+    /// The end screen's headline and line, in words: `player_chips` the player ends with, `buy_in` a fresh stack.
+    pub fn said(self, player_chips: Cents, buy_in: Cents) -> (&'static str, String) {
+        match self {
+            Broke::Player => (
+                "You're broke",
+                format!("The house wins this time. Sit down again with a fresh {buy_in}."),
+            ),
+            Broke::House => (
+                "You broke the bank!",
+                format!("The house can't cover another round. You walk away with {player_chips}."),
+            ),
+        }
+    }
 }
 
 /// Where a level's rules come from.
@@ -159,6 +191,37 @@ impl Level {
         }
     }
 
+    /// The level with `decks` decks in the shoe (one of [`Level::deck_choices`], picked when sitting down).
+    pub fn with_decks(&self, decks: u8) -> Level {
+        let rules = Rules {
+            decks,
+            ..self.rules.rules()
+        };
+        Level {
+            rules: RuleSource::Custom(rules),
+            ..self.clone()
+        }
+    }
+
+    /// At a table played until someone is broke, between rounds: who is, if anyone. The player is broke when their
+    /// chips no longer cover the table's smallest bet; the house, when its tray no longer covers the most one seat
+    /// can win in a round (every hand it may split to, doubled and won, and insurance).
+    pub fn broke(&self, table: &impl crate::engine::TableState, seat: u8) -> Option<Broke> {
+        if !self.until_broke || table.phase() != crate::engine::Phase::Betting {
+            return None;
+        }
+        let rules = table.rules();
+        let chips = table.seats().get(usize::from(seat))?.chips();
+        let most = Cents(rules.max_bet.0 * (2 * i64::from(rules.max_split_hands.max(1)) + 1));
+        if chips < rules.min_bet {
+            Some(Broke::Player)
+        } else if table.house() < most {
+            Some(Broke::House)
+        } else {
+            None
+        }
+    }
+
     /// Parses and checks the text of a level file; `path` is only used in errors.
     pub fn parse(path: &Path, text: &str) -> Result<Level, LevelError> {
         let level: Level =
@@ -218,13 +281,25 @@ impl Level {
         if !level.buy_in.is_positive() {
             return Err(invalid("buy_in", "`buy_in` must be positive".to_string()));
         }
+        for &decks in &level.deck_choices {
+            level
+                .with_decks(decks)
+                .rules
+                .rules()
+                .validate()
+                .map_err(|e| invalid("deck_choices", format!("`deck_choices`: {e}")))?;
+        }
         Ok(level)
     }
 }
 
 /// The levels shipped in `levels/`, built in, for when there is no `levels` folder beside the game (the browser).
-const BUILT_IN: [(&str, &str); 6] = [
+const BUILT_IN: [(&str, &str); 7] = [
     ("levels/las-vegas-strip.ron", DEFAULT_LEVEL),
+    (
+        "levels/break-the-bank.ron",
+        include_str!("../levels/break-the-bank.ron"),
+    ),
     (
         "levels/downtown-single-deck.ron",
         include_str!("../levels/downtown-single-deck.ron"),
@@ -330,6 +405,53 @@ mod tests {
         let error = listings[1].level.as_ref().expect_err("bad").to_string();
         assert!(error.contains("b-bad.ron:3:"), "{error}");
         assert!(error.contains("Nowhere"), "{error}");
+    }
+
+    #[test]
+    fn a_match_knows_who_went_broke_and_a_deck_choice_is_checked() {
+        use crate::engine::{Command, Table, seed_from_number};
+        let level = Level::built_in(Path::new("break-the-bank"))
+            .expect("built in")
+            .expect("valid");
+        assert_eq!(level.deck_choices, [1, 2, 4]);
+        assert_eq!(level.with_decks(4).rules.rules().decks, 4);
+        let table = |house: Cents, player: Cents| {
+            let mut table =
+                Table::new(level.rules.rules(), seed_from_number(1), house).expect("table");
+            table
+                .apply(Command::Join {
+                    seat: 3,
+                    buy_in: player,
+                })
+                .expect("joins");
+            table
+        };
+        // $5 bets split to four hands and doubled, and insurance: the house must cover $45 a round.
+        assert_eq!(
+            level.broke(&table(Cents::units(45), Cents::units(1)), 3),
+            None
+        );
+        assert_eq!(
+            level.broke(&table(Cents::units(44), Cents::units(1)), 3),
+            Some(Broke::House)
+        );
+        assert_eq!(
+            level.broke(&table(Cents::units(10_000), Cents(99)), 3),
+            Some(Broke::Player)
+        );
+        let endless = Level {
+            until_broke: false,
+            ..level.clone()
+        };
+        assert_eq!(endless.broke(&table(Cents::ZERO, Cents(99)), 3), None);
+        let text = include_str!("../levels/break-the-bank.ron").replace("[1, 2, 4]", "[1, 9]");
+        let error = Level::parse(Path::new("bad.ron"), &text)
+            .expect_err("nine decks")
+            .to_string();
+        assert!(
+            error.contains("bad.ron:") && error.contains("deck_choices"),
+            "{error}"
+        );
     }
 
     #[test]

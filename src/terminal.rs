@@ -19,6 +19,34 @@ pub fn play(
     input: impl BufRead,
     mut out: impl Write,
 ) -> io::Result<Cents> {
+    let rules_screen = rules_screen(level);
+    let mut lines = input.lines();
+    // Every prompt takes `?` for the rules screen, then asks again.
+    let mut ask = |out: &mut dyn Write, prompt: &str| -> io::Result<Option<String>> {
+        loop {
+            write!(out, "{prompt} ")?;
+            out.flush()?;
+            let answer = lines
+                .next()
+                .transpose()?
+                .map(|line| line.trim().to_lowercase());
+            if answer.as_deref() != Some("?") {
+                return Ok(answer);
+            }
+            writeln!(out, "{rules_screen}")?;
+        }
+    };
+    writeln!(out, "{}", level.name)?;
+    let level = &match level.deck_choices.as_slice() {
+        [] => level.clone(),
+        choices => {
+            let Some(decks) = ask_decks(choices, &mut ask, &mut out)? else {
+                writeln!(out, "\nYou did not sit down.")?;
+                return Ok(Cents::ZERO);
+            };
+            level.with_decks(decks)
+        }
+    };
     let rules = level.rules.rules();
     let seed = match seed {
         Some(number) => number,
@@ -30,17 +58,7 @@ pub fn play(
     let seat = level.player_seat.unwrap_or(3);
     let strategy = BasicStrategy::for_rules(&rules);
     let mut names = Names::default();
-    let mut lines = input.lines();
-    let mut ask = |out: &mut dyn Write, prompt: &str| -> io::Result<Option<String>> {
-        write!(out, "{prompt} ")?;
-        out.flush()?;
-        lines
-            .next()
-            .transpose()
-            .map(|line| line.map(|l| l.trim().to_lowercase()))
-    };
-
-    writeln!(out, "{} — {}", level.name, rules)?;
+    writeln!(out, "{rules}")?;
     for line in rules.felt_lines() {
         writeln!(out, "  {line}")?;
     }
@@ -59,12 +77,18 @@ pub fn play(
     loop {
         say(&mut out, &mut names, host.between_rounds(false))?;
         let bankroll = host.seats()[usize::from(seat)].bankroll;
+        if let Some(broke) = level.broke(&host, seat) {
+            let (headline, line) = broke.said(bankroll, level.buy_in);
+            writeln!(out, "\n*** {headline} ***\n{line}")?;
+            break;
+        }
         if bankroll < rules.min_bet {
             writeln!(out, "You are out of chips.")?;
             break;
         }
         let default = last_bet.min(bankroll).min(rules.max_bet);
-        let prompt = format!("\nYou have {bankroll}. Bet (Enter = {default}, q = leave):");
+        let prompt =
+            format!("\nYou have {bankroll}. Bet (Enter = {default}, q = leave, ? = rules):");
         let Some(answer) = ask(&mut out, &prompt)? else {
             break;
         };
@@ -123,6 +147,65 @@ pub fn play(
     leave(&mut host, &mut names, seat, &mut out)
 }
 
+/// Asks how many decks to play with, among `choices` (Enter takes the first). `None` when input ends.
+fn ask_decks(
+    choices: &[u8],
+    ask: &mut impl FnMut(&mut dyn Write, &str) -> io::Result<Option<String>>,
+    out: &mut impl Write,
+) -> io::Result<Option<u8>> {
+    let listed: Vec<String> = choices.iter().map(u8::to_string).collect();
+    // "1, 2 or 4"
+    let said = match listed.split_last() {
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+        None => String::new(),
+    };
+    let default = choices[0];
+    loop {
+        let prompt = format!("How many decks in the shoe: {said}? (Enter = {default}, ? = rules)");
+        let Some(answer) = ask(out, &prompt)? else {
+            return Ok(None);
+        };
+        if answer.is_empty() {
+            return Ok(Some(default));
+        }
+        match answer.parse::<u8>() {
+            Ok(decks) if choices.contains(&decks) => return Ok(Some(decks)),
+            _ => writeln!(out, "  \"{answer}\": the shoe holds {said} decks.")?,
+        }
+    }
+}
+
+/// The rules screen (`?` at any prompt): the table's rules as the felt prints them, its limits and chips, and the
+/// keys.
+fn rules_screen(level: &Level) -> String {
+    let rules = level.rules.rules();
+    let mut text = format!("\n=== {} — the rules ===\n", level.name);
+    if !level.description.is_empty() {
+        text += &format!("{}\n", level.description);
+    }
+    for line in rules.felt_lines() {
+        text += &format!("  {line}\n");
+    }
+    text += &format!(
+        "  Bets {} to {} in steps of {}. You buy in with {}; the house's tray holds {}.\n",
+        rules.min_bet, rules.max_bet, rules.bet_unit, level.buy_in, level.house_bankroll
+    );
+    if level.until_broke {
+        text += "  The game ends when you can't cover the smallest bet, or the house can't cover a round.\n";
+    }
+    text += "Keys: Enter takes the default answer (for a decision, basic strategy's play).\n";
+    let keys: Vec<String> = Action::ALL
+        .iter()
+        .map(|&a| format!("{} = {}", a.key(), a.name()))
+        .collect();
+    text += &format!(
+        "  {}\n  q = leave the table (between rounds), ? = this screen\n",
+        keys.join(", ")
+    );
+    text
+}
+
 /// Prints the news as it comes: what the table did and what the people at it said.
 fn say(out: &mut impl Write, names: &mut Names, news: Vec<News>) -> io::Result<()> {
     for item in &news {
@@ -174,7 +257,10 @@ fn ask_decision(
     loop {
         let Some(answer) = ask(
             out,
-            &format!("  {} — Enter takes the book play:", options.join("  ")),
+            &format!(
+                "  {} — Enter takes the book play, ? = rules:",
+                options.join("  ")
+            ),
         )?
         else {
             return Ok(None);
@@ -276,6 +362,71 @@ mod tests {
         assert!(text.contains("\"lots\" is not an amount"), "{text}");
         assert!(text.contains("over the table maximum"), "{text}");
         assert_eq!(cash_out, level.buy_in, "no round was played");
+    }
+
+    fn break_the_bank() -> Level {
+        Level::parse(
+            Path::new("break-the-bank.ron"),
+            include_str!("../levels/break-the-bank.ron"),
+        )
+        .expect("level")
+    }
+
+    #[test]
+    fn the_player_picks_the_decks_and_reads_the_rules_with_a_question_mark() {
+        let level = break_the_bank();
+        let mut out = Vec::new();
+        // Three decks is not a choice; four is. `?` shows the rules and asks again; then one round by the book.
+        let input = "3\n?\n4\n?\n\n".to_string() + &"\n".repeat(10) + "q\n";
+        let cash_out = play(&level, Some(5), input.as_bytes(), &mut out).expect("plays");
+        let text = String::from_utf8(out).expect("utf-8");
+        assert!(
+            text.contains("\"3\": the shoe holds 1, 2 or 4 decks"),
+            "{text}"
+        );
+        assert!(
+            text.contains("The dealer shuffles 208 cards"),
+            "four decks: {text}"
+        );
+        assert!(text.contains("4D S17"), "{text}");
+        assert_eq!(
+            text.matches("=== Break the Bank — the rules ===").count(),
+            2,
+            "{text}"
+        );
+        assert!(text.contains("the house's tray holds $10,000"), "{text}");
+        assert!(text.contains("h = hit"), "{text}");
+        assert!(text.contains("Round 1."), "{text}");
+        assert!(cash_out.is_positive() && cash_out <= Cents::units(200));
+    }
+
+    #[test]
+    fn the_match_ends_when_either_side_is_broke() {
+        // $1 against a house that can cover exactly one round's most: the first hand that is not a push decides.
+        let level = Level {
+            buy_in: Cents::units(1),
+            house_bankroll: Cents::units(45),
+            ..break_the_bank()
+        };
+        let (mut player, mut house) = (0, 0);
+        for seed in 1..40 {
+            let mut out = Vec::new();
+            let input = "\n".repeat(200);
+            let cash_out = play(&level, Some(seed), input.as_bytes(), &mut out).expect("plays");
+            let text = String::from_utf8(out).expect("utf-8");
+            if text.contains("*** You're broke ***") {
+                player += 1;
+                assert_eq!(cash_out, Cents::ZERO, "{text}");
+            } else {
+                assert!(text.contains("*** You broke the bank! ***"), "{text}");
+                assert!(cash_out > level.buy_in, "{text}");
+                house += 1;
+            }
+        }
+        assert!(
+            player > 0 && house > 0,
+            "both ends happen: {player} broke, {house} broke the bank"
+        );
     }
 
     #[test]

@@ -239,6 +239,7 @@ fn soaks_with_seven_ai_seats(path: &Path) {
 
 per_level_tests! { soaks_with_seven_ai_seats;
     atlantic_city_soaks_with_seven_ai_seats: "atlantic-city.ron",
+    break_the_bank_soaks_with_seven_ai_seats: "break-the-bank.ron",
     carnival_six_five_soaks_with_seven_ai_seats: "carnival-six-five.ron",
     double_deck_custom_soaks_with_seven_ai_seats: "double-deck-custom.ron",
     downtown_single_deck_soaks_with_seven_ai_seats: "downtown-single-deck.ron",
@@ -1042,4 +1043,41 @@ fn a_sitting_killed_at_30_random_moments_resumes_at_its_last_accepted_command() 
     );
     assert_eq!(report["bankroll"].as_i64(), Some(last_bankroll));
     let _ = std::fs::remove_dir_all(&data);
+}
+
+#[test]
+fn a_match_played_until_broke_ends_saying_who_went_broke() {
+    use holecard::game::player::GameOver;
+    use holecard::level::Broke;
+    let level = Level {
+        buy_in: Cents::units(1),
+        ..Level::built_in(Path::new("break-the-bank"))
+            .expect("built in")
+            .expect("valid")
+    };
+    // After the burned card: the player's 10 and 6 against the dealer's 10 and 9. Standing loses the only dollar.
+    let mut app = stacked(level, false, &[Two, Ten, Ten, Six, Nine]);
+    settle(&mut app);
+    intend(&mut app, Intent::Chip(Cents::units(1)));
+    intend(&mut app, Intent::Deal);
+    settle(&mut app);
+    assert!(
+        app.world().get_resource::<GameOver>().is_none(),
+        "not before the round ends"
+    );
+    intend(&mut app, Intent::Play(holecard::engine::Action::Stand));
+    settle(&mut app);
+    assert_eq!(
+        app.world().get_resource::<GameOver>().copied(),
+        Some(GameOver(Broke::Player))
+    );
+    // Nothing more is bet or bought: the round count stays, the seat stays empty-handed.
+    let round = app.world().resource::<Engine>().round();
+    intend(&mut app, Intent::Rebuy);
+    intend(&mut app, Intent::Chip(Cents::units(1)));
+    intend(&mut app, Intent::Deal);
+    settle(&mut app);
+    let engine = app.world().resource::<Engine>();
+    assert_eq!(engine.round(), round);
+    assert_eq!(engine.seats()[3].chips(), Cents::ZERO);
 }

@@ -177,6 +177,7 @@ fn plays_with_every_animation_running(path: &std::path::Path) {
 
 per_level_tests! { plays_with_every_animation_running;
     atlantic_city_plays_with_every_animation_running: "atlantic-city.ron",
+    break_the_bank_plays_with_every_animation_running: "break-the-bank.ron",
     carnival_six_five_plays_with_every_animation_running: "carnival-six-five.ron",
     double_deck_custom_plays_with_every_animation_running: "double-deck-custom.ron",
     downtown_single_deck_plays_with_every_animation_running: "downtown-single-deck.ron",

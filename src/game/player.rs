@@ -82,7 +82,50 @@ pub(super) fn plugin(app: &mut App) {
         .add_systems(
             Update,
             (auto_stand, play_hand).chain().in_set(RoundSet::PlayerTurn),
+        )
+        .add_systems(OnEnter(Screen::Table), |mut commands: Commands| {
+            commands.remove_resource::<GameOver>();
+        })
+        .add_systems(
+            Update,
+            watch_for_the_end
+                .after(RoundSet::Present)
+                .run_if(in_state(Screen::Table)),
         );
+}
+
+/// A table played until someone is broke has its answer: nothing more is bet, the sitting is not kept (there is
+/// nothing to resume), and the HUD says who went broke.
+#[derive(Resource, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GameOver(pub crate::level::Broke);
+
+/// Between rounds, with everything shown, at a table played until someone is broke: is anyone?
+fn watch_for_the_end(
+    session: Res<Session>,
+    engine: Option<Res<Engine>>,
+    beats: Res<Beats>,
+    over: Option<Res<GameOver>>,
+    slot: Option<Res<super::save::SaveSlot>>,
+    saved: Option<ResMut<super::save::Saved>>,
+    mut commands: Commands,
+) {
+    // The seat is the player's whoever plays it (the AI too, under `--autoplay`).
+    let (Some(engine), Some(seat), None) = (engine, session.player_seat, over) else {
+        return;
+    };
+    if !beats.settled() {
+        return;
+    }
+    if let Some(broke) = session.level.broke(&**engine, seat) {
+        info!(target: "holecard::round", "{}", broke.said(engine.seats()[usize::from(seat)].chips(), session.level.buy_in).0);
+        if let Some(slot) = slot {
+            slot.clear();
+        }
+        if let Some(mut saved) = saved {
+            saved.sitting = None;
+        }
+        commands.insert_resource(GameOver(broke));
+    }
 }
 
 /// Chips in the player's rack.
@@ -123,11 +166,17 @@ fn build_bet(
     mut slip: ResMut<BetSlip>,
     mut engine: ResMut<Engine>,
     mut beats: ResMut<Beats>,
+    over: Option<Res<GameOver>>,
 ) {
     let Some(seat) = human_seat(&session) else {
         intents.clear();
         return;
     };
+    if over.is_some() {
+        // The match is decided: nothing more is bet here.
+        intents.clear();
+        return;
+    }
     for intent in intents.read() {
         if slip.in_play && !matches!(intent, Intent::Deal) {
             // The round is still being shown; the deal says so in words.
@@ -159,6 +208,11 @@ fn build_bet(
                 let chips = engine.seats()[usize::from(seat)].chips();
                 slip.refusal = if chips >= rules.min_bet {
                     Some("You still have chips to play with.".to_string())
+                } else if session.level.until_broke {
+                    Some(
+                        "No buying in again here: this table is played until one side is broke."
+                            .to_string(),
+                    )
                 } else {
                     let amount = session.level.buy_in;
                     engine

@@ -724,13 +724,17 @@ pub(super) struct Keep<'w> {
     journaled: ResMut<'w, Journaled>,
     kept: ResMut<'w, super::history::Kept>,
     autoplay: Option<Res<'w, KeepAutoplay>>,
+    over: Option<Res<'w, super::player::GameOver>>,
 }
 
 impl Keep<'_> {
     /// The seat whose chips are kept: the player's (the AI's under `--autoplay` only in the headless sitting run).
     /// Watching, or letting the AI play in a window, leaves the save alone.
     fn seat(&self) -> Option<SeatId> {
-        if self.autoplay.is_some() {
+        // A match that is over has nothing to resume.
+        if self.over.is_some() {
+            None
+        } else if self.autoplay.is_some() {
             self.session.player_seat
         } else {
             super::player::human_seat(&self.session)

@@ -188,6 +188,8 @@ pub fn one_seat_level() -> holecard::level::Level {
             seat: 0,
         }],
         player_seat: None,
+        deck_choices: Vec::new(),
+        until_broke: false,
     }
 }
 

@@ -129,6 +129,7 @@ pub(super) fn plugin(app: &mut App) {
                 loading_screen.run_if(in_state(Screen::Loading)),
                 title_screen.run_if(in_state(Screen::Title)),
                 table_hud.run_if(in_state(Screen::Table)),
+                game_over.run_if(in_state(Screen::Table)),
                 statistics::pause_statistics.run_if(in_state(Pause::Statistics)),
             )
                 .chain(),

@@ -422,3 +422,63 @@ pub(super) fn bet_buttons(ui: &mut egui::Ui, slip: &BetSlip, busy: bool) -> Opti
     }
     pressed
 }
+
+/// The end of a table played until someone is broke: who went broke, the chips, and the way back to the Title (where
+/// Play sits down again with a fresh stack).
+pub(super) fn game_over(
+    mut contexts: EguiContexts,
+    over: Option<Res<super::super::player::GameOver>>,
+    seen: Res<SeatView>,
+    session: Res<Session>,
+    mut next: ResMut<NextState<Screen>>,
+) -> Result {
+    let Some(over) = over else {
+        return Ok(());
+    };
+    let ctx = contexts.ctx_mut()?;
+    let chips = session
+        .player_seat
+        .and_then(|seat| seen.0.seats().get(usize::from(seat)))
+        .map_or(Cents::ZERO, |s| s.chips());
+    let (headline, line) = over.0.said(chips, session.level.buy_in);
+    // Opaque, with a gold edge: the felt's printing and the hands must not show through the words.
+    let frame = panel_frame()
+        .fill(egui::Color32::from_rgb(14, 20, 17))
+        .stroke(egui::Stroke::new(2.0, GOLD))
+        .inner_margin(egui::Margin::same(18));
+    egui::Window::new("Game over")
+        .title_bar(false)
+        .anchor(egui::Align2::CENTER_CENTER, [0.0, -60.0])
+        .collapsible(false)
+        .resizable(false)
+        .frame(frame)
+        .show(ctx, |ui| {
+            ui.set_min_width(460.0);
+            ui.vertical_centered(|ui| {
+                ui.add_space(8.0);
+                ui.label(bold(headline).size(34.0).color(GOLD));
+                ui.add_space(6.0);
+                ui.label(egui::RichText::new(line).size(18.0));
+                ui.label(
+                    egui::RichText::new(format!(
+                        "{} · the house's tray: {}",
+                        session.level.name,
+                        seen.0.house()
+                    ))
+                    .size(14.0),
+                );
+                ui.add_space(12.0);
+                if ui
+                    .add(
+                        egui::Button::new(bold("Back to the Title").size(20.0))
+                            .min_size(egui::vec2(300.0, 40.0)),
+                    )
+                    .clicked()
+                {
+                    next.set(Screen::Title);
+                }
+                ui.add_space(6.0);
+            });
+        });
+    Ok(())
+}

@@ -67,7 +67,29 @@ pub(super) fn title_screen(
                             }
                             _ => "Play".to_string(),
                         };
-                        if big(ui, &play, !mid_round) {
+                        // A table that offers a choice of shoes asks it as the player sits down.
+                        let choices = session.level.deck_choices.clone();
+                        let mut sit_with = None;
+                        if choices.is_empty() {
+                            if big(ui, &play, !mid_round) {
+                                sit_with = Some(None);
+                            }
+                        } else {
+                            for decks in choices {
+                                let shoe = if decks == 1 {
+                                    "1 deck".to_string()
+                                } else {
+                                    format!("{decks} decks")
+                                };
+                                if big(ui, &format!("{play} · {shoe}"), !mid_round) {
+                                    sit_with = Some(Some(decks));
+                                }
+                            }
+                        }
+                        if let Some(decks) = sit_with {
+                            if let Some(decks) = decks {
+                                session.level = session.level.with_decks(decks);
+                            }
                             session.player_seat = session.level.player_seat;
                             session.player_chips = saved
                                 .sitting
@@ -163,6 +185,14 @@ pub(super) fn tables_page(ui: &mut egui::Ui, listings: &[Listing]) -> Option<cra
                                     );
                                 });
                                 ui.label(&level.description);
+                                let shoes = match level.deck_choices.as_slice() {
+                                    [] => String::new(),
+                                    choices => {
+                                        let listed: Vec<String> =
+                                            choices.iter().map(u8::to_string).collect();
+                                        format!(" · pick {} decks", listed.join(", "))
+                                    }
+                                };
                                 let companions = match level.companions.len() {
                                     0 => "no companions".to_string(),
                                     1 => "1 companion".to_string(),
@@ -170,7 +200,7 @@ pub(super) fn tables_page(ui: &mut egui::Ui, listings: &[Listing]) -> Option<cra
                                 };
                                 ui.label(
                                     egui::RichText::new(format!(
-                                        "{rules} · bets {}–{} · buy-in {} · {companions}",
+                                        "{rules} · bets {}–{} · buy-in {} · {companions}{shoes}",
                                         rules.min_bet, rules.max_bet, level.buy_in,
                                     ))
                                     .size(13.0),
