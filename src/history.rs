@@ -67,6 +67,10 @@ pub struct PlayedHand {
     pub bankroll: Cents,
     /// When, in milliseconds since 1970.
     pub at_ms: i64,
+    /// The cards the round dealt to this seat and the dealer, in the order they came out of the shoe (an unturned
+    /// hole card is none): what a replay deals.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub deal: Vec<Option<Card>>,
 }
 
 /// A decision as kept: what was done, and the chart's play.
@@ -140,6 +144,12 @@ impl PlayedHand {
                     },
                     bankroll,
                     at_ms,
+                    deal: round
+                        .deals
+                        .iter()
+                        .filter(|(to, _)| to.is_none() || *to == Some(seat))
+                        .map(|&(_, card)| card)
+                        .collect(),
                 })
             })
             .collect()
@@ -427,14 +437,14 @@ pub fn dollars(amount: Cents) -> String {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::engine::{Command, Rules, Table, TableState, Viewer, seed_from_number};
     use crate::record::Recorder;
 
     /// `rounds` rounds of one seat at a table: basic strategy, except that it hits every hard 12 (off the chart
     /// against a 4, 5 or 6) and always insures; the history and the bankroll after each round.
-    fn played(rounds: usize, limit: usize) -> (History, Vec<Cents>) {
+    pub(crate) fn played(rounds: usize, limit: usize) -> (History, Vec<Cents>) {
         let rules = Rules::default();
         let mut table = Table::new(rules.clone(), seed_from_number(5), Cents::units(1_000_000))
             .expect("default rules are valid");

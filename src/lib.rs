@@ -8,6 +8,7 @@ pub mod level;
 pub mod narrate;
 pub mod places;
 pub mod record;
+pub mod replay;
 pub mod terminal;
 
 #[cfg(feature = "server")]

@@ -70,6 +70,10 @@ pub struct RoundRecord {
     pub dealer: Vec<Card>,
     /// Every seat that played, by seat.
     pub seats: Vec<SeatRecord>,
+    /// Every card that came out of the shoe in the round, in order, with the seat it went to (none: the dealer). The
+    /// hole card is in its place from when it was turned (none if it never was). A replay deals from this.
+    #[serde(default)]
+    pub deals: Vec<(Option<SeatId>, Option<Card>)>,
 }
 
 impl RoundRecord {
@@ -176,6 +180,26 @@ impl Recorder {
             return None;
         }
         let round = self.round.as_mut()?;
+        match *event {
+            Event::Dealt { to, card } => round.deals.push((
+                match to {
+                    Spot::Dealer => None,
+                    Spot::Player { seat, .. } => Some(seat),
+                },
+                Some(card),
+            )),
+            Event::HoleCardDealt => round.deals.push((None, None)),
+            Event::HoleCardRevealed { card } => {
+                if let Some(hole) = round
+                    .deals
+                    .iter_mut()
+                    .find(|(seat, card)| seat.is_none() && card.is_none())
+                {
+                    hole.1 = Some(card);
+                }
+            }
+            _ => {}
+        }
         match *event {
             Event::Dealt {
                 to: Spot::Dealer,

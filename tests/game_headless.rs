@@ -1081,3 +1081,87 @@ fn a_match_played_until_broke_ends_saying_who_went_broke() {
     assert_eq!(engine.round(), round);
     assert_eq!(engine.seats()[3].chips(), Cents::ZERO);
 }
+
+#[test]
+fn a_kept_round_replays_on_the_felt_as_it_was_and_keeps_nothing() {
+    use bevy::ecs::system::RunSystemOnce;
+    use holecard::game::history::Kept;
+    use holecard::game::replay::Replaying;
+    let level = Level::load_or_default(None).expect("the default level");
+    let mut app = headless::app_with(level, 11, Speed::Instant, true).expect("the app");
+    // Rounds with the player's seat played by the book, until one with a split or a double is kept.
+    let eventful = |app: &App| {
+        holecard::replay::rounds(&app.world().resource::<Kept>().history.hands)
+            .into_iter()
+            .find(|round| {
+                round.len() > 1
+                    || round[0]
+                        .decisions
+                        .iter()
+                        .any(|d| d.action == holecard::engine::Action::Double)
+            })
+    };
+    for _ in 0..20_000 {
+        if eventful(&app).is_some() && headless::between_rounds(&app) {
+            break;
+        }
+        app.update();
+    }
+    let round = eventful(&app).expect("a split or a double within the frames");
+    let kept = app.world().resource::<Kept>().history.hands.len();
+    app.world_mut()
+        .resource_mut::<NextState<Screen>>()
+        .set(Screen::Title);
+    app.update();
+    let picked = round.clone();
+    app.world_mut()
+        .run_system_once(
+            move |mut commands: Commands,
+                  mut next: ResMut<NextState<Screen>>,
+                  session: Res<Session>| {
+                holecard::game::replay::start(&picked, &session, &mut commands, &mut next)
+            },
+        )
+        .expect("the system runs")
+        .expect("the round replays");
+    let shown = run_until(&mut app, |app, _| {
+        let world = app.world();
+        world
+            .get_resource::<Replaying>()
+            .is_some_and(|r| r.done(world.resource::<Engine>(), world.resource::<Beats>()))
+    });
+    // The felt showed the kept round again: the same cards to the seat, the same outcomes and nets.
+    let seat = round[0].seat;
+    let dealt: Vec<(u8, Rank)> = shown
+        .iter()
+        .filter_map(|e| match *e {
+            Event::Dealt {
+                to: Spot::Player { seat: s, hand },
+                card,
+            } if s == seat => Some((hand, card.rank())),
+            _ => None,
+        })
+        .collect();
+    let kept_cards: usize = round.iter().map(|h| h.cards.len()).sum();
+    // A split moves a card instead of dealing it: the dealt cards are the hands' cards less one a split.
+    assert_eq!(dealt.len(), kept_cards - (round.len() - 1), "{dealt:?}");
+    let settled: Vec<(holecard::engine::Outcome, Cents)> = shown
+        .iter()
+        .filter_map(|e| match *e {
+            Event::Settled {
+                seat: s,
+                outcome,
+                net,
+                ..
+            } if s == seat => Some((outcome, net)),
+            _ => None,
+        })
+        .collect();
+    let expected: Vec<(holecard::engine::Outcome, Cents)> =
+        round.iter().map(|h| (h.outcome, h.net)).collect();
+    assert_eq!(settled, expected);
+    // Nothing of the replay is kept: the history is as it was, and the table waits, nobody betting for the seat.
+    assert_eq!(app.world().resource::<Kept>().history.hands.len(), kept);
+    settle(&mut app);
+    assert_eq!(app.world().resource::<Engine>().round(), 1);
+}

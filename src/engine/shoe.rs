@@ -113,6 +113,29 @@ impl Shoe {
         true
     }
 
+    /// Sets these cards (by rank and suit, from whichever deck holds one) aside to be dealt next, in this order, from
+    /// the undealt cards. Returns false, changing nothing, if one is not among them.
+    pub fn queue_exact(&mut self, cards: &[Card]) -> bool {
+        let mut undealt = self.cards.clone();
+        let mut queued = Vec::with_capacity(cards.len());
+        for card in cards {
+            let same = |c: &Card| c.rank() == card.rank() && c.suit() == card.suit();
+            // The very card when this shoe has its deck, else its like from another.
+            let at = undealt
+                .iter()
+                .position(|c| c == card)
+                .or_else(|| undealt.iter().position(same));
+            let Some(at) = at else {
+                return false;
+            };
+            queued.push(undealt.remove(at));
+        }
+        queued.reverse();
+        queued.extend_from_slice(&self.queued);
+        (self.cards, self.queued) = (undealt, queued);
+        true
+    }
+
     /// Burns a card: into the tray face down, with the tray's other burned cards.
     pub fn burn(&mut self, card: Card) {
         let at = (self.burned as usize).min(self.discards.len());

@@ -111,6 +111,7 @@ pub fn logic_plugin(app: &mut App) {
         seats::plugin,
         player::plugin,
         super::history::plugin,
+        super::replay::plugin,
     ))
     .add_systems(
         OnEnter(Screen::Table),

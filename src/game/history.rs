@@ -211,11 +211,13 @@ pub(super) fn keep_on_disk(app: &mut App) {
 pub(super) fn start_recording(
     view: Option<Res<SeatView>>,
     restored: Option<Res<Restored>>,
+    replaying: Option<Res<super::replay::Replaying>>,
     session: Res<Session>,
     mut kept: ResMut<Kept>,
 ) {
-    // Watching, there is nothing of the player's to keep.
-    kept.recorder = view.filter(|_| session.player_seat.is_some()).map(|view| {
+    // Watching, there is nothing of the player's to keep; a replay was kept already.
+    let playing = session.player_seat.is_some() && replaying.is_none();
+    kept.recorder = view.filter(|_| playing).map(|view| {
         restored
             .and_then(|r| r.recorder.clone())
             .unwrap_or_else(|| Recorder::following(view.0.clone()))

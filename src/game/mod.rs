@@ -12,6 +12,7 @@ pub mod layout;
 pub mod lettering;
 pub mod motion;
 pub mod player;
+pub mod replay;
 pub mod save;
 pub mod screen;
 pub mod seats;

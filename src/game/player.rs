@@ -75,13 +75,20 @@ pub(super) fn plugin(app: &mut App) {
             OnEnter(super::screen::RoundPhase::Betting),
             |mut slip: ResMut<BetSlip>| slip.in_play = false,
         )
+        // A replay plays the seat from its record; the player's buttons stay out of it.
         .add_systems(
             Update,
-            (change_seat, build_bet).chain().in_set(RoundSet::Betting),
+            (change_seat, build_bet)
+                .chain()
+                .in_set(RoundSet::Betting)
+                .run_if(not(resource_exists::<super::replay::Replaying>)),
         )
         .add_systems(
             Update,
-            (auto_stand, play_hand).chain().in_set(RoundSet::PlayerTurn),
+            (auto_stand, play_hand)
+                .chain()
+                .in_set(RoundSet::PlayerTurn)
+                .run_if(not(resource_exists::<super::replay::Replaying>)),
         )
         .add_systems(OnEnter(Screen::Table), |mut commands: Commands| {
             commands.remove_resource::<GameOver>();
@@ -90,7 +97,8 @@ pub(super) fn plugin(app: &mut App) {
             Update,
             watch_for_the_end
                 .after(RoundSet::Present)
-                .run_if(in_state(Screen::Table)),
+                .run_if(in_state(Screen::Table))
+                .run_if(not(resource_exists::<super::replay::Replaying>)),
         );
 }
 

@@ -725,14 +725,15 @@ pub(super) struct Keep<'w> {
     kept: ResMut<'w, super::history::Kept>,
     autoplay: Option<Res<'w, KeepAutoplay>>,
     over: Option<Res<'w, super::player::GameOver>>,
+    replaying: Option<Res<'w, super::replay::Replaying>>,
 }
 
 impl Keep<'_> {
     /// The seat whose chips are kept: the player's (the AI's under `--autoplay` only in the headless sitting run).
     /// Watching, or letting the AI play in a window, leaves the save alone.
     fn seat(&self) -> Option<SeatId> {
-        // A match that is over has nothing to resume.
-        if self.over.is_some() {
+        // A match that is over has nothing to resume; a replay is not the player's sitting.
+        if self.over.is_some() || self.replaying.is_some() {
             None
         } else if self.autoplay.is_some() {
             self.session.player_seat

@@ -32,6 +32,10 @@ pub enum Start {
     Settings,
     /// The Statistics page of the title menu.
     Statistics,
+    /// The hand history, from the Statistics page.
+    Hands,
+    /// The newest kept round, replayed on the felt.
+    Replay,
     /// Straight to the table.
     Table,
 }
@@ -109,12 +113,19 @@ pub(super) fn presentation(
         });
     app.insert_resource(StartAt(match start {
         Start::Table => Screen::Table,
-        Start::Title | Start::Tables | Start::Settings | Start::Statistics => Screen::Title,
+        Start::Title
+        | Start::Tables
+        | Start::Settings
+        | Start::Statistics
+        | Start::Hands
+        | Start::Replay => Screen::Title,
     }));
     match start {
         Start::Tables => app.insert_resource(StartPage(Menu::Tables)),
         Start::Settings => app.insert_resource(StartPage(Menu::Settings)),
         Start::Statistics => app.insert_resource(StartPage(Menu::Statistics)),
+        Start::Hands => app.insert_resource(StartPage(Menu::Hands)),
+        Start::Replay => app.add_systems(Startup, replay_the_newest),
         Start::Title | Start::Table => app,
     };
     #[cfg(target_arch = "wasm32")]
@@ -189,4 +200,17 @@ fn shoot_then_quit(mut commands: Commands, mut shot: ResMut<ShootAt>) {
             exit.write(AppExit::Success);
         },
     );
+}
+
+/// `--start replay`: the newest kept round goes on the felt as soon as the Title is up.
+fn replay_the_newest(kept: Res<super::history::Kept>, mut commands: Commands) {
+    match crate::replay::rounds(&kept.history.hands)
+        .into_iter()
+        .next()
+    {
+        Some(round) => {
+            commands.insert_resource(super::hud::ReplayAgain(round));
+        }
+        None => warn!("--start replay: no hands are kept yet, so the Title opens"),
+    }
 }

@@ -115,6 +115,17 @@ impl Table {
         }
     }
 
+    /// Sets exactly these cards (rank and suit) to come out of the shoe next, in order: a replay of a recorded
+    /// round. Only between rounds; the table should not burn a card.
+    pub fn queue_exact_cards(&mut self, cards: &[Card]) -> Result<(), CommandError> {
+        checks::between_rounds(self.phase)?;
+        if self.shoe.queue_exact(cards) {
+            Ok(())
+        } else {
+            Err(CommandError::NoCardsLeft)
+        }
+    }
+
     /// Applies a command and returns the events it caused, or refuses it and changes nothing.
     pub fn apply(&mut self, command: Command) -> Result<Vec<Event>, CommandError> {
         let mut events = Vec::new();

@@ -18,12 +18,15 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use std::collections::VecDeque;
 use std::path::Path;
 
+mod hands;
 mod input;
 mod loading;
 mod statistics;
 mod table_hud;
 mod title;
 
+pub use hands::ReplayAgain;
+use hands::*;
 use input::*;
 use loading::*;
 use table_hud::*;
@@ -56,6 +59,8 @@ pub enum Menu {
     Settings,
     /// The player's totals and bankroll chart.
     Statistics,
+    /// The kept rounds, each with a replay.
+    Hands,
 }
 
 /// The page the Title opens on the first time it is shown (`--start tables`), when not the main one.
@@ -100,9 +105,10 @@ impl RoundLog {
     }
 }
 
-/// The levels on the Tables screen, read when the screen opens.
+/// The levels on the Tables screen, read when the screen opens; and why a replay picked on the hand history could
+/// not start.
 #[derive(Resource, Default)]
-struct Tables(Vec<Listing>);
+struct Tables(Vec<Listing>, Option<String>);
 
 pub(super) fn plugin(app: &mut App) {
     app.add_plugins(pause_plugin)
@@ -116,6 +122,7 @@ pub(super) fn plugin(app: &mut App) {
         })
         .add_systems(OnEnter(Screen::Title), open_start_page)
         .add_systems(Update, keys.run_if(in_state(Pause::Off)))
+        .add_systems(Update, replay_again.run_if(in_state(Screen::Title)))
         .add_systems(
             Update,
             write_log
@@ -130,6 +137,7 @@ pub(super) fn plugin(app: &mut App) {
                 title_screen.run_if(in_state(Screen::Title)),
                 table_hud.run_if(in_state(Screen::Table)),
                 game_over.run_if(in_state(Screen::Table)),
+                replay_banner.run_if(in_state(Screen::Table)),
                 statistics::pause_statistics.run_if(in_state(Pause::Statistics)),
             )
                 .chain(),

@@ -55,7 +55,7 @@ const PANEL_WIDTH: f32 = 330.0;
 const CHART_WIDTH: f32 = 560.0;
 
 /// `+$25`, `-$10`, `$0`.
-fn signed(amount: Cents) -> String {
+pub(super) fn signed(amount: Cents) -> String {
     if amount.is_positive() {
         format!("+{amount}")
     } else {

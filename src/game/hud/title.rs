@@ -146,8 +146,35 @@ pub(super) fn title_screen(
                     Menu::Statistics => {
                         super::statistics::statistics_page(ui, &kept, None);
                         ui.add_space(8.0);
+                        ui.horizontal(|ui| {
+                            ui.add_space((ui.available_width() - 220.0).max(0.0) / 2.0);
+                            if ui.button(bold("Hand history")).clicked() {
+                                to_menu.set(Menu::Hands);
+                            }
+                            if ui.button("Back").clicked() {
+                                to_menu.set(Menu::Main);
+                            }
+                        });
+                    }
+                    Menu::Hands => {
+                        if let Some(round) = hands_page(ui, &kept) {
+                            let start = crate::game::replay::start(
+                                &round,
+                                &session,
+                                &mut commands,
+                                &mut next,
+                            );
+                            if let Err(problem) = start {
+                                error!("cannot replay: {problem}");
+                                tables.1 = Some(problem);
+                            }
+                        }
+                        if let Some(problem) = &tables.1 {
+                            ui.colored_label(REFUSAL, problem);
+                        }
                         if ui.button("Back").clicked() {
-                            to_menu.set(Menu::Main);
+                            tables.1 = None;
+                            to_menu.set(Menu::Statistics);
                         }
                     }
                 }

@@ -108,18 +108,22 @@ pub(super) fn launch_chips(
     }
 }
 
-/// The chips that make up `amount`, largest first, from the table's denominations.
+/// The chips that make up `amount`, largest first, from the table's denominations: at most
+/// [`MOST_OF_A_VALUE`] of each (more than any pile shows), so an amount as big as a house's tray can be stays a short
+/// list and the smaller values carry the rest.
 pub fn chips_for(amount: Cents, values: &[Cents]) -> Vec<Cents> {
     let mut left = amount.0.max(0);
     let mut chips = Vec::new();
-    for value in values.iter().rev() {
-        while value.0 > 0 && left >= value.0 {
-            chips.push(*value);
-            left -= value.0;
-        }
+    for value in values.iter().rev().filter(|v| v.0 > 0) {
+        let count = (left / value.0).min(MOST_OF_A_VALUE);
+        chips.extend(std::iter::repeat_n(*value, count as usize));
+        left -= count * value.0;
     }
     chips
 }
+
+/// The most chips of one value [`chips_for`] counts out.
+pub const MOST_OF_A_VALUE: i64 = 24;
 
 /// What a pile should show now: its amount, with chips still in the air not yet landed and chips waiting to leave
 /// still there.

@@ -229,5 +229,9 @@ mod tests {
         );
         assert_eq!(chips.iter().copied().sum::<Cents>(), Cents::units(131));
         assert!(chips_for(Cents::ZERO, &values).is_empty());
+        // The most chips a table could hold is still a short list: at most 24 of each value.
+        let most = chips_for(Cents::MAX_CHIPS, &values);
+        assert!(most.len() <= 24 * values.len(), "{}", most.len());
+        assert!(most.windows(2).all(|w| w[0] >= w[1]), "largest first");
     }
 }

@@ -1,0 +1,190 @@
+//! A kept round dealt again: the seat's hands and the dealer's from the history, as the engine plays them. The round's
+//! cards come out of the shoe in the order they came then (the history keeps them: [`PlayedHand::deal`]) and the
+//! seat's decisions are given again as commands, so every event — each card, the hole card turned, each payout —
+//! happens again as it did, at whatever pace the table is shown. Bevy-free; the game shows it on the felt.
+
+use crate::engine::{
+    Action, Card, Cents, Command, Rank, Rules, SeatId, Suit, Table, seed_from_number,
+};
+use crate::history::PlayedHand;
+use crate::record::Recorder;
+
+/// A round ready to be dealt again.
+#[derive(Clone, Debug)]
+pub struct Replay {
+    /// The table with the seat sitting, its bet not yet down and the round's cards next in the shoe.
+    pub table: Table,
+    /// The seat.
+    pub seat: SeatId,
+    /// The commands that play the round again, in order: the bet, the deal, each decision.
+    pub commands: Vec<Command>,
+}
+
+/// The round `hands` (one seat's hands of one round, as kept) at a table with `rules` whose house holds `house`, ready to be dealt again; it is
+/// played through once here to check it comes out as it was kept. An error says why it cannot be.
+pub fn replay(rules: &Rules, house: Cents, hands: &[PlayedHand]) -> Result<Replay, String> {
+    let first = hands.first().ok_or("there is no hand to replay")?;
+    let seat = first.seat;
+    if first.deal.is_empty() {
+        return Err(
+            "this hand was kept before hands recorded their deal, so it cannot be replayed".into(),
+        );
+    }
+    // The same table, without the burned card (it was never seen) and with a shoe big enough for any round.
+    let rules = Rules {
+        burn_card: false,
+        ..rules.clone()
+    };
+    let doubled = |hand: &PlayedHand| hand.decisions.iter().any(|d| d.action == Action::Double);
+    let bet = Cents(first.wager.0 / if doubled(first) { 2 } else { 1 });
+    let staked: Cents = hands.iter().map(|h| h.wager).sum();
+    let before = first.bankroll - hands.iter().map(|h| h.net).sum::<Cents>() - first.insurance;
+    let buy_in = before.max(staked + bet).max(rules.min_bet);
+    let insurance = match first.insurance {
+        won if won.is_positive() => Cents(won.0 / 2),
+        lost if lost < Cents::ZERO => Cents(-lost.0),
+        _ => Cents(bet.0 / 2),
+    };
+    // The hole card if it was never turned: one that cannot make a blackjack (the round went on as if it did not).
+    let cards: Vec<Card> = first
+        .deal
+        .iter()
+        .map(|card| card.unwrap_or(Card::new(0, Suit::Clubs, Rank::Two)))
+        .collect();
+    let mut table = Table::new(rules, seed_from_number(0), house).map_err(|e| e.to_string())?;
+    table
+        .apply(Command::Join { seat, buy_in })
+        .map_err(|e| format!("sitting down again: {e}"))?;
+    table
+        .queue_exact_cards(&cards)
+        .map_err(|e| format!("stacking the shoe: {e}"))?;
+    let mut commands = vec![Command::Bet { seat, amount: bet }, Command::Deal];
+    for hand in hands {
+        for decision in &hand.decisions {
+            commands.push(decision.action.command(seat, insurance));
+        }
+    }
+    let replay = Replay {
+        table,
+        seat,
+        commands,
+    };
+    replay.check(hands)?;
+    Ok(replay)
+}
+
+impl Replay {
+    /// Plays the round through on a copy and compares it with the hands as kept: the same cards, decisions, outcomes,
+    /// wagers and nets.
+    fn check(&self, hands: &[PlayedHand]) -> Result<(), String> {
+        let mut table = self.table.clone();
+        let mut recorder = Recorder::new();
+        let mut round = None;
+        for (i, &command) in self.commands.iter().enumerate() {
+            let events = table.apply(command).map_err(|e| {
+                format!(
+                    "the replay's command {} ({command:?}) was refused: {e}",
+                    i + 1
+                )
+            })?;
+            for event in &events {
+                round = round.or(recorder.hear(event));
+            }
+        }
+        let round = round.ok_or("the replay did not finish the round")?;
+        let again = round
+            .seat(self.seat)
+            .ok_or("the replay dealt the seat no hand")?;
+        let same = again.hands.len() == hands.len()
+            && again.hands.iter().zip(hands).all(|(a, kept)| {
+                let faces = |cards: &[Card]| -> Vec<(Rank, Suit)> {
+                    cards.iter().map(|c| (c.rank(), c.suit())).collect()
+                };
+                faces(&a.cards) == faces(&kept.cards)
+                    && a.outcome == Some(kept.outcome)
+                    && a.wager == kept.wager
+                    && a.net == kept.net
+                    && a.decisions
+                        .iter()
+                        .map(|d| d.action)
+                        .eq(kept.decisions.iter().map(|d| d.action))
+            });
+        if same {
+            Ok(())
+        } else {
+            Err(format!(
+                "the replay did not come out as the round was kept (round {})",
+                hands[0].round
+            ))
+        }
+    }
+}
+
+/// The kept rounds, newest first: each the hands one seat played in it (rows of one round share its time and
+/// number).
+pub fn rounds(hands: &std::collections::VecDeque<PlayedHand>) -> Vec<Vec<PlayedHand>> {
+    let mut rounds: Vec<Vec<PlayedHand>> = Vec::new();
+    for hand in hands.iter().rev() {
+        match rounds.last_mut() {
+            Some(round)
+                if round[0].round == hand.round
+                    && round[0].at_ms == hand.at_ms
+                    && round[0].table == hand.table =>
+            {
+                round.insert(0, hand.clone());
+            }
+            _ => rounds.push(vec![hand.clone()]),
+        }
+    }
+    rounds
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::TableState;
+
+    #[test]
+    fn every_kept_round_deals_again_as_it_was() {
+        // 2,000 rounds at the Strip with the hunch player's deviations: splits, doubles, insurance, surrenders.
+        let (history, _) = crate::history::tests::played(2_000, crate::history::NATIVE_LIMIT);
+        let rules = crate::engine::Preset::LasVegasStrip.rules();
+        let rounds = rounds(&history.hands);
+        assert_eq!(rounds.len(), 2_000);
+        let mut kinds = (0, 0, 0);
+        for round in &rounds {
+            let replay = replay(&rules, Cents::units(10_000), round)
+                .unwrap_or_else(|e| panic!("{e}: {round:?}"));
+            kinds.0 += usize::from(round.len() > 1);
+            kinds.1 += usize::from(
+                round
+                    .iter()
+                    .any(|h| h.decisions.iter().any(|d| d.action == Action::Double)),
+            );
+            kinds.2 += usize::from(round[0].insurance != Cents::ZERO);
+            assert_eq!(replay.commands[1], Command::Deal);
+            assert!(replay.table.seats()[usize::from(replay.seat)].occupied);
+        }
+        assert!(
+            kinds.0 > 0 && kinds.1 > 0 && kinds.2 > 0,
+            "splits, doubles, insurance: {kinds:?}"
+        );
+    }
+
+    #[test]
+    fn a_round_that_does_not_add_up_is_refused_in_words() {
+        let (history, _) = crate::history::tests::played(20, crate::history::NATIVE_LIMIT);
+        let rules = crate::engine::Preset::LasVegasStrip.rules();
+        let mut round = rounds(&history.hands).remove(0);
+        round[0].net += Cents::units(1);
+        let error = replay(&rules, Cents::units(10_000), &round).expect_err("a changed net");
+        assert!(
+            error.contains("did not come out as the round was kept"),
+            "{error}"
+        );
+        round[0].deal.clear();
+        let error = replay(&rules, Cents::units(10_000), &round).expect_err("no deal");
+        assert!(error.contains("cannot be replayed"), "{error}");
+        assert!(replay(&rules, Cents::units(10_000), &[]).is_err());
+    }
+}
