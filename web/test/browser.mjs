@@ -369,10 +369,28 @@ try {
       throw new Error(`the mix clipped during the round: loudest sample ${report.audioPeakDuringRound}`);
     }
     report.sameRoundAsNative = sameAsNative(table);
-    // The round's end saved the sitting to localStorage.
-    const saved = await table.read("localStorage.getItem('holecard/sitting.ron') ?? ''");
-    if (!/^\(\s*session:/.test(saved)) throw new Error(`no sitting saved in localStorage: ${saved.slice(0, 80)}`);
-    report.savedToLocalStorage = `holecard/sitting.ron, ${saved.length} characters`;
+    // Every command the table accepted is journaled in localStorage: a JSON line per frame that had some, each with
+    // the sitting sealed after them (no generator, no face-down card).
+    const journal = await table.read("localStorage.getItem('holecard/sitting.journal') ?? ''");
+    const entries = journal.split('\n').filter(Boolean).map((line) => JSON.parse(line));
+    const accepted = entries.map((e) => e.sitting.accepted);
+    if (!entries.length || accepted.some((n, i) => i > 0 && n <= accepted[i - 1])) {
+      throw new Error(`the journal in localStorage is not a growing list of entries: ${accepted}`);
+    }
+    // The bet, the deal and the player's decision at least.
+    if (accepted[accepted.length - 1] < 3) throw new Error(`the journal holds only ${accepted} commands`);
+    report.journalInLocalStorage = `holecard/sitting.journal, ${entries.length} entries, ${accepted.at(-1)} commands`;
+    // The round is in the history kept in localStorage, with its deal for a replay, the same round as natively.
+    const history = JSON.parse(await table.read("localStorage.getItem('holecard/history.json') ?? 'null'"));
+    const first = history?.hands?.[0];
+    if (!first || first.round !== 1 || !Array.isArray(first.deal) || first.deal.length < 4) {
+      throw new Error(`the round is not in the history in localStorage: ${JSON.stringify(history)?.slice(0, 200)}`);
+    }
+    const journaledHands = entries.flatMap((e) => e.hands);
+    if (!journaledHands.some((h) => h.round === 1 && h.net === first.net)) {
+      throw new Error('the round\'s hand is not in the journal beside the history');
+    }
+    report.historyInLocalStorage = `holecard/history.json, ${history.hands.length} hand(s), round 1 net ${first.net}`;
     await context.close();
   }
 
