@@ -107,11 +107,9 @@ fn totals_panel(ui: &mut egui::Ui, title: &str, t: &Totals) {
                 );
                 row(
                     "Off the chart",
-                    format!(
-                        "{} of {} decisions, costing {} in expected value",
-                        t.off_book, t.decisions, t.off_book_cost
-                    ),
+                    format!("{} of {} decisions", t.off_book, t.decisions),
                 );
+                row("Their cost", format!("{} expected", t.off_book_cost));
                 row("Highscore", t.highscore.to_string());
             });
     });

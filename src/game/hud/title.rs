@@ -147,7 +147,7 @@ pub(super) fn title_screen(
                         super::statistics::statistics_page(ui, &kept, None);
                         ui.add_space(8.0);
                         ui.horizontal(|ui| {
-                            ui.add_space((ui.available_width() - 220.0).max(0.0) / 2.0);
+                            ui.add_space((ui.available_width() - 150.0).max(0.0) / 2.0);
                             if ui.button(bold("Hand history")).clicked() {
                                 to_menu.set(Menu::Hands);
                             }
