@@ -71,6 +71,13 @@ pub struct PlayedHand {
     /// hole card is none): what a replay deals.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub deal: Vec<Option<Card>>,
+    /// The player's own hand; false for another seat's, kept on request. Totals count only the player's.
+    #[serde(default = "yours")]
+    pub yours: bool,
+}
+
+fn yours() -> bool {
+    true
 }
 
 /// A decision as kept: what was done, and the chart's play.
@@ -144,6 +151,7 @@ impl PlayedHand {
                     },
                     bankroll,
                     at_ms,
+                    yours: true,
                     deal: round
                         .deals
                         .iter()
@@ -303,7 +311,9 @@ impl History {
     pub fn push(&mut self, hand: PlayedHand) {
         self.hands.push_back(hand);
         while self.hands.len() > self.limit {
-            if let Some(old) = self.hands.pop_front() {
+            if let Some(old) = self.hands.pop_front()
+                && old.yours
+            {
                 self.folded.add(&old);
             }
         }
@@ -326,7 +336,7 @@ impl History {
     /// Every hand's totals: the folded ones and the kept ones.
     pub fn totals(&self) -> Totals {
         let mut totals = self.folded.clone();
-        for hand in &self.hands {
+        for hand in self.hands.iter().filter(|h| h.yours) {
             totals.add(hand);
         }
         totals
@@ -335,7 +345,7 @@ impl History {
     /// The totals of the kept hands at one table.
     pub fn table_totals(&self, table: &str) -> Totals {
         let mut totals = Totals::default();
-        for hand in self.hands.iter().filter(|h| h.table == table) {
+        for hand in self.hands.iter().filter(|h| h.yours && h.table == table) {
             totals.add(hand);
         }
         totals
@@ -384,6 +394,8 @@ pub struct CsvRow {
     pub seat: u8,
     /// The hand of the seat, 1 first.
     pub hand: u8,
+    /// The player's own hand (false: another seat's, kept on request).
+    pub yours: bool,
     /// The cards, `A♠ 10♥`.
     pub cards: String,
     /// The dealer's cards.
@@ -415,6 +427,7 @@ impl CsvRow {
             rules: hand.rules.clone(),
             seat: hand.seat + 1,
             hand: hand.hand + 1,
+            yours: hand.yours,
             cards: cards_text(&hand.cards),
             dealer: cards_text(&hand.dealer),
             decisions: hand.decisions_text(),
@@ -579,7 +592,7 @@ pub(crate) mod tests {
         let (history, _) = played(300, NATIVE_LIMIT);
         let csv = history.to_csv().expect("CSV");
         assert!(csv.starts_with(
-            "round,table,rules,seat,hand,cards,dealer,decisions,off_chart_cost,outcome,wager,net,insurance,bankroll,at_ms\n"
+            "round,table,rules,seat,hand,yours,cards,dealer,decisions,off_chart_cost,outcome,wager,net,insurance,bankroll,at_ms\n"
         ));
         let rows: Vec<CsvRow> = csv::Reader::from_reader(csv.as_bytes())
             .deserialize()

@@ -120,14 +120,15 @@ impl Replay {
     }
 }
 
-/// The kept rounds, newest first: each the hands one seat played in it (rows of one round share its time and
-/// number).
+/// The kept rounds, newest first: each the hands one seat played in it (rows of one round share its time, number
+/// and seat).
 pub fn rounds(hands: &std::collections::VecDeque<PlayedHand>) -> Vec<Vec<PlayedHand>> {
     let mut rounds: Vec<Vec<PlayedHand>> = Vec::new();
     for hand in hands.iter().rev() {
         match rounds.last_mut() {
             Some(round)
                 if round[0].round == hand.round
+                    && round[0].seat == hand.seat
                     && round[0].at_ms == hand.at_ms
                     && round[0].table == hand.table =>
             {

@@ -232,8 +232,10 @@ fn record(
     mut kept: ResMut<Kept>,
     session: Res<Session>,
     journal: Option<Res<super::save::SaveSlot>>,
+    options: Option<Res<super::settings::PlayOptions>>,
     time: Res<Time<Real>>,
 ) {
+    let every_seat = options.is_some_and(|o| o.keep_every_seat);
     let kept = &mut *kept;
     let decided = beats.take_decided();
     let Some(recorder) = kept.recorder.as_mut() else {
@@ -243,27 +245,33 @@ fn record(
         let Some(round) = recorder.hear(event) else {
             continue;
         };
-        let Some(seat) = session.player_seat else {
+        let Some(player) = session.player_seat else {
             continue;
         };
-        let bankroll = recorder
-            .view()
-            .map(|v| v.seats()[usize::from(seat)].chips())
-            .unwrap_or_default();
+        // The player's seat, and on request every other seat that played the round.
+        let seats: Vec<_> = round
+            .seats
+            .iter()
+            .map(|s| s.seat)
+            .filter(|&seat| seat == player || every_seat)
+            .collect();
         let rules = session.level.rules.rules().to_string();
-        for hand in PlayedHand::from_round(
-            &session.level.name,
-            &rules,
-            &round,
-            seat,
-            bankroll,
-            now_ms(),
-        ) {
-            if journal.is_some() {
-                kept.fresh.push(hand.clone());
+        let at = now_ms();
+        for seat in seats {
+            let bankroll = recorder
+                .view()
+                .map(|v| v.seats()[usize::from(seat)].chips())
+                .unwrap_or_default();
+            let hands =
+                PlayedHand::from_round(&session.level.name, &rules, &round, seat, bankroll, at);
+            for mut hand in hands {
+                hand.yours = seat == player;
+                if journal.is_some() {
+                    kept.fresh.push(hand.clone());
+                }
+                kept.history.push(hand);
+                kept.unwritten += 1;
             }
-            kept.history.push(hand);
-            kept.unwritten += 1;
         }
     }
     // Written at most every two seconds while playing (a fast table plays many rounds a second), and whenever the
@@ -289,6 +297,51 @@ fn write_on_quit(mut exits: MessageReader<AppExit>, mut kept: ResMut<Kept>) {
 mod tests {
     use super::*;
     use crate::engine::Cents;
+
+    #[test]
+    fn every_seat_is_kept_on_request_and_the_totals_stay_the_players() {
+        let level = crate::level::Level::load_or_default(None).expect("the default level");
+        let seat = level.player_seat.expect("a seat for the player");
+        let mut app = super::super::headless::app_with(
+            level,
+            7,
+            super::super::settings::Speed::Instant,
+            true,
+        )
+        .expect("the app");
+        app.world_mut()
+            .resource_mut::<super::super::settings::PlayOptions>()
+            .keep_every_seat = true;
+        for _ in 0..20_000 {
+            let kept = app.world().resource::<Kept>();
+            if kept.history.hands.iter().filter(|h| h.yours).count() >= 20 {
+                break;
+            }
+            app.update();
+        }
+        let history = &app.world().resource::<Kept>().history;
+        let (yours, others): (Vec<&PlayedHand>, Vec<&PlayedHand>) =
+            history.hands.iter().partition(|h| h.yours);
+        assert!(yours.len() >= 20 && yours.iter().all(|h| h.seat == seat));
+        assert!(
+            !others.is_empty() && others.iter().all(|h| h.seat != seat),
+            "the companions' hands are kept too"
+        );
+        // The statistics are the player's own.
+        let totals = history.totals();
+        assert_eq!(totals.hands, yours.len() as u64);
+        assert_eq!(
+            totals.net,
+            yours.iter().map(|h| h.net + h.insurance).sum::<Cents>()
+        );
+        // Every seat's round replays on its own.
+        let level = crate::level::Level::load_or_default(None).expect("the default level");
+        let rules = super::super::session::table_rules(&level);
+        for round in crate::replay::rounds(&history.hands) {
+            crate::replay::replay(&rules, Cents::units(10_000), &round)
+                .unwrap_or_else(|e| panic!("seat {}: {e}: {round:?}", round[0].seat));
+        }
+    }
 
     #[test]
     fn an_autoplayed_seat_is_recorded_round_after_round_with_its_chips() {

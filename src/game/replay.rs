@@ -60,7 +60,8 @@ pub fn start(
 ) -> Result<(), String> {
     let first = round.first().ok_or("there is no hand to replay")?;
     let level = level_of(first)?;
-    let replay = crate::replay::replay(&level.rules.rules(), level.house_bankroll, round)?;
+    let rules = super::session::table_rules(&level);
+    let replay = crate::replay::replay(&rules, level.house_bankroll, round)?;
     let seat = replay.seat;
     let buy_in = replay.table.seats()[usize::from(seat)].bankroll;
     let mut host = Host::new(replay.table, Vec::new(), session.seed, 0);

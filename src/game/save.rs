@@ -518,6 +518,8 @@ pub struct Preferences {
     pub speed: super::settings::Speed,
     /// Stand by itself on 21.
     pub auto_stand_21: bool,
+    /// Keep every seat's hands in the history.
+    pub keep_every_seat: bool,
     /// How cards are printed, and reduced motion.
     #[serde(default)]
     pub look: super::settings::Look,
@@ -531,6 +533,7 @@ impl Default for Preferences {
         Preferences {
             speed: super::settings::Speed::Normal,
             auto_stand_21: super::settings::PlayOptions::default().auto_stand_21,
+            keep_every_seat: false,
             look: super::settings::Look::default(),
             mix: super::settings::Mix::default(),
         }
@@ -584,6 +587,7 @@ fn remember_preferences(
     let now = Preferences {
         speed: beats.speed,
         auto_stand_21: options.auto_stand_21,
+        keep_every_seat: options.keep_every_seat,
         look: *look,
         mix: mix.map_or_else(super::settings::Mix::default, |m| *m),
     };

@@ -41,11 +41,20 @@ impl Session {
         let seed = self
             .seed
             .wrapping_add(self.visits.wrapping_mul(0x9E37_79B9_7F4A_7C15));
-        let mut rules = self.level.rules.rules();
-        // Standing on 21 is the player's own option at this table (`PlayOptions`); no outcome changes, since a 21
-        // can only stand, but the player may want to press the button.
-        rules.auto_stand_on_21 = false;
-        crate::engine::Table::new(rules, seed_from_number(seed), self.level.house_bankroll)
+        crate::engine::Table::new(
+            table_rules(&self.level),
+            seed_from_number(seed),
+            self.level.house_bankroll,
+        )
+    }
+}
+
+/// The rules the game's table plays `level` by: the level's, with standing on 21 left to the player's own option
+/// (`PlayOptions`; no outcome changes, since a 21 can only stand, but the player may want to press the button).
+pub fn table_rules(level: &Level) -> crate::engine::Rules {
+    crate::engine::Rules {
+        auto_stand_on_21: false,
+        ..level.rules.rules()
     }
 }
 

@@ -32,12 +32,15 @@ impl Speed {
 pub struct PlayOptions {
     /// Stand by itself on a total of 21.
     pub auto_stand_21: bool,
+    /// Keep every seat's hands in the history, not only the player's (the statistics stay the player's own).
+    pub keep_every_seat: bool,
 }
 
 impl Default for PlayOptions {
     fn default() -> PlayOptions {
         PlayOptions {
             auto_stand_21: true,
+            keep_every_seat: false,
         }
     }
 }

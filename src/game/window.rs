@@ -101,6 +101,7 @@ pub(super) fn presentation(
     let remembered = super::save::Preferences::load();
     app.insert_resource(super::player::PlayOptions {
         auto_stand_21: remembered.auto_stand_21,
+        keep_every_seat: remembered.keep_every_seat,
     })
     .insert_resource(remembered.look)
     .insert_resource(remembered.mix);

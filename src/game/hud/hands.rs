@@ -49,6 +49,13 @@ pub(super) fn hands_page(ui: &mut egui::Ui, kept: &Kept) -> Option<Vec<PlayedHan
                                     .color(GOLD),
                             );
                             ui.label(egui::RichText::new(&first.table).size(14.0));
+                            if !first.yours {
+                                ui.label(
+                                    egui::RichText::new(format!("seat {}", first.seat + 1))
+                                        .size(14.0)
+                                        .italics(),
+                                );
+                            }
                             let net: Cents =
                                 round.iter().map(|h| h.net).sum::<Cents>() + first.insurance;
                             ui.with_layout(

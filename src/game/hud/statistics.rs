@@ -119,7 +119,7 @@ fn totals_panel(ui: &mut egui::Ui, title: &str, t: &Totals) {
 fn bankroll_chart(ui: &mut egui::Ui, history: &History, highscore: Cents, width: f32) {
     let mut points: Vec<Cents> = Vec::new();
     let mut last: Option<(&str, u64)> = None;
-    for hand in &history.hands {
+    for hand in history.hands.iter().filter(|h| h.yours) {
         let round = Some((hand.table.as_str(), hand.round));
         if round != last {
             points.push(hand.bankroll);

@@ -264,6 +264,10 @@ pub(super) fn settings_page(ui: &mut egui::Ui, settings: &mut Settings) {
         });
         ui.add_space(6.0);
         ui.checkbox(&mut settings.options.auto_stand_21, "Stand by itself on 21");
+        ui.checkbox(
+            &mut settings.options.keep_every_seat,
+            "Keep every seat's hands in the history",
+        );
         ui.add_space(8.0);
         ui.label(bold("Cards and motion"));
         let look = &mut *settings.look;
