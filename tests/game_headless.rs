@@ -913,6 +913,8 @@ fn exported(csv: &Path) -> (Vec<u64>, i64, i64) {
     let mut rounds = Vec::new();
     let mut won = 0;
     let mut last_bankroll = 0;
+    let hand = column("hand");
+    let mut seen = std::collections::HashSet::new();
     for line in lines {
         // The decisions column is quoted ("hit, stand"): split on commas outside quotes.
         let mut fields = Vec::new();
@@ -926,6 +928,11 @@ fn exported(csv: &Path) -> (Vec<u64>, i64, i64) {
         }
         fields.push(field);
         let r: u64 = fields[round].parse().expect("a round");
+        assert!(
+            seen.insert((r, fields[hand].clone())),
+            "round {r} hand {} is in the history twice",
+            fields[hand]
+        );
         if rounds.last() != Some(&r) {
             rounds.push(r);
         }

@@ -116,6 +116,15 @@ impl Kept {
         self.recorder = recorder;
     }
 
+    /// Writes the hands not yet written, at most every two seconds while playing (a fast table plays many rounds a
+    /// second); `now` in seconds. Leaving the table and quitting write at once ([`Kept::write`]).
+    pub fn write_due(&mut self, now: f64) {
+        if self.unwritten > 0 && self.written_at.is_none_or(|at| now - at >= 2.0) {
+            self.write();
+            self.written_at = Some(now);
+        }
+    }
+
     /// Writes the hands not yet written.
     pub fn write(&mut self) {
         let Some(store) = &self.store else {
@@ -274,21 +283,26 @@ fn record(
             }
         }
     }
-    // Written at most every two seconds while playing (a fast table plays many rounds a second), and whenever the
-    // table is left or the game quits.
-    let now = time.elapsed_secs_f64();
-    if kept.unwritten > 0 && kept.written_at.is_none_or(|at| now - at >= 2.0) {
-        kept.write();
-        kept.written_at = Some(now);
+    // With a journal, the history is written after the journal entry holding its new hands is synced (a history
+    // ahead of the journal would keep a round that a crash then plays again from an earlier entry).
+    if journal.is_none() {
+        kept.write_due(time.elapsed_secs_f64());
     }
 }
 
-fn write_now(mut kept: ResMut<Kept>) {
-    kept.write();
+// With a journal, the save writes the history when it folds the journal in (after the last entry), not here.
+fn write_now(mut kept: ResMut<Kept>, journal: Option<Res<super::save::SaveSlot>>) {
+    if journal.is_none() {
+        kept.write();
+    }
 }
 
-fn write_on_quit(mut exits: MessageReader<AppExit>, mut kept: ResMut<Kept>) {
-    if exits.read().next().is_some() {
+fn write_on_quit(
+    mut exits: MessageReader<AppExit>,
+    mut kept: ResMut<Kept>,
+    journal: Option<Res<super::save::SaveSlot>>,
+) {
+    if exits.read().next().is_some() && journal.is_none() {
         kept.write();
     }
 }

@@ -108,6 +108,7 @@ pub(super) fn plugin(app: &mut App) {
 pub struct GameOver(pub crate::level::Broke);
 
 /// Between rounds, with everything shown, at a table played until someone is broke: is anyone?
+#[allow(clippy::too_many_arguments)] // Bevy systems take their world as parameters.
 fn watch_for_the_end(
     session: Res<Session>,
     engine: Option<Res<Engine>>,
@@ -115,6 +116,7 @@ fn watch_for_the_end(
     over: Option<Res<GameOver>>,
     slot: Option<Res<super::save::SaveSlot>>,
     saved: Option<ResMut<super::save::Saved>>,
+    mut kept: ResMut<super::history::Kept>,
     mut commands: Commands,
 ) {
     // The seat is the player's whoever plays it (the AI too, under `--autoplay`).
@@ -126,6 +128,8 @@ fn watch_for_the_end(
     }
     if let Some(broke) = session.level.broke(&**engine, seat) {
         info!(target: "holecard::round", "{}", broke.said(engine.seats()[usize::from(seat)].chips(), session.level.buy_in).0);
+        // The history first: the journal about to go held its newest hands.
+        kept.write();
         if let Some(slot) = slot {
             slot.clear();
         }

@@ -730,6 +730,7 @@ pub(super) struct Keep<'w> {
     autoplay: Option<Res<'w, KeepAutoplay>>,
     over: Option<Res<'w, super::player::GameOver>>,
     replaying: Option<Res<'w, super::replay::Replaying>>,
+    time: Res<'w, Time<Real>>,
 }
 
 impl Keep<'_> {
@@ -818,6 +819,9 @@ impl Keep<'_> {
             if let Some(line) = &line {
                 println!("synced {line}");
             }
+            // Only now may the history file hold the entry's hands.
+            let now = self.time.elapsed_secs_f64();
+            self.kept.write_due(now);
         }
         said(&mut self.saved, result);
         if self.journaled.entries >= CHECKPOINT_ENTRIES && between_rounds {
