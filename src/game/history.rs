@@ -65,18 +65,16 @@ impl Kept {
             Ok(Some(history)) => kept.history = history,
             Ok(None) => {}
             Err(message) => {
-                let aside = "history.json.damaged";
-                let problem = match store.rename(FILE, aside) {
-                    Ok(()) => format!("{message} (kept as {})", store.place(aside).display()),
-                    Err(why) => {
-                        // Never write over a history that could not be read or moved aside.
-                        kept.problem = Some(format!("{message} (could not move it aside: {why})"));
-                        error!("{}", kept.problem.as_deref().unwrap_or_default());
-                        return kept;
-                    }
+                let (problem, moved) = match store.set_aside(FILE, &message) {
+                    Ok(problem) => (problem, true),
+                    Err(problem) => (problem, false),
                 };
                 error!("{problem}");
                 kept.problem = Some(problem);
+                if !moved {
+                    // Never write over a history that could not be read or moved aside.
+                    return kept;
+                }
             }
         }
         // Hands journaled since the history was last written (a crash came before it was written again).

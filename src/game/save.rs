@@ -221,6 +221,19 @@ impl Store {
         }
     }
 
+    /// Sets a damaged `name` aside as `NAME.damaged` (never deleting it): `message` with where it was kept, or, when it
+    /// could not be moved, the error with why (it is then still in the way: nothing may be written over it).
+    pub fn set_aside(&self, name: &str, message: &str) -> Result<String, String> {
+        let aside = format!("{name}.damaged");
+        match self.rename(name, &aside) {
+            Ok(()) => Ok(format!(
+                "{message} (kept as {})",
+                self.place(&aside).display()
+            )),
+            Err(why) => Err(format!("{message} (could not move it aside: {why})")),
+        }
+    }
+
     /// Moves what is under `name` to `to`, replacing whatever was there.
     pub fn rename(&self, name: &str, to: &str) -> Result<(), String> {
         match self {
@@ -314,12 +327,14 @@ pub const JOURNAL: &str = "sitting.journal";
 /// Reads the journal in `store` (empty when there is none). An entry that does not read, other than a cut-off
 /// last one, is damage: the error says the file, line and what was wrong.
 pub fn read_journal(store: &Store) -> Result<Journal, String> {
-    let Some(text) = store.read(JOURNAL)? else {
-        return Ok(Journal::default());
-    };
-    let place = store.place(JOURNAL);
+    let text = store.read(JOURNAL)?.unwrap_or_default();
+    parse_journal(&store.place(JOURNAL), &text)
+}
+
+/// Reads the journal's text (`place` names it in errors), as [`read_journal`] says.
+fn parse_journal(place: &Path, text: &str) -> Result<Journal, String> {
     let mut journal = Journal::default();
-    let mut rest = text.as_str();
+    let mut rest = text;
     let mut line = 0;
     while !rest.is_empty() {
         line += 1;
@@ -372,19 +387,21 @@ impl SaveSlot {
             Err(unreadable) if unreadable.still_there => return Err(unreadable),
             Err(unreadable) => (None, Some(unreadable.message)),
         };
-        let journal = match read_journal(&self.store) {
+        let text = self.store.read(JOURNAL).map_err(|message| Unreadable {
+            message,
+            still_there: true,
+        })?;
+        let text = text.unwrap_or_default();
+        let journal = match parse_journal(&self.store.place(JOURNAL), &text) {
             Ok(journal) => journal,
             Err(message) => {
-                let aside = "sitting.journal.damaged";
-                let said = match self.store.rename(JOURNAL, aside) {
-                    Ok(()) => format!("{message} (kept as {})", self.store.place(aside).display()),
-                    Err(why) => {
-                        return Err(Unreadable {
-                            message: format!("{message} (could not move it aside: {why})"),
+                let said =
+                    self.store
+                        .set_aside(JOURNAL, &message)
+                        .map_err(|message| Unreadable {
+                            message,
                             still_there: true,
-                        });
-                    }
-                };
+                        })?;
                 problem = Some(match problem {
                     Some(before) => format!("{before}; {said}"),
                     None => said,
@@ -398,12 +415,8 @@ impl SaveSlot {
                 "{}: its last entry was cut off by a crash and is dropped (nothing of it had been shown)",
                 place.display()
             );
-            let whole = self
-                .store
-                .read(JOURNAL)
-                .map(|text| text.unwrap_or_default())
-                .map(|text| text.get(..journal.whole).unwrap_or_default().to_string());
-            if let Err(why) = whole.and_then(|text| self.store.write(JOURNAL, &text)) {
+            let whole = text.get(..journal.whole).unwrap_or_default();
+            if let Err(why) = self.store.write(JOURNAL, whole) {
                 return Err(Unreadable {
                     message: format!("{}: cannot drop its cut-off end: {why}", place.display()),
                     still_there: true,
@@ -436,22 +449,16 @@ impl SaveSlot {
         };
         match parse(&self.store.place(SaveSlot::NAME), &text) {
             Ok(sitting) => Ok(Some(sitting)),
-            Err(message) => {
-                let aside = "sitting.ron.damaged";
-                Err(match self.store.rename(SaveSlot::NAME, aside) {
-                    Ok(()) => Unreadable {
-                        message: format!(
-                            "{message} (kept as {})",
-                            self.store.place(aside).display()
-                        ),
-                        still_there: false,
-                    },
-                    Err(why) => Unreadable {
-                        message: format!("{message} (could not move it aside: {why})"),
-                        still_there: true,
-                    },
-                })
-            }
+            Err(message) => Err(match self.store.set_aside(SaveSlot::NAME, &message) {
+                Ok(message) => Unreadable {
+                    message,
+                    still_there: false,
+                },
+                Err(message) => Unreadable {
+                    message,
+                    still_there: true,
+                },
+            }),
         }
     }
 
@@ -974,9 +981,23 @@ mod tests {
         let viewer = crate::engine::Viewer::Seat(seat);
         assert_eq!(restored.host.view(viewer), engine.view(viewer));
         assert_eq!(restored.accepted, 4);
-        // Nothing secret in the journal: the generator is blank, the undealt cards in card order.
+        // Nothing secret in the journal: the generator is blank, the undealt cards in card order, nothing queued.
         let text = slot.store.read(JOURNAL).expect("reads").expect("there");
-        assert!(!text.contains("HoleCard"));
+        let blank =
+            serde_json::to_value(crate::engine::TableRng::from_seed([0; 32])).expect("json");
+        for line in text.lines() {
+            let entry: serde_json::Value = serde_json::from_str(line).expect("an entry");
+            let table = &entry["sitting"]["table"];
+            assert_eq!(table["rng"], blank, "the generator is blank");
+            let undealt: Vec<u64> = table["shoe"]["cards"]
+                .as_array()
+                .expect("undealt cards")
+                .iter()
+                .map(|c| c.as_u64().expect("a card"))
+                .collect();
+            assert!(undealt.len() > 300 && undealt.is_sorted(), "in card order");
+            assert_eq!(table["shoe"]["queued"], serde_json::json!([]));
+        }
 
         // A crash cut the last entry off: it is dropped, and the journal is whole again for the entries to come.
         let last = text.lines().last().expect("entries");
