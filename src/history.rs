@@ -52,7 +52,7 @@ pub struct PlayedHand {
     /// The cards as dealt.
     pub cards: Vec<Card>,
     /// Each decision, with the chart's play beside it.
-    pub decisions: Vec<PlayedDecision>,
+    pub decisions: Vec<Decision>,
     /// The dealer's cards as shown.
     pub dealer: Vec<Card>,
     /// How it ended.
@@ -78,38 +78,6 @@ pub struct PlayedHand {
 
 fn yours() -> bool {
     true
-}
-
-/// A decision as kept: what was done, and the chart's play.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct PlayedDecision {
-    /// What the player did.
-    pub action: Action,
-    /// The chart's play, when known.
-    pub book: Option<Action>,
-    /// What differing from the chart cost in expected value (see [`crate::engine::ev`]), when it could be priced.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub cost: Option<Cents>,
-}
-
-impl From<Decision> for PlayedDecision {
-    fn from(d: Decision) -> PlayedDecision {
-        PlayedDecision {
-            action: d.action,
-            book: d.book,
-            cost: d.cost,
-        }
-    }
-}
-
-impl From<PlayedDecision> for Decision {
-    fn from(d: PlayedDecision) -> Decision {
-        Decision {
-            action: d.action,
-            book: d.book,
-            cost: d.cost,
-        }
-    }
 }
 
 impl PlayedHand {
@@ -139,7 +107,7 @@ impl PlayedHand {
                     hand: i as u8,
                     split,
                     cards: hand.cards.clone(),
-                    decisions: hand.decisions.iter().map(|&d| d.into()).collect(),
+                    decisions: hand.decisions.clone(),
                     dealer: round.dealer.clone(),
                     outcome: hand.outcome?,
                     wager: hand.wager,
@@ -165,8 +133,7 @@ impl PlayedHand {
 
     /// The decisions as text, `hit (book: stand), stand`.
     pub fn decisions_text(&self) -> String {
-        let decisions: Vec<Decision> = self.decisions.iter().map(|&d| d.into()).collect();
-        decisions_text(&decisions)
+        decisions_text(&self.decisions)
     }
 
     fn won(&self) -> bool {

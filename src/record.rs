@@ -17,7 +17,7 @@ pub struct Decision {
     pub book: Option<Action>,
     /// What choosing otherwise than the chart cost in expected value, in cents (zero on the chart; none when it
     /// cannot be priced: see [`crate::engine::ev`]).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cost: Option<Cents>,
 }
 

@@ -120,24 +120,33 @@ impl Replay {
     }
 }
 
-/// The kept rounds, newest first: each the hands one seat played in it (rows of one round share its time, number
-/// and seat).
-pub fn rounds(hands: &std::collections::VecDeque<PlayedHand>) -> Vec<Vec<PlayedHand>> {
-    let mut rounds: Vec<Vec<PlayedHand>> = Vec::new();
-    for hand in hands.iter().rev() {
-        match rounds.last_mut() {
-            Some(round)
-                if round[0].round == hand.round
-                    && round[0].seat == hand.seat
-                    && round[0].at_ms == hand.at_ms
-                    && round[0].table == hand.table =>
-            {
-                round.insert(0, hand.clone());
-            }
-            _ => rounds.push(vec![hand.clone()]),
+/// Where each kept round lies among `hands`, newest first: the rows one seat played in it (rows of one round share its
+/// time, number and seat).
+pub fn round_spans(
+    hands: &std::collections::VecDeque<PlayedHand>,
+) -> impl Iterator<Item = std::ops::Range<usize>> + '_ {
+    let same = |a: &PlayedHand, b: &PlayedHand| {
+        a.round == b.round && a.seat == b.seat && a.at_ms == b.at_ms && a.table == b.table
+    };
+    let mut end = hands.len();
+    std::iter::from_fn(move || {
+        let last = hands.get(end.checked_sub(1)?)?;
+        let mut start = end - 1;
+        while start > 0 && same(&hands[start - 1], last) {
+            start -= 1;
         }
-    }
-    rounds
+        let span = start..end;
+        end = start;
+        Some(span)
+    })
+}
+
+/// The kept rounds, newest first (see [`round_spans`]), each copied out as it is reached: a page that shows the
+/// newest hundred copies only those.
+pub fn rounds(
+    hands: &std::collections::VecDeque<PlayedHand>,
+) -> impl Iterator<Item = Vec<PlayedHand>> + '_ {
+    round_spans(hands).map(|span| hands.range(span).cloned().collect())
 }
 
 #[cfg(test)]
@@ -150,7 +159,7 @@ mod tests {
         // 2,000 rounds at the Strip with the hunch player's deviations: splits, doubles, insurance, surrenders.
         let (history, _) = crate::history::tests::played(2_000, crate::history::NATIVE_LIMIT);
         let rules = crate::engine::Preset::LasVegasStrip.rules();
-        let rounds = rounds(&history.hands);
+        let rounds: Vec<_> = rounds(&history.hands).collect();
         assert_eq!(rounds.len(), 2_000);
         let mut kinds = (0, 0, 0);
         for round in &rounds {
@@ -176,7 +185,7 @@ mod tests {
     fn a_round_that_does_not_add_up_is_refused_in_words() {
         let (history, _) = crate::history::tests::played(20, crate::history::NATIVE_LIMIT);
         let rules = crate::engine::Preset::LasVegasStrip.rules();
-        let mut round = rounds(&history.hands).remove(0);
+        let mut round = rounds(&history.hands).next().expect("a round");
         round[0].net += Cents::units(1);
         let error = replay(&rules, Cents::units(10_000), &round).expect_err("a changed net");
         assert!(

@@ -1098,15 +1098,13 @@ fn a_kept_round_replays_on_the_felt_as_it_was_and_keeps_nothing() {
     let mut app = headless::app_with(level, 11, Speed::Instant, true).expect("the app");
     // Rounds with the player's seat played by the book, until one with a split or a double is kept.
     let eventful = |app: &App| {
-        holecard::replay::rounds(&app.world().resource::<Kept>().history.hands)
-            .into_iter()
-            .find(|round| {
-                round.len() > 1
-                    || round[0]
-                        .decisions
-                        .iter()
-                        .any(|d| d.action == holecard::engine::Action::Double)
-            })
+        holecard::replay::rounds(&app.world().resource::<Kept>().history.hands).find(|round| {
+            round.len() > 1
+                || round[0]
+                    .decisions
+                    .iter()
+                    .any(|d| d.action == holecard::engine::Action::Double)
+        })
     };
     for _ in 0..20_000 {
         if eventful(&app).is_some() && headless::between_rounds(&app) {

@@ -114,10 +114,6 @@ fn build(
     animated: bool,
     keeping: Option<(SaveSlot, KeepAutoplay)>,
 ) -> Result<App, crate::engine::RuleError> {
-    let (level, autoplay) = match &restore {
-        Some(sitting) => (sitting.session.level.clone(), sitting.session.autoplay),
-        None => (level, autoplay),
-    };
     let display = super::app::Display::Headless { animated };
     let game = match restore {
         Some(sitting) => super::app::AppPlugin::restoring(sitting, display),

@@ -16,17 +16,20 @@ use std::collections::VecDeque;
 /// The replay under way.
 #[derive(Resource, Clone, Debug)]
 pub struct Replaying {
-    /// The round as kept (to replay again).
+    /// The round as kept (to replay again; never empty).
     pub round: Vec<PlayedHand>,
-    /// Its table.
-    pub level: Level,
     /// The commands still to give.
     pub commands: VecDeque<Command>,
-    /// What the banner says: `Round 12 at Las Vegas Strip`.
-    pub label: String,
 }
 
 impl Replaying {
+    /// What the banner says: `Replay · round 12 at Las Vegas Strip`.
+    pub fn label(&self) -> String {
+        self.round.first().map_or_else(String::new, |first| {
+            format!("Replay · round {} at {}", first.round, first.table)
+        })
+    }
+
     /// Every command has been given and shown: the round is over on the felt.
     pub fn done(&self, engine: &Engine, beats: &Beats) -> bool {
         self.commands.is_empty() && beats.settled() && engine.phase() == Phase::Betting
@@ -66,7 +69,7 @@ pub fn start(
     let buy_in = replay.table.seats()[usize::from(seat)].bankroll;
     let mut host = Host::new(replay.table, Vec::new(), session.seed, 0);
     host.resume_seat(seat, Occupant::person("You", buy_in), None);
-    let mut replayed = Session::new(level.clone(), session.seed, false);
+    let mut replayed = Session::new(level, session.seed, false);
     replayed.player_seat = Some(seat);
     commands.insert_resource(Restore {
         session: replayed,
@@ -76,9 +79,7 @@ pub fn start(
     });
     commands.insert_resource(Replaying {
         round: round.to_vec(),
-        level,
         commands: replay.commands.into(),
-        label: format!("Replay · round {} at {}", first.round, first.table),
     });
     next.set(Screen::Table);
     Ok(())

@@ -205,10 +205,7 @@ fn shoot_then_quit(mut commands: Commands, mut shot: ResMut<ShootAt>) {
 
 /// `--start replay`: the newest kept round goes on the felt as soon as the Title is up.
 fn replay_the_newest(kept: Res<super::history::Kept>, mut commands: Commands) {
-    match crate::replay::rounds(&kept.history.hands)
-        .into_iter()
-        .next()
-    {
+    match crate::replay::rounds(&kept.history.hands).next() {
         Some(round) => {
             commands.insert_resource(super::hud::ReplayAgain(round));
         }

@@ -14,8 +14,8 @@ const LISTED: usize = 100;
 
 /// The page; returns the round picked for a replay.
 pub(super) fn hands_page(ui: &mut egui::Ui, kept: &Kept) -> Option<Vec<PlayedHand>> {
-    let rounds = crate::replay::rounds(&kept.history.hands);
-    if rounds.is_empty() {
+    let count = crate::replay::round_spans(&kept.history.hands).count();
+    if count == 0 {
         ui.label("No hands yet: every hand you play is kept here, to look back at and replay.");
         return None;
     }
@@ -23,8 +23,8 @@ pub(super) fn hands_page(ui: &mut egui::Ui, kept: &Kept) -> Option<Vec<PlayedHan
     ui.label(
         egui::RichText::new(format!(
             "The last {} of {} rounds kept, newest first",
-            rounds.len().min(LISTED),
-            rounds.len()
+            count.min(LISTED),
+            count
         ))
         .size(15.0),
     );
@@ -38,7 +38,7 @@ pub(super) fn hands_page(ui: &mut egui::Ui, kept: &Kept) -> Option<Vec<PlayedHan
         egui::ScrollArea::vertical()
             .auto_shrink([false, false])
             .show(ui, |ui| {
-                for round in rounds.iter().take(LISTED) {
+                for round in crate::replay::rounds(&kept.history.hands).take(LISTED) {
                     panel_frame().show(ui, |ui| {
                         ui.set_width(size.x - 24.0);
                         ui.horizontal(|ui| {
@@ -123,7 +123,7 @@ pub(super) fn replay_banner(
                 .show(ui, |ui| {
                     ui.set_min_size(egui::vec2(780.0, 52.0));
                     ui.vertical_centered(|ui| {
-                        ui.label(bold(&replaying.label).size(18.0).color(GOLD));
+                        ui.label(bold(replaying.label()).size(18.0).color(GOLD));
                         if !done {
                             ui.label(
                                 egui::RichText::new(
