@@ -7,6 +7,7 @@ pub mod host;
 pub mod level;
 pub mod narrate;
 pub mod places;
+pub mod protocol;
 pub mod record;
 pub mod replay;
 pub mod terminal;

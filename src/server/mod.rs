@@ -8,7 +8,7 @@
 
 pub mod api;
 pub mod load;
-pub mod protocol;
+pub use crate::protocol;
 pub mod store;
 pub mod table;
 

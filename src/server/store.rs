@@ -80,47 +80,7 @@ pub struct Account {
     pub highscore: Cents,
 }
 
-/// One line of the leaderboard.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct Standing {
-    /// The player.
-    pub name: String,
-    /// The most chips they ever held.
-    pub highscore: Cents,
-    /// What they hold now.
-    pub chips: Cents,
-}
-
-/// One hand of a player's history.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct PlayedHand {
-    /// The table.
-    pub table: String,
-    /// The table's rules in shorthand.
-    pub rules: String,
-    /// The round (counted over the table's whole life).
-    pub round: u64,
-    /// The seat, 0 to 6.
-    pub seat: u8,
-    /// The hand of the seat, 0 for the first (more after splits).
-    pub hand: u8,
-    /// The cards, `A♠ 10♥`.
-    pub cards: String,
-    /// The decisions, `hit, stand`.
-    pub decisions: String,
-    /// The dealer's cards as shown.
-    pub dealer: String,
-    /// How it ended.
-    pub outcome: String,
-    /// What was on it.
-    pub wager: Cents,
-    /// What it won (negative when lost).
-    pub net: Cents,
-    /// The bankroll after the round.
-    pub bankroll: Cents,
-    /// When, in milliseconds since 1970.
-    pub at_ms: i64,
-}
+pub use crate::protocol::{PlayedHand, Standing};
 
 /// Who played a settled round at a seat.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -1,5 +1,5 @@
-//! The server's protocol: versioned JSON messages over a WebSocket, one message a text frame. `docs/protocol.md`
-//! has every message with an example session.
+//! The casino's protocol, spoken by the server and by the game's online client: versioned JSON messages over a
+//! WebSocket, one message a text frame. `docs/protocol.md` has every message with an example session.
 
 use crate::engine::{Action, Cents, SeatId, TableView};
 use crate::host::News;
@@ -247,6 +247,48 @@ pub struct Listing {
     pub companions: u8,
     /// People watching.
     pub spectators: u32,
+}
+
+/// One line of the leaderboard (`GET /api/leaderboard`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Standing {
+    /// The player.
+    pub name: String,
+    /// The most chips they ever held.
+    pub highscore: Cents,
+    /// What they hold now.
+    pub chips: Cents,
+}
+
+/// One hand of a player's history as the server kept it (`GET /api/history`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlayedHand {
+    /// The table.
+    pub table: String,
+    /// The table's rules in shorthand.
+    pub rules: String,
+    /// The round (counted over the table's whole life).
+    pub round: u64,
+    /// The seat, 0 to 6.
+    pub seat: u8,
+    /// The hand of the seat, 0 for the first (more after splits).
+    pub hand: u8,
+    /// The cards, `A♠ 10♥`.
+    pub cards: String,
+    /// The decisions, `hit, stand`.
+    pub decisions: String,
+    /// The dealer's cards as shown.
+    pub dealer: String,
+    /// How it ended.
+    pub outcome: String,
+    /// What was on it.
+    pub wager: Cents,
+    /// What it won (negative when lost).
+    pub net: Cents,
+    /// The bankroll after the round.
+    pub bankroll: Cents,
+    /// When, in milliseconds since 1970.
+    pub at_ms: i64,
 }
 
 /// Why a message was refused.
