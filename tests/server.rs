@@ -184,6 +184,7 @@ fn a_silent_player_is_stood_by_the_clock_and_the_table_plays_on(db: &Db) {
             bet: Duration::from_millis(300),
             turn: Duration::from_millis(300),
             companion: Duration::ZERO,
+            ..Pace::default()
         },
     );
     let mut ann = Client::connect(&running, "Ann");
@@ -372,6 +373,7 @@ fn a_broke_player_resets_once_an_hour_and_an_address_holds_a_few_connections(db:
         bet: Duration::from_secs(10),
         turn: Duration::from_millis(200),
         companion: Duration::ZERO,
+        ..Pace::default()
     };
     let running = start_with(db, pace, |config| {
         // A $10 buy-in at a $10 table: one lost hand and the player is out of chips.

@@ -20,7 +20,37 @@ on_both!(
     a_server_killed_at_any_moment_loses_and_makes_no_chip,
     the_load_tool_plays_every_bot_without_an_error,
     an_accounts_reset_is_in_the_ledger_and_its_hour_outlasts_a_restart,
+    an_account_away_longer_than_the_hold_comes_back_with_its_token,
 );
+
+/// An account's session lasts 30 days in the ledger: coming back after its seat's hold has run out (the game
+/// closed for a while, a page opened again later) is a welcome, not "that token is not known here".
+fn an_account_away_longer_than_the_hold_comes_back_with_its_token(db: &Db) {
+    let pace = holecard::server::table::Pace {
+        hold: Duration::from_millis(300),
+        ..patient()
+    };
+    let running = start_with(db, pace, |_| {});
+    let token = account(running.addr, "Dana", "correct horse");
+    let mut dana = Client::with_token(running.addr, &token);
+    dana.sit_anywhere("strip");
+    drop(dana);
+    // Longer than the hold: the seat is given up and the session held here is stale.
+    std::thread::sleep(Duration::from_millis(900));
+    let mut back = Client::with_token(running.addr, &token);
+    let welcome = back
+        .got
+        .iter()
+        .find(|m| matches!(m, ServerMessage::Welcome { .. }))
+        .cloned();
+    assert!(
+        matches!(&welcome, Some(ServerMessage::Welcome { name, account: true, .. }) if name == "Dana"),
+        "{welcome:?}"
+    );
+    // And it plays: it can sit down again with its chips.
+    back.sit_anywhere("strip");
+    assert_eq!(back.chips(), Cents::units(1_000));
+}
 
 fn json(body: &str) -> serde_json::Value {
     serde_json::from_str(body).unwrap_or_else(|e| panic!("{e}: {body}"))
@@ -599,6 +629,7 @@ fn the_load_tool_plays_every_bot_without_an_error(db: &Db) {
         bet: Duration::from_secs(3),
         turn: Duration::from_secs(3),
         companion: Duration::ZERO,
+        ..holecard::server::table::Pace::default()
     };
     let running = start_with(db, pace, |config| {
         config.tables = holecard::server::copies(std::mem::take(&mut config.tables), 3);

@@ -92,6 +92,7 @@ fn main() -> ExitCode {
             bet: Duration::from_secs(cli.bet_seconds),
             turn: Duration::from_secs(cli.turn_seconds),
             companion: Duration::from_millis(cli.companion_ms),
+            ..Pace::default()
         },
         per_address: cli.per_address,
         web: Some(cli.web.clone()),

@@ -70,6 +70,8 @@ struct Shared {
     per_address: usize,
     /// Guests' sessions by token.
     sessions: Mutex<HashMap<String, Session>>,
+    /// How long a dropped session holds its name and seat.
+    hold: Duration,
     next_conn: AtomicU64,
 }
 
@@ -84,12 +86,9 @@ struct Session {
 }
 
 impl Session {
-    /// Still holds its name (and any seat): connected, or dropped less than the hold ago.
-    fn current(&self, now: Instant) -> bool {
-        self.live.is_some()
-            || self.gone_at.is_some_and(|at| {
-                now.duration_since(at) < Duration::from_secs(protocol::HOLD_SECONDS)
-            })
+    /// Still holds its name (and any seat): connected, or dropped less than `hold` ago.
+    fn current(&self, now: Instant, hold: Duration) -> bool {
+        self.live.is_some() || self.gone_at.is_some_and(|at| now.duration_since(at) < hold)
     }
 }
 
@@ -144,6 +143,7 @@ pub async fn router(config: &Config) -> Result<Router, String> {
         sessions: Mutex::new(HashMap::new()),
         addresses: Mutex::new(HashMap::new()),
         per_address: config.per_address,
+        hold: config.pace.hold,
         next_conn: AtomicU64::new(1),
     });
     let app = Router::new()
@@ -487,11 +487,14 @@ impl Connection {
             return (refusal(Refusal::WrongVersion, &why), None);
         }
         // What the ledger knows: the account a token is a session of, or whether a guest's name is an account's.
+        // A session held here only counts while it is current: an account away longer than the hold is looked up
+        // in the ledger again (its session lasts 30 days there), not refused as unknown once the stale one is gone.
+        let hold = self.shared.hold;
         let known = |token: &str| {
-            self.shared
-                .sessions
-                .lock()
-                .is_ok_and(|s| s.contains_key(token))
+            self.shared.sessions.lock().is_ok_and(|s| {
+                s.get(token)
+                    .is_some_and(|s| s.current(Instant::now(), hold))
+            })
         };
         let account = match &token {
             Some(token) if !known(token) => match self.shared.store.session(token).await {
@@ -517,7 +520,7 @@ impl Connection {
             );
         };
         let now = Instant::now();
-        sessions.retain(|_, s| s.current(now));
+        sessions.retain(|_, s| s.current(now, self.shared.hold));
         let (name, token, back) = match token {
             Some(token) => {
                 if let Some(account) = account {

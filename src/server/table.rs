@@ -27,6 +27,8 @@ pub struct Pace {
     pub turn: Duration,
     /// Before a companion acts (so people can follow).
     pub companion: Duration,
+    /// How long a dropped connection's seat (and a guest's name) wait for it to come back.
+    pub hold: Duration,
 }
 
 impl Default for Pace {
@@ -35,6 +37,7 @@ impl Default for Pace {
             bet: Duration::from_secs(20),
             turn: Duration::from_secs(30),
             companion: Duration::from_millis(600),
+            hold: Duration::from_secs(super::protocol::HOLD_SECONDS),
         }
     }
 }
@@ -419,12 +422,12 @@ impl TableTask {
     fn lost(&mut self, member: Member) {
         match member.seat {
             Some(seat) if !self.leaving.contains(&seat) => {
-                let hold = super::protocol::HOLD_SECONDS;
+                let hold = self.pace.hold.as_secs();
                 self.notice(format!(
                     "{} has lost the connection; the seat waits {hold} seconds.",
                     member.name
                 ));
-                let until = Instant::now() + Duration::from_secs(hold);
+                let until = Instant::now() + self.pace.hold;
                 self.held.insert(seat, (member.who, until));
             }
             _ => self.notice(format!("{} has left the table.", member.name)),

@@ -158,6 +158,7 @@ pub fn patient() -> Pace {
         bet: Duration::from_secs(10),
         turn: Duration::from_secs(10),
         companion: Duration::ZERO,
+        ..Pace::default()
     }
 }
 
