@@ -50,6 +50,11 @@ struct Cli {
     /// In a headless run, also run the table's look at normal speed: every glide, flip, chip flight and banner.
     #[arg(long, requires = "headless")]
     animated: bool,
+    /// Play online at this casino (`ws://HOST:PORT`, or `wss://HOST` behind TLS): the Title opens on its login page.
+    /// Without it, Play online goes to ws://127.0.0.1:8080. In the browser, the page's own server is the casino.
+    #[cfg(not(target_arch = "wasm32"))]
+    #[arg(long, value_name = "URL")]
+    server: Option<String>,
     /// Write the hands kept in the history to FILE (`.csv`: a header row and a row a hand; `.json`: every hand
     /// with its cards and decisions, and the totals) and exit.
     #[cfg(not(target_arch = "wasm32"))]
@@ -160,11 +165,22 @@ fn main() -> ExitCode {
         Pace::Fast => Speed::Fast,
         Pace::Instant => Speed::Instant,
     });
+    #[cfg(not(target_arch = "wasm32"))]
+    if let Some(given) = &cli.server
+        && let Err(problem) = holecard::game::online::link::Address::parse(given)
+    {
+        complain(&format!("--server: {problem}"));
+        return ExitCode::from(2);
+    }
     let display = Display::Window(window::WindowOptions {
         screenshot: cli.screenshot,
         frames: cli.frames.unwrap_or(0),
         start: cli.start,
         size: cli.size,
+        #[cfg(not(target_arch = "wasm32"))]
+        server: cli.server,
+        #[cfg(target_arch = "wasm32")]
+        server: None,
     });
     let game = match AppPlugin::new(level, seed, cli.autoplay, display) {
         Ok(game) => game,

@@ -517,6 +517,19 @@ fn a_companion_who_leaves_is_replaced_by_someone_else_in_time() {
         seat: 1,
     });
     let mut app = headless::app(level, 11, Speed::Instant).expect("valid level");
+    // The round log as the game writes it: each event in words, from the names as the felt shows them.
+    #[derive(Resource, Default)]
+    struct Told(Vec<String>);
+    app.init_resource::<Told>().add_systems(
+        Update,
+        (|mut shown: MessageReader<Shown>, occupants: Res<Occupants>, mut told: ResMut<Told>| {
+            for Shown(event) in shown.read() {
+                told.0
+                    .extend(holecard::game::table::narrate(event, &occupants));
+            }
+        })
+        .after(holecard::game::screen::RoundSet::Present),
+    );
     let shown = run_until(&mut app, |_, shown| {
         let left = shown
             .iter()
@@ -538,6 +551,15 @@ fn a_companion_who_leaves_is_replaced_by_someone_else_in_time() {
     assert!(
         rounds_between >= 1,
         "the seat stays empty for a round at least"
+    );
+    let told = &app.world().resource::<Told>().0;
+    assert!(
+        told.iter()
+            .any(|l| l.starts_with("Big Tony leaves the table with")),
+        "the log names who left: {:?}",
+        told.iter()
+            .filter(|l| l.contains("leaves"))
+            .collect::<Vec<_>>()
     );
     let newcomer = app.world().resource::<Occupants>().seats[1].clone();
     assert!(

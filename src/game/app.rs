@@ -112,6 +112,7 @@ pub fn logic_plugin(app: &mut App) {
         player::plugin,
         super::history::plugin,
         super::replay::plugin,
+        super::online::plugin,
     ))
     .add_systems(
         OnEnter(Screen::Table),

@@ -136,6 +136,23 @@ fn build(
     Ok(app)
 }
 
+/// A windowless app that plays online at `online`'s casino: it opens on the Title, where the caller logs in or
+/// connects; the table opens when the server seats (or sits) it, and the player's intents go over the wire.
+pub fn app_online(online: super::online::Online, speed: Speed) -> Result<App, String> {
+    let level = Level::load_or_default(None).map_err(|e| e.to_string())?;
+    let display = super::app::Display::Headless { animated: false };
+    let game = super::app::AppPlugin::new(level, 1, false, display).map_err(|e| e.to_string())?;
+    let mut app = App::new();
+    app.add_plugins(game.at(speed)).insert_resource(online);
+    super::app::single_threaded(&mut app);
+    app.update();
+    app.world_mut()
+        .resource_mut::<NextState<Screen>>()
+        .set(Screen::Title);
+    app.update();
+    Ok(app)
+}
+
 /// An app with Bevy's minimal plugins and an asset server reading this crate's own `assets/` folder (without meta
 /// files, as the game reads it): for tests that load the game's real files.
 pub fn with_the_games_assets() -> App {

@@ -219,11 +219,13 @@ pub(super) fn start_recording(
     view: Option<Res<SeatView>>,
     restored: Option<Res<Restored>>,
     replaying: Option<Res<super::replay::Replaying>>,
+    online: Option<Res<super::table::OnlineTable>>,
     session: Res<Session>,
     mut kept: ResMut<Kept>,
 ) {
-    // Watching, there is nothing of the player's to keep; a replay was kept already.
-    let playing = session.player_seat.is_some() && replaying.is_none();
+    // Watching, there is nothing of the player's to keep; a replay was kept already; a casino keeps its own
+    // players' hands (its history page).
+    let playing = session.player_seat.is_some() && replaying.is_none() && online.is_none();
     kept.recorder = view.filter(|_| playing).map(|view| {
         restored
             .and_then(|r| r.recorder.clone())

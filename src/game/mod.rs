@@ -11,6 +11,7 @@ pub mod hud;
 pub mod layout;
 pub mod lettering;
 pub mod motion;
+pub mod online;
 pub mod player;
 pub mod replay;
 pub mod save;

@@ -81,6 +81,7 @@ pub(super) fn plugin(app: &mut App) {
             (change_seat, build_bet)
                 .chain()
                 .in_set(RoundSet::Betting)
+                .run_if(resource_exists::<Engine>)
                 .run_if(not(resource_exists::<super::replay::Replaying>)),
         )
         .add_systems(
@@ -88,6 +89,7 @@ pub(super) fn plugin(app: &mut App) {
             (auto_stand, play_hand)
                 .chain()
                 .in_set(RoundSet::PlayerTurn)
+                .run_if(resource_exists::<Engine>)
                 .run_if(not(resource_exists::<super::replay::Replaying>)),
         )
         .add_systems(OnEnter(Screen::Table), |mut commands: Commands| {
@@ -194,25 +196,14 @@ fn build_bet(
             // The round is still being shown; the deal says so in words.
             continue;
         }
-        let rules = engine.rules().clone();
         let bankroll = engine.seats()[usize::from(seat)].bankroll;
-        let proposed: Option<Vec<Cents>> = match *intent {
-            Intent::Chip(value) => Some(slip.chips.iter().copied().chain([value]).collect()),
-            Intent::Rebet => Some(vec![slip.last_bet]).filter(|_| slip.last_bet.is_positive()),
-            Intent::DoubleBet => Some(slip.chips.repeat(2)),
-            Intent::Undo => {
-                slip.chips.pop();
-                slip.refusal = None;
-                None
-            }
-            Intent::Clear => {
-                slip.chips.clear();
-                slip.refusal = None;
-                None
-            }
+        let rules = engine.rules().clone();
+        if slip_change(&mut slip, intent, &rules, bankroll) {
+            continue;
+        }
+        match *intent {
             Intent::Deal => {
                 slip.refusal = deal(seat, &mut slip, &mut engine, &mut beats).err();
-                None
             }
             Intent::Rebuy => {
                 // Buying in again is for a player who is out of chips. The HUD offers it from the table as shown,
@@ -232,18 +223,39 @@ fn build_bet(
                         .err()
                         .map(|e| e.to_string())
                 };
-                None
             }
-            Intent::Play(_) | Intent::SitAt(_) => None,
-        };
-        if let Some(chips) = proposed {
-            let total: Cents = chips.iter().copied().sum();
-            slip.refusal = bet_refusal(&rules, total, bankroll);
-            if slip.refusal.is_none() {
-                slip.chips = chips;
-            }
+            _ => {}
         }
     }
+}
+
+/// The bet slip's own intents (a chip, Rebet, 2×, Undo, Clear), checked against the limits and `bankroll` as they
+/// go down, at the player's own table and online alike. False for an intent that is not the slip's.
+pub fn slip_change(slip: &mut BetSlip, intent: &Intent, rules: &Rules, bankroll: Cents) -> bool {
+    let proposed: Option<Vec<Cents>> = match *intent {
+        Intent::Chip(value) => Some(slip.chips.iter().copied().chain([value]).collect()),
+        Intent::Rebet => Some(vec![slip.last_bet]).filter(|_| slip.last_bet.is_positive()),
+        Intent::DoubleBet => Some(slip.chips.repeat(2)),
+        Intent::Undo => {
+            slip.chips.pop();
+            slip.refusal = None;
+            None
+        }
+        Intent::Clear => {
+            slip.chips.clear();
+            slip.refusal = None;
+            None
+        }
+        Intent::Deal | Intent::Rebuy | Intent::Play(_) | Intent::SitAt(_) => return false,
+    };
+    if let Some(chips) = proposed {
+        let total: Cents = chips.iter().copied().sum();
+        slip.refusal = bet_refusal(rules, total, bankroll);
+        if slip.refusal.is_none() {
+            slip.chips = chips;
+        }
+    }
+    true
 }
 
 /// Puts the slip's bet down and deals, or says why not.
@@ -338,14 +350,20 @@ fn auto_stand(
     if !options.auto_stand_21 || !beats.settled() || pending.0.is_some() {
         return;
     }
-    if let Some((turn_seat, hand)) = engine.hand_in_turn()
-        && turn_seat == seat
-        && engine.allows(seat, Action::Stand)
-        && let Some(index) = engine.hand_index(seat, hand)
-        && engine.hands()[index].total().value() == 21
-    {
+    if stands_on_21(&**engine, seat) {
         pending.0 = Some(Action::Stand);
     }
+}
+
+/// It is `seat`'s turn on a hand of 21 that may stand.
+pub fn stands_on_21(table: &impl TableState, seat: SeatId) -> bool {
+    table.hand_in_turn().is_some_and(|(turn_seat, hand)| {
+        turn_seat == seat
+            && table.allows(seat, Action::Stand)
+            && table
+                .hand_index(seat, hand)
+                .is_some_and(|index| table.hands()[index].total().value() == 21)
+    })
 }
 
 /// Between rounds the player may take an empty seat: moving carries the chips along; a watcher sits down with the

@@ -28,9 +28,15 @@ pub(super) fn plugin(app: &mut App) {
             Update,
             (rise_and_sit, place_bets_and_deal)
                 .chain()
-                .in_set(RoundSet::Betting),
+                .in_set(RoundSet::Betting)
+                .run_if(resource_exists::<Engine>),
         )
-        .add_systems(Update, act_in_turn.in_set(RoundSet::PlayerTurn));
+        .add_systems(
+            Update,
+            act_in_turn
+                .in_set(RoundSet::PlayerTurn)
+                .run_if(resource_exists::<Engine>),
+        );
 }
 
 /// The player and the level's regulars sit down at a freshly opened table (a restored one has its seats taken).

@@ -49,6 +49,10 @@ impl Session {
     }
 }
 
+/// The player's own session from before sitting at a casino's table, given back on returning to the Title.
+#[derive(Resource, Clone, Debug)]
+pub struct HomeSession(pub Session);
+
 /// The rules the game's table plays `level` by: the level's, with standing on 21 left to the player's own option
 /// (`PlayOptions`; no outcome changes, since a 21 can only stand, but the player may want to press the button).
 pub fn table_rules(level: &Level) -> crate::engine::Rules {

@@ -286,7 +286,10 @@ pub(super) fn plugin(app: &mut App) {
         .add_message::<ChipsMoved>()
         .add_systems(Update, present.in_set(RoundSet::Present))
         .add_systems(Update, follow_the_player.before(RoundSet::Present))
-        .add_systems(Update, log_round.after(RoundSet::Present));
+        .add_systems(Update, log_round.after(RoundSet::Present))
+        .add_systems(OnExit(Screen::Table), |mut commands: Commands| {
+            commands.remove_resource::<OnlineTable>();
+        });
 }
 
 /// The round in words, as the table shows it: the lines of the HUD's round log and of the game's log.
@@ -324,11 +327,37 @@ pub struct Restore {
     pub recorder: Option<crate::record::Recorder>,
 }
 
+/// A table a casino just seated (or re-seated) the player at, as a watcher or in a seat: what the table opens on
+/// instead of a table of its own.
+#[derive(Resource, Clone, Debug)]
+pub struct Arrival {
+    /// The table's id at the casino.
+    pub table: String,
+    /// The level it is shown as (its name, rules and look).
+    pub level: crate::level::Level,
+    /// The player's seat, or none when watching.
+    pub seat: Option<SeatId>,
+    /// The table from there.
+    pub view: TableView,
+    /// Who sits where, by name.
+    pub names: Vec<Option<String>>,
+}
+
+/// The table on the felt is a casino's: no host here; the player's intents go over the wire (`online`).
+#[derive(Resource, Clone, Debug)]
+pub struct OnlineTable {
+    /// The table's id at the casino.
+    pub id: String,
+}
+
 /// Opens the session's table afresh: a new engine table, an empty queue of beats and empty seats. Runs first on
 /// entering the table, so a second visit starts clean.
+#[allow(clippy::too_many_arguments)] // Bevy systems take their world as parameters.
 pub(super) fn open(
     mut session: ResMut<super::session::Session>,
     restore: Option<Res<Restore>>,
+    arrival: Option<Res<Arrival>>,
+    home: Option<Res<super::session::HomeSession>>,
     mut commands: Commands,
     mut beats: ResMut<Beats>,
     mut occupants: ResMut<Occupants>,
@@ -337,6 +366,28 @@ pub(super) fn open(
     *beats = Beats::at(beats.speed);
     *occupants = Occupants::default();
     commands.remove_resource::<Restored>();
+    if let Some(arrival) = arrival {
+        // A casino's table: its view and names; the server hosts it. The player's own session comes back on
+        // returning to the Title.
+        if home.is_none() {
+            commands.insert_resource(super::session::HomeSession(session.clone()));
+        }
+        session.level = arrival.level.clone();
+        session.player_seat = arrival.seat;
+        session.autoplay = false;
+        let mut view = arrival.view.clone();
+        view.set_viewer(SeatView::viewer(&session));
+        for (seat, name) in arrival.names.iter().enumerate().take(occupants.seats.len()) {
+            occupants.seats[seat] = name.clone();
+        }
+        commands.insert_resource(SeatView(view));
+        commands.insert_resource(OnlineTable {
+            id: arrival.table.clone(),
+        });
+        commands.remove_resource::<Arrival>();
+        commands.remove_resource::<Engine>();
+        return;
+    }
     if let Some(restore) = restore {
         *session = restore.session.clone();
         occupants.0 = restore.host.names();
@@ -379,15 +430,16 @@ pub struct Restored {
     pub recorder: Option<crate::record::Recorder>,
 }
 
-/// A restored table shows what its seat view has: cards on the felt (the hole card face down, with no face), hands,
+/// A restored table (or a casino's, joined mid-way) shows what its seat view has: cards on the felt (the hole card face down, with no face), hands,
 /// and the round's phase (the chips are counted out by `spawn_table`).
 pub(super) fn show_restored(
     restored: Option<Res<Restored>>,
+    online: Option<Res<OnlineTable>>,
     seen: Option<Res<SeatView>>,
     mut commands: Commands,
     mut next_phase: ResMut<NextState<RoundPhase>>,
 ) {
-    let (Some(_), Some(seen)) = (restored, seen) else {
+    let (true, Some(seen)) = (restored.is_some() || online.is_some(), seen) else {
         return;
     };
     let table = &seen.0;
@@ -780,8 +832,9 @@ pub(super) fn present(
         NextState::set_if_neq(&mut *next_phase, phase);
     }
     shown.write(Shown(event));
-    // What is said about this event, and a seat emptied by it, are shown with it.
-    while let Some(News::Said { .. } | News::GotUp { .. }) = beats.queue.front() {
+    // What is said about this event is shown with it. A seat it empties loses its name at the next beat, so the
+    // round log (written after this, from the names) still says who left.
+    while let Some(News::Said { .. }) = beats.queue.front() {
         if let Some(news) = beats.queue.pop_front() {
             people.take(news);
         }

@@ -19,6 +19,9 @@ pub struct WindowOptions {
     pub size: (u32, u32),
     /// The screen after loading, if not the default.
     pub start: Option<Start>,
+    /// The casino to play online at (`--server`; in the browser, the page's own server): the Title opens on its
+    /// login page when given.
+    pub server: Option<String>,
 }
 
 /// Where the game opens after loading.
@@ -38,6 +41,12 @@ pub enum Start {
     Replay,
     /// Straight to the table.
     Table,
+    /// Play online: the login page (the lobby when a session is kept).
+    Online,
+    /// The casino's leaderboard (with a kept session).
+    Leaderboard,
+    /// The player's hands as the casino kept them (with a kept session).
+    CasinoHands,
 }
 
 /// The window's platform: Bevy's default plugins with the window (the page's canvas in the browser) and the asset
@@ -105,13 +114,33 @@ pub(super) fn presentation(
     })
     .insert_resource(remembered.look)
     .insert_resource(remembered.mix);
-    let start = options
-        .start
-        .unwrap_or(if session.autoplay || options.screenshot.is_some() {
-            Start::Table
-        } else {
-            Start::Title
-        });
+    let start = options.start.unwrap_or(if options.server.is_some() {
+        Start::Online
+    } else if session.autoplay || options.screenshot.is_some() {
+        Start::Table
+    } else {
+        Start::Title
+    });
+    match online_address(options.server.as_deref()) {
+        Ok(address) => {
+            let mut online = super::online::Online::new(address);
+            // Opening on the casino with a session kept from last time: straight to the lobby (or the page asked for).
+            let casino = matches!(
+                start,
+                Start::Online | Start::Leaderboard | Start::CasinoHands
+            );
+            if casino && online.login.is_some() {
+                online.connect(None);
+                match start {
+                    Start::Leaderboard => online.ask_leaderboard(),
+                    Start::CasinoHands => online.ask_history(),
+                    _ => {}
+                }
+            }
+            app.insert_resource(online);
+        }
+        Err(problem) => error!("playing online: {problem}"),
+    }
     app.insert_resource(StartAt(match start {
         Start::Table => Screen::Table,
         Start::Title
@@ -119,7 +148,10 @@ pub(super) fn presentation(
         | Start::Settings
         | Start::Statistics
         | Start::Hands
-        | Start::Replay => Screen::Title,
+        | Start::Replay
+        | Start::Online
+        | Start::Leaderboard
+        | Start::CasinoHands => Screen::Title,
     }));
     match start {
         Start::Tables => app.insert_resource(StartPage(Menu::Tables)),
@@ -127,6 +159,9 @@ pub(super) fn presentation(
         Start::Statistics => app.insert_resource(StartPage(Menu::Statistics)),
         Start::Hands => app.insert_resource(StartPage(Menu::Hands)),
         Start::Replay => app.add_systems(Startup, replay_the_newest),
+        Start::Online => app.insert_resource(StartPage(Menu::Online)),
+        Start::Leaderboard => app.insert_resource(StartPage(Menu::Leaderboard)),
+        Start::CasinoHands => app.insert_resource(StartPage(Menu::ServerHands)),
         Start::Title | Start::Table => app,
     };
     #[cfg(target_arch = "wasm32")]
@@ -152,6 +187,18 @@ pub(super) fn presentation(
         );
     }
     remembered
+}
+
+/// The casino to play online at: the page's own server in the browser; natively `--server`, else this machine's
+/// default one.
+fn online_address(given: Option<&str>) -> Result<super::online::link::Address, String> {
+    #[cfg(target_arch = "wasm32")]
+    {
+        let _ = given;
+        super::online::link::Address::of_the_page()
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    super::online::link::Address::parse(given.unwrap_or(super::online::DEFAULT_SERVER))
 }
 
 /// The `assets` folder: beside the working directory when the game is run from its source tree or an unpacked

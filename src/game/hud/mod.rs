@@ -18,9 +18,11 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use std::collections::VecDeque;
 use std::path::Path;
 
+mod backdrop;
 mod hands;
 mod input;
 mod loading;
+mod online;
 mod statistics;
 mod table_hud;
 mod title;
@@ -29,6 +31,7 @@ pub use hands::ReplayAgain;
 use hands::*;
 use input::*;
 use loading::*;
+pub use online::Typed;
 use table_hud::*;
 use title::*;
 
@@ -61,6 +64,14 @@ pub enum Menu {
     Statistics,
     /// The kept rounds, each with a replay.
     Hands,
+    /// Play online: log in, register or play as a guest.
+    Online,
+    /// The casino's tables.
+    Lobby,
+    /// The casino's all-time highscores.
+    Leaderboard,
+    /// The player's own hands as the casino kept them.
+    ServerHands,
 }
 
 /// The page the Title opens on the first time it is shown (`--start tables`), when not the main one.
@@ -115,13 +126,22 @@ pub(super) fn plugin(app: &mut App) {
         .add_sub_state::<Menu>()
         .init_resource::<RoundLog>()
         .init_resource::<Tables>()
+        .init_resource::<Typed>()
         .init_resource::<Preload>()
         .add_systems(Startup, preload_fonts)
         .add_systems(OnEnter(Screen::Table), |mut log: ResMut<RoundLog>| {
             log.lines.clear();
         })
         .add_systems(OnEnter(Screen::Title), open_start_page)
-        .add_systems(Update, keys.run_if(in_state(Pause::Off)))
+        .add_systems(
+            OnEnter(Screen::Title),
+            back_to_the_lobby.after(crate::game::online::go_home),
+        )
+        .add_systems(
+            Update,
+            keys.run_if(in_state(Pause::Off))
+                .run_if(|typed: Res<Typed>| !typed.typing),
+        )
         .add_systems(Update, replay_again.run_if(in_state(Screen::Title)))
         .add_systems(
             Update,
@@ -138,6 +158,7 @@ pub(super) fn plugin(app: &mut App) {
                 table_hud.run_if(in_state(Screen::Table)),
                 game_over.run_if(in_state(Screen::Table)),
                 replay_banner.run_if(in_state(Screen::Table)),
+                online::online_hud.run_if(in_state(Screen::Table)),
                 statistics::pause_statistics.run_if(in_state(Pause::Statistics)),
             )
                 .chain(),
@@ -171,12 +192,40 @@ fn open_start_page(
     }
 }
 
+/// Leaving a casino's table opens its lobby.
+fn back_to_the_lobby(
+    online: Option<ResMut<crate::game::online::Online>>,
+    mut menu: ResMut<NextState<Menu>>,
+) {
+    if let Some(mut online) = online
+        && std::mem::take(&mut online.back_to_lobby)
+    {
+        menu.set(Menu::Lobby);
+    }
+}
+
 /// Colours of the HUD.
 const GOLD: egui::Color32 = egui::Color32::from_rgb(0xff, 0xd8, 0x4a);
 const REFUSAL: egui::Color32 = egui::Color32::from_rgb(0xff, 0x8a, 0x7a);
 /// Behind the Loading and Title screens.
 const BACKDROP: egui::Color32 = egui::Color32::from_rgb(0x10, 0x2a, 0x1c);
 const PANEL: egui::Color32 = egui::Color32::from_rgba_premultiplied(12, 16, 14, 215);
+/// Quiet words on the pages: the table's printing.
+const CREAM: egui::Color32 = egui::Color32::from_rgb(0xee, 0xe4, 0xc8);
+
+/// A page's panel: darker felt with a thin gold edge, like the table's printed boxes.
+fn page_frame() -> egui::Frame {
+    egui::Frame::new()
+        .fill(egui::Color32::from_rgba_unmultiplied(8, 30, 19, 228))
+        .stroke(egui::Stroke::new(1.0, GOLD.gamma_multiply(0.7)))
+        .corner_radius(10.0)
+        .inner_margin(egui::Margin::same(14))
+}
+
+/// A page's big button.
+fn wide_button(text: &str) -> egui::Button<'static> {
+    egui::Button::new(bold(text).size(22.0)).min_size(egui::vec2(300.0, 44.0))
+}
 
 fn panel_frame() -> egui::Frame {
     egui::Frame::new()
@@ -188,10 +237,18 @@ fn panel_frame() -> egui::Frame {
 /// The HUD grows and shrinks with the window as the table does: laid out for 1280×720 (720×1280 upright), it is
 /// half as big again at 1920×1080, and may shrink to half size. The window's size is in logical pixels (CSS pixels in
 /// the browser), so a phone at three device pixels per CSS pixel gets the same HUD as a 390-pixel-wide window.
-fn zoom_to_window(mut contexts: EguiContexts, windows: Query<&Window>) -> Result {
+fn zoom_to_window(
+    mut contexts: EguiContexts,
+    windows: Query<&Window>,
+    mut dressed: Local<bool>,
+) -> Result {
     let Ok(window) = windows.single() else {
         return Ok(());
     };
+    if !*dressed {
+        backdrop::casino_style(contexts.ctx_mut()?);
+        *dressed = true;
+    }
     let layout = super::layout::TableLayout::for_window(window.width(), window.height());
     let zoom = (window.width() / layout.size.x)
         .min(window.height() / layout.size.y)

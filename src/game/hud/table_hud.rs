@@ -50,7 +50,11 @@ pub(super) fn table_hud(
     mut intents: MessageWriter<Intent>,
     mut next: ResMut<NextState<Screen>>,
     cameras: Query<(&Camera, &GlobalTransform)>,
-    layout: Res<crate::game::layout::TableLayout>,
+    (layout, online, typed): (
+        Res<crate::game::layout::TableLayout>,
+        Option<Res<crate::game::table::OnlineTable>>,
+        Res<Typed>,
+    ),
     bankrolls: Query<&crate::game::table::Bankroll>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
@@ -79,7 +83,8 @@ pub(super) fn table_hud(
             }
         }
     }
-    if input.just_pressed(KeyCode::Escape) {
+    // Esc in the chat's text field closes the chat, not the table.
+    if input.just_pressed(KeyCode::Escape) && !typed.typing {
         to_pause.set(if *pause.get() == Pause::Off {
             Pause::Menu
         } else {
@@ -139,7 +144,11 @@ pub(super) fn table_hud(
                 if mine.chips() < rules.min_bet {
                     ui.horizontal(|ui| {
                         ui.label("You're out of chips.");
-                        let label = format!("Buy in again for {}  [B]", session.level.buy_in);
+                        let label = if online.is_some() {
+                            "Reset to the starting stake  [B]".to_string()
+                        } else {
+                            format!("Buy in again for {}  [B]", session.level.buy_in)
+                        };
                         if ui.button(label).clicked() {
                             intents.write(Intent::Rebuy);
                         }

@@ -15,11 +15,14 @@ pub(super) fn title_screen(
     mut exit: MessageWriter<AppExit>,
     saved: Res<crate::game::save::Saved>,
     kept: Res<crate::game::history::Kept>,
+    mut online: Option<ResMut<crate::game::online::Online>>,
+    mut typed: ResMut<Typed>,
     mut commands: Commands,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
+    super::backdrop::paint_backdrop(ctx, session.level.felt);
     egui::CentralPanel::default()
-        .frame(egui::Frame::new().fill(BACKDROP))
+        .frame(egui::Frame::NONE)
         .show(&mut root_ui(ctx), |ui| {
             ui.vertical_centered(|ui| {
                 ui.add_space(60.0);
@@ -109,6 +112,16 @@ pub(super) fn title_screen(
                         if let Some(problem) = &saved.problem {
                             ui.colored_label(REFUSAL, problem);
                         }
+                        if let Some(online) = online.as_deref_mut()
+                            && big(ui, "Play online", true)
+                        {
+                            online.problem = None;
+                            to_menu.set(if online.is_open() {
+                                Menu::Lobby
+                            } else {
+                                Menu::Online
+                            });
+                        }
                         if big(ui, "Tables", true) {
                             tables.0 = catalogue(Path::new("levels"));
                             to_menu.set(Menu::Tables);
@@ -155,6 +168,27 @@ pub(super) fn title_screen(
                                 to_menu.set(Menu::Main);
                             }
                         });
+                    }
+                    Menu::Online | Menu::Lobby | Menu::Leaderboard | Menu::ServerHands => {
+                        let Some(online) = online.as_deref_mut() else {
+                            ui.label("Playing online is not set up in this build.");
+                            if ui.button("Back").clicked() {
+                                to_menu.set(Menu::Main);
+                            }
+                            return;
+                        };
+                        let go =
+                            match *menu.get() {
+                                Menu::Online => super::online::online_page(ui, online, &mut typed),
+                                Menu::Lobby => super::online::lobby_page(ui, online),
+                                Menu::Leaderboard => super::online::leaderboard_page(ui, online)
+                                    .then_some(Menu::Lobby),
+                                _ => super::online::server_hands_page(ui, online)
+                                    .then_some(Menu::Lobby),
+                            };
+                        if let Some(page) = go {
+                            to_menu.set(page);
+                        }
                     }
                     Menu::Hands => {
                         if let Some(round) = hands_page(ui, &kept) {

@@ -1,0 +1,475 @@
+//! The game's online client, headless: the game's logic plugins (screens, the table, the player's intents, the online
+//! client) against a real `holecard-server` started here on 127.0.0.1 with a real SQLite ledger, through a TCP relay
+//! the test can cut to drop the connection for real. The server binary is the one `scripts/test` builds in its server
+//! step (`target/debug/holecard-server`, or `$HOLECARD_SERVER_BIN`).
+#![cfg(feature = "game")]
+
+use bevy::prelude::*;
+use holecard::engine::{Action, Cents, Phase, TableState};
+use holecard::game::headless;
+use holecard::game::online::link::Address;
+use holecard::game::online::{Online, Status};
+use holecard::game::player::Intent;
+use holecard::game::screen::Screen;
+use holecard::game::table::{Beats, SeatView, Speed};
+use holecard::protocol::ClientMessage;
+use std::io::{Read, Write};
+use std::net::{Shutdown, TcpListener, TcpStream};
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// The server binary built by the server step.
+fn server_binary() -> PathBuf {
+    if let Some(path) = std::env::var_os("HOLECARD_SERVER_BIN") {
+        return PathBuf::from(path);
+    }
+    // This test runs from target/debug/deps; the binaries are in target/debug.
+    let exe = std::env::current_exe().expect("the test's own path");
+    let debug = exe
+        .parent()
+        .and_then(|deps| deps.parent())
+        .expect("target/debug");
+    let path = debug.join("holecard-server");
+    assert!(
+        path.is_file(),
+        "{} is missing: build it first with `cargo build --no-default-features --features server --bin \
+         holecard-server` (scripts/test does, in its server step)",
+        path.display()
+    );
+    path
+}
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("a free port")
+}
+
+/// A casino on 127.0.0.1 with a fresh ledger, stopped (and its folder removed) when dropped.
+struct Casino {
+    child: Child,
+    port: u16,
+    dir: PathBuf,
+}
+
+impl Casino {
+    fn start(name: &str) -> Casino {
+        let dir =
+            std::env::temp_dir().join(format!("holecard-online-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("a folder for the ledger");
+        let port = free_port();
+        let child = Command::new(server_binary())
+            .args(["--listen", &format!("127.0.0.1:{port}")])
+            .args([
+                "--seed",
+                "7",
+                "--bet-seconds",
+                "20",
+                "--turn-seconds",
+                "30",
+                "--companion-ms",
+                "20",
+            ])
+            .args(["--levels", concat!(env!("CARGO_MANIFEST_DIR"), "/levels")])
+            .arg("--web")
+            .arg(dir.join("no-page"))
+            .arg("--database")
+            .arg(format!("sqlite://{}", dir.join("ledger.sqlite").display()))
+            .env("HOLECARD_DATA_DIR", &dir)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("the server starts");
+        let casino = Casino { child, port, dir };
+        let start = Instant::now();
+        while TcpStream::connect(("127.0.0.1", port)).is_err() {
+            assert!(
+                start.elapsed() < Duration::from_secs(30),
+                "the server never listened on {port}"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        casino
+    }
+
+    /// `GET path` with the token, the body.
+    fn get(&self, path: &str, token: &str) -> String {
+        let mut stream = TcpStream::connect(("127.0.0.1", self.port)).expect("the server answers");
+        stream
+            .set_read_timeout(Some(Duration::from_secs(10)))
+            .expect("a timeout");
+        write!(
+            stream,
+            "GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {token}\r\nConnection: close\r\n\r\n"
+        )
+        .expect("the request goes");
+        let mut answer = String::new();
+        stream.read_to_string(&mut answer).expect("an answer");
+        answer
+            .split_once("\r\n\r\n")
+            .map(|(_, body)| body.to_string())
+            .unwrap_or_default()
+    }
+}
+
+impl Drop for Casino {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+/// A TCP relay between the game and the casino: `cut` closes every connection through it, as a network that
+/// drops does, and new connections go through again.
+struct Relay {
+    port: u16,
+    open: Arc<Mutex<Vec<TcpStream>>>,
+}
+
+impl Relay {
+    fn to(port: u16) -> Relay {
+        let listener = TcpListener::bind("127.0.0.1:0").expect("a port for the relay");
+        let relay_port = listener.local_addr().expect("its address").port();
+        let open: Arc<Mutex<Vec<TcpStream>>> = Arc::default();
+        let streams = open.clone();
+        std::thread::spawn(move || {
+            for client in listener.incoming().flatten() {
+                let Ok(server) = TcpStream::connect(("127.0.0.1", port)) else {
+                    continue;
+                };
+                let pipe = |mut from: TcpStream, mut to: TcpStream| {
+                    std::thread::spawn(move || {
+                        let _ = std::io::copy(&mut from, &mut to);
+                        let _ = to.shutdown(Shutdown::Both);
+                    });
+                };
+                if let (Ok(c1), Ok(c2), Ok(s1), Ok(s2)) = (
+                    client.try_clone(),
+                    client.try_clone(),
+                    server.try_clone(),
+                    server.try_clone(),
+                ) {
+                    pipe(c1, s1);
+                    pipe(s2, c2);
+                    if let Ok(mut open) = streams.lock() {
+                        open.push(client);
+                        open.push(server);
+                    }
+                }
+            }
+        });
+        Relay {
+            port: relay_port,
+            open,
+        }
+    }
+
+    fn cut(&self) {
+        for stream in self.open.lock().expect("the relay's list").drain(..) {
+            let _ = stream.shutdown(Shutdown::Both);
+        }
+    }
+}
+
+/// Runs frames until `done`, at most `seconds` of wall time; the frame's clock is the headless 16 ms step.
+fn run_until(app: &mut App, seconds: u64, what: &str, done: impl Fn(&mut App) -> bool) {
+    let start = Instant::now();
+    while !done(app) {
+        assert!(
+            start.elapsed() < Duration::from_secs(seconds),
+            "timed out waiting for {what}; online: {:?}, problem {:?}",
+            app.world().resource::<Online>().status,
+            app.world().resource::<Online>().problem
+        );
+        app.update();
+        std::thread::sleep(Duration::from_millis(2));
+    }
+}
+
+fn online(app: &App) -> &Online {
+    app.world().resource::<Online>()
+}
+
+fn my_seat(app: &App) -> Option<u8> {
+    online(app).table.as_ref().and_then(|t| t.seat)
+}
+
+fn at_table_between_rounds(app: &mut App) -> bool {
+    *app.world().resource::<State<Screen>>().get() == Screen::Table
+        && app
+            .world()
+            .get_resource::<SeatView>()
+            .is_some_and(|v| v.0.phase() == Phase::Betting)
+        && app.world().resource::<Beats>().settled()
+}
+
+/// Plays the player's turns by standing (and declining offers) until the round under way has ended on the felt.
+fn play_out_the_round(app: &mut App, seat: u8, after: u64) {
+    run_until(app, 90, "the round to end", |app| {
+        let view = &app.world().resource::<SeatView>().0;
+        if view.round() > after
+            && view.phase() == Phase::Betting
+            && app.world().resource::<Beats>().settled()
+        {
+            return true;
+        }
+        if view.seat_to_act() == Some(seat) && app.world().resource::<Beats>().settled() {
+            let legal = view.legal_actions(seat);
+            let pick = [
+                Action::DeclineInsurance,
+                Action::DeclineEvenMoney,
+                Action::DeclineSurrender,
+                Action::Stand,
+            ]
+            .into_iter()
+            .find(|a| legal.contains(*a));
+            if let Some(action) = pick {
+                app.world_mut().write_message(Intent::Play(action));
+            }
+        }
+        false
+    });
+}
+
+/// Bets $25 by the chip rack and Deal, and runs until the dealer has dealt: the round before the deal.
+fn bet_25_and_deal(app: &mut App) -> u64 {
+    let before = app.world().resource::<SeatView>().0.round();
+    app.world_mut()
+        .write_message(Intent::Chip(Cents::units(25)));
+    app.world_mut().write_message(Intent::Deal);
+    run_until(app, 30, "the deal", |app| {
+        app.world().resource::<SeatView>().0.round() > before
+    });
+    before
+}
+
+/// From the lobby: watches the first table and sits at its first free seat, between rounds. The seat.
+fn sit_at_the_first_table(app: &mut App) -> u8 {
+    let table = online(app).lobby[0].id.clone();
+    {
+        let mut client = app.world_mut().resource_mut::<Online>();
+        client.sit_on_arrival = true;
+        client.send(ClientMessage::Watch { table });
+    }
+    run_until(app, 30, "a seat at the table", |app| {
+        my_seat(app).is_some_and(|seat| {
+            at_table_between_rounds(app)
+                && app.world().resource::<SeatView>().0.seats()[usize::from(seat)].occupied
+        })
+    });
+    my_seat(app).expect("seated")
+}
+
+/// Every number that a frame puts where a card goes: under a key naming a card, or in an array under one.
+fn card_numbers(value: &serde_json::Value, under_card_key: bool, found: &mut Vec<u64>) {
+    match value {
+        serde_json::Value::Number(n) if under_card_key => found.extend(n.as_u64()),
+        serde_json::Value::Array(items) => {
+            for item in items {
+                card_numbers(item, under_card_key, found);
+            }
+        }
+        serde_json::Value::Object(fields) => {
+            for (key, field) in fields {
+                let cardish = key.to_lowercase().contains("card") || key == "hole";
+                card_numbers(field, cardish, found);
+            }
+        }
+        _ => {}
+    }
+}
+
+#[test]
+fn the_games_client_plays_a_round_at_a_casino_comes_back_after_a_dropped_connection_and_never_hears_a_hole_card()
+ {
+    let casino = Casino::start("round");
+    let relay = Relay::to(casino.port);
+    let address = Address::parse(&format!("ws://127.0.0.1:{}", relay.port)).expect("an address");
+    let mut client = Online::apart(address);
+    client.record_frames = true;
+    client.log_in("Ann", "correct horse battery", true);
+    let mut app = headless::app_online(client, Speed::Instant).expect("the app");
+
+    run_until(&mut app, 30, "the casino's welcome and lobby", |app| {
+        online(app).is_open() && !online(app).lobby.is_empty()
+    });
+    let login = online(&app).login.clone().expect("logged in over HTTP");
+    assert_eq!(login.name, "Ann");
+    assert_eq!(online(&app).welcomed, Some(("Ann".to_string(), true)));
+    let seat = sit_at_the_first_table(&mut app);
+    let view = &app.world().resource::<SeatView>().0;
+    let stake = view.seats()[usize::from(seat)].chips();
+    assert_eq!(
+        stake,
+        Cents::units(1_000),
+        "an account sits with its whole bankroll"
+    );
+    assert_eq!(
+        app.world()
+            .resource::<holecard::game::session::Session>()
+            .player_seat,
+        Some(seat)
+    );
+
+    // Two rounds: a $25 bet by the chip rack and Deal, the turns stood; the connection is cut in the second.
+    let mut nets = Cents::ZERO;
+    for round in 0..2 {
+        let before = bet_25_and_deal(&mut app);
+        if round == 1 {
+            relay.cut();
+            run_until(&mut app, 10, "the client to notice the drop", |app| {
+                matches!(online(app).status, Status::Lost { .. })
+            });
+            run_until(&mut app, 30, "the client to come back to its seat", |app| {
+                online(app).is_open()
+                    && my_seat(app) == Some(seat)
+                    && *app.world().resource::<State<Screen>>().get() == Screen::Table
+            });
+        }
+        play_out_the_round(&mut app, seat, before);
+    }
+    // What the frames said the seat won and lost, and the felt's chips.
+    let frames = online(&app).frames.clone();
+    for frame in &frames {
+        let value: serde_json::Value = serde_json::from_str(frame).expect("frames are JSON");
+        if let Some(settled) = value.pointer("/news/Event/Settled")
+            && settled["seat"] == u64::from(seat)
+        {
+            nets += Cents(settled["net"].as_i64().expect("a net"));
+        }
+    }
+    let chips = app.world().resource::<SeatView>().0.seats()[usize::from(seat)].chips();
+    assert_eq!(
+        chips,
+        stake + nets,
+        "the felt's chips are the stake and the round's nets"
+    );
+
+    // The ledger agrees: the account's chips, and two rounds of hands in its history.
+    run_until(&mut app, 10, "the ledger to settle", |_| {
+        casino
+            .get("/api/me", &login.token)
+            .contains(&format!("\"chips\":{}", chips.0))
+    });
+    let history: serde_json::Value =
+        serde_json::from_str(&casino.get("/api/history", &login.token))
+            .expect("the history is JSON");
+    let rounds: std::collections::BTreeSet<u64> = history
+        .as_array()
+        .expect("a list")
+        .iter()
+        .filter_map(|h| h["round"].as_u64())
+        .collect();
+    assert_eq!(rounds.len(), 2, "{history}");
+
+    // The secret: a face-down card's face is in no frame before the frame that turns it over.
+    let mut hole_rounds = 0;
+    let mut heard_before: Vec<u64> = Vec::new();
+    let mut hole_down = false;
+    for frame in &frames {
+        let value: serde_json::Value = serde_json::from_str(frame).expect("frames are JSON");
+        let event = value.pointer("/news/Event").cloned();
+        if event.as_ref().is_some_and(|e| e == "HoleCardDealt") {
+            hole_down = true;
+        }
+        if let Some(card) = value
+            .pointer("/news/Event/HoleCardRevealed/card")
+            .and_then(|c| c.as_u64())
+        {
+            assert!(hole_down, "a reveal without a face-down card");
+            assert!(
+                !heard_before.contains(&card),
+                "the hole card {card} was in a frame before it was turned over"
+            );
+            hole_rounds += 1;
+            hole_down = false;
+            heard_before.clear();
+            continue;
+        }
+        if value["type"] == "joined" {
+            // A view sent while the hole card is down has no face for it.
+            let dealer = &value["view"]["dealer"];
+            if dealer["hole_down"] == true {
+                hole_down = true;
+            }
+        }
+        card_numbers(&value, false, &mut heard_before);
+    }
+    assert!(
+        hole_rounds >= 2,
+        "{hole_rounds} hole cards turned over in {} frames",
+        frames.len()
+    );
+    assert!(
+        frames
+            .iter()
+            .filter(|f| f.contains("\"type\":\"joined\""))
+            .count()
+            >= 3,
+        "joined as a watcher, seated, and again after the drop"
+    );
+}
+
+#[test]
+fn a_casino_that_is_not_there_is_a_clear_message_not_a_hang() {
+    let address = Address::parse(&format!("ws://127.0.0.1:{}", free_port())).expect("an address");
+    let mut client = Online::apart(address);
+    client.connect(Some("Bea".into()));
+    let mut app = headless::app_online(client, Speed::Instant).expect("the app");
+    run_until(&mut app, 20, "the client to give up", |app| {
+        online(app).status == Status::Offline && online(app).problem.is_some()
+    });
+    let problem = online(&app).problem.clone().unwrap_or_default();
+    assert!(
+        problem.starts_with("Cannot reach the casino at 127.0.0.1:"),
+        "{problem}"
+    );
+    // It does not try again by itself: the Title shows the message and waits for the player.
+    for _ in 0..50 {
+        app.update();
+    }
+    assert_eq!(online(&app).status, Status::Offline);
+}
+
+#[test]
+fn a_game_closed_mid_round_and_opened_again_gets_its_seat_and_chips_back_and_keeps_them() {
+    let casino = Casino::start("reopen");
+    let address = Address::parse(&format!("ws://127.0.0.1:{}", casino.port)).expect("an address");
+    let mut client = Online::apart(address.clone());
+    client.log_in("Bob", "battery staple", true);
+    let mut app = headless::app_online(client, Speed::Instant).expect("the app");
+    run_until(&mut app, 30, "the lobby", |app| {
+        online(app).is_open() && !online(app).lobby.is_empty()
+    });
+    let login = online(&app).login.clone().expect("logged in");
+    let seat = sit_at_the_first_table(&mut app);
+    let before = bet_25_and_deal(&mut app);
+    // The game closes (its connection closes as a page's does on a reload) and opens again with the kept session.
+    drop(app);
+    let mut again = Online::apart(address);
+    again.login = Some(login);
+    again.connect(None);
+    let mut app = headless::app_online(again, Speed::Instant).expect("the app again");
+    run_until(&mut app, 30, "the seat back", |app| {
+        my_seat(app) == Some(seat)
+            && *app.world().resource::<State<Screen>>().get() == Screen::Table
+    });
+    let view = &app.world().resource::<SeatView>().0;
+    let mine = &view.seats()[usize::from(seat)];
+    assert_eq!(
+        mine.bankroll + view.seat_on_felt(seat),
+        Cents::units(1_000),
+        "the chips are back, the bet still on the felt"
+    );
+    play_out_the_round(&mut app, seat, before);
+    // And the seat is still the player's for the next round.
+    bet_25_and_deal(&mut app);
+    let view = &app.world().resource::<SeatView>().0;
+    assert!(view.seats()[usize::from(seat)].occupied, "still seated");
+    assert_eq!(my_seat(&app), Some(seat));
+}
