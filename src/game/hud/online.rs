@@ -148,8 +148,10 @@ pub(super) fn lobby_page(ui: &mut egui::Ui, online: &mut Online) -> Option<Menu>
         return Some(Menu::Online);
     }
     let (name, account) = online.welcomed.clone().unwrap_or_default();
-    ui.horizontal(|ui| {
-        ui.add_space((ui.available_width() - 780.0).max(0.0) / 2.0);
+    // As wide as a wide window allows, narrower on an upright one.
+    let width = (ui.available_width() - 16.0).min(780.0);
+    ui.horizontal_wrapped(|ui| {
+        ui.add_space((ui.available_width() - width).max(0.0) / 2.0);
         ui.label(
             bold(format!(
                 "{name}{} · {}",
@@ -191,7 +193,7 @@ pub(super) fn lobby_page(ui: &mut egui::Ui, online: &mut Online) -> Option<Menu>
         ui.colored_label(REFUSAL, problem);
     }
     ui.add_space(6.0);
-    let size = egui::vec2(780.0, (ui.available_height() - 48.0).max(120.0));
+    let size = egui::vec2(width, (ui.available_height() - 48.0).max(120.0));
     let mut picked = None;
     ui.allocate_ui_with_layout(size, egui::Layout::top_down(egui::Align::Min), |ui| {
         egui::ScrollArea::vertical()
@@ -202,7 +204,7 @@ pub(super) fn lobby_page(ui: &mut egui::Ui, online: &mut Online) -> Option<Menu>
                 }
                 for table in &online.lobby {
                     page_frame().show(ui, |ui| {
-                        ui.set_width(740.0);
+                        ui.set_width(width - 40.0);
                         ui.horizontal(|ui| {
                             ui.label(bold(&table.name).size(18.0).color(GOLD));
                             ui.with_layout(
@@ -341,56 +343,54 @@ pub(super) fn leaderboard_page(ui: &mut egui::Ui, online: &Online) -> bool {
 /// The player's own hands as the casino kept them, newest first. Returns true to go back.
 pub(super) fn server_hands_page(ui: &mut egui::Ui, online: &Online) -> bool {
     page_frame().show(ui, |ui| {
-        ui.set_width(900.0);
+        ui.set_width((ui.available_width() - 40.0).min(900.0));
         ui.vertical_centered(|ui| {
             ui.label(bold("Your hands at this casino").size(24.0).color(GOLD))
         });
         ui.add_space(6.0);
         if let Some(hands) = answered(ui, &online.history, "No hands yet: sit down at a table.") {
-            egui::ScrollArea::vertical()
-                .max_height(440.0)
-                .show(ui, |ui| {
-                    egui::Grid::new("server hands")
-                        .num_columns(6)
-                        .striped(true)
-                        .spacing([14.0, 5.0])
-                        .show(ui, |ui| {
-                            for heading in [
-                                "Table · round",
-                                "Cards",
-                                "Dealer",
-                                "Decisions",
-                                "Result",
-                                "Bankroll",
-                            ] {
-                                ui.label(bold(heading));
-                            }
+            egui::ScrollArea::both().max_height(440.0).show(ui, |ui| {
+                egui::Grid::new("server hands")
+                    .num_columns(6)
+                    .striped(true)
+                    .spacing([14.0, 5.0])
+                    .show(ui, |ui| {
+                        for heading in [
+                            "Table · round",
+                            "Cards",
+                            "Dealer",
+                            "Decisions",
+                            "Result",
+                            "Bankroll",
+                        ] {
+                            ui.label(bold(heading));
+                        }
+                        ui.end_row();
+                        for hand in hands {
+                            ui.label(format!("{} · {}", hand.table, hand.round));
+                            ui.label(&hand.cards);
+                            ui.label(&hand.dealer);
+                            ui.label(egui::RichText::new(&hand.decisions).size(13.0));
+                            let colour = if hand.net.is_positive() {
+                                GOLD
+                            } else if hand.net.0 < 0 {
+                                REFUSAL
+                            } else {
+                                CREAM
+                            };
+                            ui.label(
+                                egui::RichText::new(format!(
+                                    "{} {}",
+                                    hand.outcome,
+                                    signed(hand.net)
+                                ))
+                                .color(colour),
+                            );
+                            ui.label(hand.bankroll.to_string());
                             ui.end_row();
-                            for hand in hands {
-                                ui.label(format!("{} · {}", hand.table, hand.round));
-                                ui.label(&hand.cards);
-                                ui.label(&hand.dealer);
-                                ui.label(egui::RichText::new(&hand.decisions).size(13.0));
-                                let colour = if hand.net.is_positive() {
-                                    GOLD
-                                } else if hand.net.0 < 0 {
-                                    REFUSAL
-                                } else {
-                                    CREAM
-                                };
-                                ui.label(
-                                    egui::RichText::new(format!(
-                                        "{} {}",
-                                        hand.outcome,
-                                        signed(hand.net)
-                                    ))
-                                    .color(colour),
-                                );
-                                ui.label(hand.bankroll.to_string());
-                                ui.end_row();
-                            }
-                        });
-                });
+                        }
+                    });
+            });
         }
     });
     ui.add_space(8.0);
@@ -562,6 +562,7 @@ pub(super) fn online_hud(
     hud_area(ctx, "online panel".into())
         .anchor(egui::Align2::LEFT_BOTTOM, [8.0, above])
         .show(ctx, |ui| {
+            ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Extend);
             panel_frame().show(ui, |ui| {
                 let name = online
                     .welcomed

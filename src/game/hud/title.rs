@@ -223,14 +223,16 @@ pub(super) fn tables_page(ui: &mut egui::Ui, listings: &[Listing]) -> Option<cra
     // Broken files first, so they are seen.
     let mut order: Vec<&Listing> = listings.iter().collect();
     order.sort_by_key(|l| l.level.is_ok());
-    let size = egui::vec2(780.0, ui.available_height() - 40.0);
+    // As wide as a wide window allows, narrower on an upright one.
+    let width = (ui.available_width() - 16.0).min(780.0);
+    let size = egui::vec2(width, ui.available_height() - 40.0);
     ui.allocate_ui_with_layout(size, egui::Layout::top_down(egui::Align::Min), |ui| {
         egui::ScrollArea::vertical()
             .auto_shrink([false, false])
             .show(ui, |ui| {
                 for listing in order {
                     panel_frame().show(ui, |ui| {
-                        ui.set_width(740.0);
+                        ui.set_width(width - 40.0);
                         match &listing.level {
                             Ok(level) => {
                                 let rules = level.rules.rules();

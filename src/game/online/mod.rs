@@ -638,8 +638,8 @@ fn take_messages(
                     .lobby
                     .iter()
                     .find(|t| t.id == table)
-                    .map_or_else(|| table.clone(), |t| t.name.clone());
-                let level = match level_for(&table, &name, &view) {
+                    .map(|t| t.name.clone());
+                let level = match level_for(&table, name.as_deref(), &view) {
                     Ok(level) => level,
                     Err(e) => {
                         online.say(format!("the table's look: {e}"));
@@ -749,10 +749,10 @@ fn capitalised(text: &str) -> String {
 }
 
 /// The level to show a server's table as: the game's own level of that name (its felt, card backs and words), else
-/// one made from the table's rules.
+/// one made from the table's rules; named as the lobby names it (`name`), else as the game's level is, else by its id.
 pub fn level_for(
     id: &str,
-    name: &str,
+    name: Option<&str>,
     view: &TableView,
 ) -> Result<crate::level::Level, crate::level::LevelError> {
     let listed = crate::level::catalogue(std::path::Path::new("levels"))
@@ -768,11 +768,15 @@ pub fn level_for(
         })
         .next();
     // The built-in level's felt and words stand in for a table the game has no level of.
+    let own_name = listed.as_ref().map(|level| level.name.clone());
     let mut level = match listed {
         Some(level) => level,
         None => crate::level::Level::load_or_default(None)?,
     };
-    level.name = name.to_string();
+    level.name = name
+        .map(str::to_string)
+        .or(own_name)
+        .unwrap_or_else(|| id.to_string());
     level.rules = crate::level::RuleSource::Custom(view.rules().clone());
     level.companions.clear();
     level.deck_choices.clear();
@@ -1034,7 +1038,8 @@ mod tests {
         )
         .expect("a table");
         let view = table.view(crate::engine::Viewer::Spectator);
-        let level = level_for("downtown-single-deck-2", "Downtown 2", &view).expect("a level");
+        let level =
+            level_for("downtown-single-deck-2", Some("Downtown 2"), &view).expect("a level");
         let downtown =
             crate::level::Level::load(std::path::Path::new("levels/downtown-single-deck.ron"))
                 .expect("the level");
@@ -1045,8 +1050,13 @@ mod tests {
             rules,
             "the server's rules, not the file's"
         );
-        let unknown = level_for("somewhere-else", "Elsewhere", &view).expect("a level");
+        let unknown = level_for("somewhere-else", Some("Elsewhere"), &view).expect("a level");
         assert_eq!(unknown.name, "Elsewhere");
+        // Joined before the lobby has said the table's name: the game's level of that id names it, else the id.
+        let unlisted = level_for("downtown-single-deck", None, &view).expect("a level");
+        assert_eq!(unlisted.name, downtown.name);
+        let nameless = level_for("somewhere-else", None, &view).expect("a level");
+        assert_eq!(nameless.name, "somewhere-else");
         assert!(unknown.companions.is_empty());
     }
 }
