@@ -1,0 +1,245 @@
+// The online browser test: the casino server (the `holecard-server` binary scripts/test builds, with a fresh SQLite
+// ledger) serves the browser build on 127.0.0.1, and three pages in one Chromium play at one table like people do:
+// Ann and Bob register on the login page by typing and clicking, sit down at the lobby's first table, bet (the chip
+// key and Enter) and play (S to stand, N to decline an offer); Cleo plays as a guest and watches. It checks that the
+// three pages see the same round (the round log's lines, dealer's cards and everyone's hands, in the same order),
+// that a chat line typed in Ann's page reaches Bob's and Cleo's as text, and that Bob's page, reloaded mid-round,
+// gets its seat and its chips back. It saves each page's screenshots and one of the three side by side in
+// web/test-output/online-*.png. It fails on any page error, Rust panic or error logged.
+import { launch } from './serve.mjs';
+import { Table, root, shots, sleep } from './page.mjs';
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+
+const dist = path.resolve(process.argv[2] ?? path.join(root, 'web/dist'));
+const binary = process.env.HOLECARD_SERVER_BIN
+  ?? path.join(process.env.CARGO_TARGET_DIR ?? path.join(root, 'target'), 'debug/holecard-server');
+if (!fs.existsSync(binary)) {
+  throw new Error(`${binary} is missing: build it with cargo build --no-default-features --features server `
+    + '--bin holecard-server (scripts/test does, in its server step)');
+}
+
+// Where the login page's and the lobby's widgets are, in CSS pixels of a 1280×720 page (read off the screenshots
+// this test saves: online-login.png, online-lobby.png).
+const AT = {
+  name: { x: 622, y: 260 },
+  password: { x: 622, y: 287 },
+  register: { x: 624, y: 317 },
+  guest: { x: 593, y: 381 },
+  playAsGuest: { x: 736, y: 381 },
+  firstSitDown: { x: 911, y: 228 },
+  firstWatch: { x: 980, y: 228 },
+};
+
+const freePort = () => new Promise((resolve, reject) => {
+  const probe = net.createServer();
+  probe.once('error', reject);
+  probe.listen(0, '127.0.0.1', () => {
+    const { port } = probe.address();
+    probe.close(() => resolve(port));
+  });
+});
+
+const port = await freePort();
+const data = fs.mkdtempSync(path.join(os.tmpdir(), 'holecard-online-'));
+const server = spawn(binary, [
+  '--listen', `127.0.0.1:${port}`, '--web', dist, '--levels', path.join(root, 'levels'), '--seed', '7',
+  '--database', `sqlite://${path.join(data, 'ledger.sqlite')}`,
+  // Time for three software-drawn pages to follow the table; companions act at a pace people can watch.
+  '--bet-seconds', '60', '--turn-seconds', '60', '--companion-ms', '300',
+], { env: { ...process.env, HOLECARD_DATA_DIR: data }, stdio: ['ignore', 'ignore', 'pipe'] });
+let serverLog = '';
+server.stderr.on('data', (chunk) => { serverLog = (serverLog + chunk).slice(-4000); });
+const base = `http://127.0.0.1:${port}`;
+
+const report = {};
+let browser;
+const pages = [];
+try {
+  for (let i = 0; ; i++) {
+    try {
+      const tables = await (await fetch(`${base}/api/tables`)).json();
+      report.tables = tables.length;
+      break;
+    } catch (e) {
+      if (i > 300 || server.exitCode !== null) throw new Error(`the server did not start: ${e}\n${serverLog}`);
+      await sleep(100);
+    }
+  }
+  browser = await launch();
+  const open = async (name) => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+    const page = await context.newPage();
+    const table = new Table(page, name);
+    pages.push(table);
+    await page.goto(`${base}/?start=online`);
+    await table.mark('holecard-ready');
+    await sleep(800);
+    return table;
+  };
+  const logged = (table, pattern) => table.logs.some((l) => pattern.test(l.text));
+  const waitLog = (table, pattern, timeout = 60_000) =>
+    table.until(`a log line matching ${pattern}`, () => logged(table, pattern), timeout);
+  const type = async (table, at, text) => {
+    await table.page.mouse.click(at.x, at.y);
+    await sleep(200);
+    await table.page.keyboard.type(text, { delay: 30 });
+    await sleep(200);
+  };
+  const key = async (table, name) => {
+    await table.page.keyboard.press(name);
+    await sleep(150);
+  };
+
+  // Ann and Bob register on the login page; Cleo plays as a guest.
+  const ann = await open('Ann');
+  await ann.shot('online-login');
+  await type(ann, AT.name, 'Ann');
+  await type(ann, AT.password, 'correct horse');
+  await ann.press(AT.register);
+  await waitLog(ann, /^welcomed as Ann, an account$/);
+  await waitLog(ann, /^the lobby lists \d+ tables$/);
+  await sleep(800);
+  await ann.shot('online-lobby');
+
+  const bob = await open('Bob');
+  await type(bob, AT.name, 'Bob');
+  await type(bob, AT.password, 'battery staple');
+  await bob.press(AT.register);
+  await waitLog(bob, /^welcomed as Bob, an account$/);
+
+  const cleo = await open('Cleo');
+  await type(cleo, AT.guest, 'Cleo');
+  await cleo.press(AT.playAsGuest);
+  await waitLog(cleo, /^welcomed as Cleo, a guest$/);
+  await waitLog(cleo, /^the lobby lists \d+ tables$/);
+  await sleep(500);
+
+  // Cleo watches the first table; Ann and Bob sit down at it.
+  await cleo.press(AT.firstWatch);
+  await waitLog(cleo, /^at \S+, watching$/);
+  const seated = /^at (\S+) in seat (\d) with (\$[\d,.]+) and (\$[\d,.]+) on the felt$/;
+  await ann.press(AT.firstSitDown);
+  await waitLog(ann, seated);
+  await sleep(1000);
+  await bob.press(AT.firstSitDown);
+  await waitLog(bob, seated);
+  const seat = (table) => table.logs.filter((l) => seated.test(l.text)).at(-1).text.match(seated);
+  const [, tableId, annSeat] = seat(ann);
+  const dollars = (text) => Number(text.replace(/[$,]/g, ''));
+  const [, bobTable, bobSeat, bobBankroll, bobFelt] = seat(bob);
+  const bobChips = dollars(bobBankroll) + dollars(bobFelt);
+  if (bobTable !== tableId) throw new Error(`Ann sat at ${tableId}, Bob at ${bobTable}`);
+  report.table = tableId;
+  report.seats = { Ann: Number(annSeat), Bob: Number(bobSeat) };
+  await sleep(1500);
+
+  // Ann says something (T opens the chat, Enter sends); it reaches the others as text.
+  const line = 'Good luck, <b>everyone</b>!';
+  await key(ann, 't');
+  await sleep(300);
+  await ann.page.keyboard.type(line, { delay: 20 });
+  await key(ann, 'Enter');
+  const heard = new RegExp(`^Ann: ${line.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
+  await waitLog(bob, heard, 20_000);
+  await waitLog(cleo, heard, 20_000);
+  await key(cleo, 't');
+  report.chat = 'Ann → Bob, Cleo';
+
+  // Both bet the rack's third chip (key 3: $25 at the first table, Atlantic City, whose minimum is $15) and put it
+  // down (Enter); the dealer deals once both have. Esc closes Ann's chat first (its text field has the keyboard).
+  await key(ann, 'Escape');
+  for (const table of [ann, bob]) {
+    await key(table, '3');
+    await key(table, 'Enter');
+  }
+  for (const table of [ann, bob, cleo]) await table.line(/^— Round 1 —$/, 60_000);
+  await sleep(1500);
+  await Promise.all([ann.shot('online-ann-dealt'), cleo.shot('online-cleo-dealt')]);
+
+  // Bob's page reloads mid-round: it logs back in with its kept session and gets its seat and chips back.
+  const before = bob.logs.length;
+  await bob.page.reload();
+  await bob.mark('holecard-ready');
+  await bob.until('Bob back at his seat', () => bob.logs.slice(before).some((l) => seated.test(l.text)), 60_000);
+  const [, backTable, backSeat, backBankroll, backFelt] = seat(bob);
+  const backChips = dollars(backBankroll) + dollars(backFelt);
+  if (backTable !== tableId || backSeat !== bobSeat || backChips !== bobChips) {
+    throw new Error(`after the reload Bob is at ${backTable} seat ${backSeat} with $${backChips} in all, `
+      + `not ${tableId} seat ${bobSeat} with $${bobChips}`);
+  }
+  report.reload = `Bob back in seat ${backSeat} with ${backBankroll} and ${backFelt} on the felt (before: ${bobBankroll} and ${bobFelt})`;
+  const bobFrom = bob.lines.length;
+
+  // Each player stands on every turn and declines an insurance or even-money offer (N, then S, every couple of
+  // seconds: a key that is not the player's to press does nothing), until both are paid on every page.
+  const count = (table, pattern) => table.lines.filter((l) => pattern.test(l)).length;
+  const paid = (name) => new RegExp(`^${name}( \\(hand \\d\\))?('s blackjack pays| (wins|loses|pushes|takes even money:|gives up half))`);
+  const settled = (table) => ['Ann', 'Bob'].every((name) => count(table, paid(name)) > 0);
+  let pressed = 0;
+  await ann.until('the round to be played out', async () => {
+    if (Date.now() - pressed > 2000) {
+      for (const table of [ann, bob]) {
+        await key(table, 'n');
+        await key(table, 's');
+      }
+      pressed = Date.now();
+    }
+    return settled(ann) && settled(cleo) && settled(bob);
+  }, 180_000);
+  await sleep(4000);
+
+  // The same round on every page: Ann's and Cleo's logs agree line for line from the deal, and Bob's, from his
+  // return, is the same story's end.
+  const round = (table) => table.lines.slice(table.lines.indexOf('— Round 1 —'));
+  const a = round(ann);
+  const c = round(cleo);
+  const n = Math.min(a.length, c.length);
+  const differ = a.slice(0, n).findIndex((l, i) => l !== c[i]);
+  if (differ >= 0 || n < 12) {
+    throw new Error(`Ann's and Cleo's pages differ at line ${differ + 1} (${n} lines):\n${a.join('\n')}\n---\n${c.join('\n')}`);
+  }
+  const b = bob.lines.slice(bobFrom);
+  const tail = a.slice(a.length - b.length);
+  if (b.length < 3 || b.some((l, i) => l !== tail[i])) {
+    throw new Error(`Bob's page after the reload does not tell the round's end as Ann's does:\n${b.join('\n')}\n---\n${a.join('\n')}`);
+  }
+  report.sameRound = `${n} lines alike on Ann's and Cleo's pages, Bob's last ${b.length} too`;
+  report.dealer = a.filter((l) => /^Dealer/.test(l));
+
+  await key(bob, 't');
+  await sleep(600);
+  const pictures = {};
+  for (const [table, name] of [[ann, 'ann'], [bob, 'bob'], [cleo, 'cleo']]) {
+    const file = path.join(shots, `online-${name}.png`);
+    await table.page.screenshot({ path: file });
+    pictures[name] = fs.readFileSync(file).toString('base64');
+    table.check();
+  }
+  // The three pages side by side, for the README.
+  const board = await (await browser.newContext({ viewport: { width: 1920, height: 400 } })).newPage();
+  await board.setContent(`<body style="margin:0;background:#111;display:flex;gap:6px">${
+    ['ann', 'bob', 'cleo'].map((n) => `<figure style="margin:0;width:636px;color:#eee;font:14px sans-serif">`
+      + `<img style="width:636px" src="data:image/png;base64,${pictures[n]}"><figcaption>${n}</figcaption></figure>`).join('')
+  }</body>`);
+  await board.screenshot({ path: path.join(shots, 'online-side-by-side.png') });
+  console.log(JSON.stringify(report, null, 2));
+} catch (error) {
+  // What each page logged besides the round (the casino's notices, the client's joins and refusals), and the
+  // server's own log, to see why.
+  for (const table of pages) {
+    console.error(`--- ${table.name}'s other log lines:`);
+    for (const line of table.logs.filter((l) => !l.file.startsWith('src/game/table.rs'))) {
+      console.error(`${line.file} ${line.text}`);
+    }
+  }
+  console.error(`--- the server's log:\n${serverLog}`);
+  throw error;
+} finally {
+  if (browser) await browser.close();
+  server.kill('SIGTERM');
+  fs.rmSync(data, { recursive: true, force: true });
+}
