@@ -121,6 +121,15 @@ pub fn card_words(card: crate::engine::Card) -> String {
     format!("the {} of {}", card.rank().name(), card.suit().name())
 }
 
+/// The text with its first letter a capital: a button's word, or a server's refusal as a sentence.
+pub fn capitalise(text: &str) -> String {
+    let mut chars = text.chars();
+    chars
+        .next()
+        .map(|first| first.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
+}
+
 /// A sentence about the player, named "You", in the second person: "You hits." → "You hit.",
 /// "You (hand 2) pushes." → "You (hand 2) push.".
 pub fn to_you(line: &str) -> String {

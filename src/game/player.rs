@@ -258,6 +258,21 @@ pub fn slip_change(slip: &mut BetSlip, intent: &Intent, rules: &Rules, bankroll:
     true
 }
 
+/// Why a bet of `total` cannot go down now (the dealer `busy`, or under the table minimum), at the player's own
+/// table and online alike.
+pub fn deal_refusal(busy: bool, total: Cents, rules: &Rules) -> Option<String> {
+    if busy {
+        Some("The dealer is still busy.".to_string())
+    } else if total < rules.min_bet {
+        Some(format!(
+            "Put at least the table minimum of {} in your circle.",
+            rules.min_bet
+        ))
+    } else {
+        None
+    }
+}
+
 /// Puts the slip's bet down and deals, or says why not.
 fn deal(
     seat: SeatId,
@@ -265,16 +280,10 @@ fn deal(
     engine: &mut Engine,
     beats: &mut Beats,
 ) -> Result<(), String> {
-    if slip.in_play || !beats.settled() || engine.phase() != Phase::Betting {
-        return Err("The dealer is still busy.".to_string());
-    }
+    let busy = slip.in_play || !beats.settled() || engine.phase() != Phase::Betting;
     let total = slip.total();
-    let rules = engine.rules();
-    if total < rules.min_bet {
-        return Err(format!(
-            "Put at least the table minimum of {} in your circle.",
-            rules.min_bet
-        ));
+    if let Some(refusal) = deal_refusal(busy, total, engine.rules()) {
+        return Err(refusal);
     }
     if engine.seats()[usize::from(seat)].bet != total {
         engine

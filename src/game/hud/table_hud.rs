@@ -169,7 +169,7 @@ pub(super) fn table_hud(
                     for action in legal.iter() {
                         let mut label = format!(
                             "{}  [{}]",
-                            capitalise(action.name()),
+                            crate::narrate::capitalise(action.name()),
                             action.key().to_uppercase()
                         );
                         if action == Action::TakeInsurance {
@@ -292,14 +292,6 @@ pub(super) fn table_hud(
             });
     }
     Ok(())
-}
-
-pub(super) fn capitalise(word: &str) -> String {
-    let mut chars = word.chars();
-    chars
-        .next()
-        .map(|first| first.to_uppercase().chain(chars).collect())
-        .unwrap_or_default()
 }
 
 /// How far above the window's bottom edge the panels over the bottom bar stand: upright (a phone), the chip rack and

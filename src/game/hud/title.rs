@@ -37,12 +37,7 @@ pub(super) fn title_screen(
                         );
                         ui.add_space(12.0);
                         let big = |ui: &mut egui::Ui, text: &str, enabled: bool| {
-                            ui.add_enabled(
-                                enabled,
-                                egui::Button::new(bold(text).size(22.0))
-                                    .min_size(egui::vec2(300.0, 44.0)),
-                            )
-                            .clicked()
+                            ui.add_enabled(enabled, wide_button(text)).clicked()
                         };
                         let mid_round = saved
                             .sitting

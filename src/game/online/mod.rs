@@ -6,7 +6,9 @@
 
 pub mod link;
 
-use super::player::{BetSlip, Intent, Pending, PlayOptions, slip_change, stands_on_21};
+use super::player::{
+    BetSlip, Intent, Pending, PlayOptions, deal_refusal, slip_change, stands_on_21,
+};
 use super::screen::{RoundSet, Screen};
 use super::session::{HomeSession, Session};
 use super::table::{Arrival, Beats, Occupants, OnlineTable, SeatView};
@@ -700,7 +702,8 @@ fn take_messages(
     }
 }
 
-/// A refusal, said where the player looks: on the table's bar, or on the page.
+/// A refusal of a command, said where the player looks: on the table's bar, or on the page. (A refused hello is
+/// taken as it arrives, by `pump`; one taken here may have been sent before a drop, and must not stop the reconnect.)
 fn refused(
     online: &mut Online,
     slip: &mut BetSlip,
@@ -709,20 +712,16 @@ fn refused(
     message: String,
 ) {
     online.awaiting = false;
-    if online.status != Status::Open {
-        refused_at_hello(online, code, &message);
-        return;
-    }
-    info!(target: "holecard::online", "refused: {message}");
+    info!(target: "holecard::online", "refused: {message} ({code:?})");
     if screen == Screen::Table && online.table.is_some() {
         if slip.in_play {
             // The bet did not go down: it is back on the slip.
             slip.in_play = false;
             slip.chips = vec![slip.last_bet];
         }
-        slip.refusal = Some(capitalised(&message));
+        slip.refusal = Some(crate::narrate::capitalise(&message));
     } else {
-        online.say(capitalised(&message));
+        online.say(crate::narrate::capitalise(&message));
     }
 }
 
@@ -737,15 +736,7 @@ fn refused_at_hello(online: &mut Online, code: Refusal, message: &str) {
     }
     online.wanted = false;
     online.status = Status::Offline;
-    online.say(capitalised(message));
-}
-
-fn capitalised(text: &str) -> String {
-    let mut chars = text.chars();
-    chars
-        .next()
-        .map(|first| first.to_uppercase().chain(chars).collect())
-        .unwrap_or_default()
+    online.say(crate::narrate::capitalise(message));
 }
 
 /// The level to show a server's table as: the game's own level of that name (its felt, card backs and words), else
@@ -838,20 +829,14 @@ fn bet_online(
         match intent {
             Intent::Deal => {
                 let total = slip.total();
-                slip.refusal = if table.phase() != Phase::Betting {
-                    Some("The dealer is still busy.".to_string())
-                } else if total < table.rules().min_bet {
-                    Some(format!(
-                        "Put at least the table minimum of {} in your circle.",
-                        table.rules().min_bet
-                    ))
-                } else {
+                let busy = table.phase() != Phase::Betting;
+                slip.refusal = deal_refusal(busy, total, table.rules());
+                if slip.refusal.is_none() {
                     online.send(ClientMessage::Bet { amount: total });
                     slip.last_bet = total;
                     slip.chips.clear();
                     slip.in_play = true;
-                    None
-                };
+                }
             }
             Intent::Rebuy => {
                 slip.refusal = None;
@@ -984,21 +969,20 @@ mod tests {
     {
         let mut client = online();
         client.connect(Some("Ann".into()));
-        let mut slip = BetSlip::default();
-        refused(
+        refused_at_hello(
             &mut client,
-            &mut slip,
-            Screen::Title,
             Refusal::BadName,
-            "someone here already plays as Ann".into(),
+            "someone here already plays as Ann",
         );
         assert!(!client.wanted);
+        assert_eq!(client.status, Status::Offline);
         assert_eq!(
             client.problem.as_deref(),
             Some("Someone here already plays as Ann")
         );
 
         let mut client = online();
+        client.connect(None);
         client.status = Status::Open;
         client.table = Some(AtTable {
             id: "las-vegas-strip".into(),
@@ -1023,6 +1007,21 @@ mod tests {
         assert!(!slip.in_play);
         assert_eq!(slip.chips, [Cents::units(25)]);
         assert!(client.problem.is_none());
+
+        // A command's refusal taken in after the connection dropped is said, and the reconnect goes on.
+        client.was_open = true;
+        client.lost("reset".into(), 100.0);
+        let mut slip = BetSlip::default();
+        refused(
+            &mut client,
+            &mut slip,
+            Screen::Table,
+            Refusal::TooFast,
+            "too many messages".into(),
+        );
+        assert!(client.wanted);
+        assert!(matches!(client.status, Status::Lost { .. }));
+        assert_eq!(slip.refusal.as_deref(), Some("Too many messages"));
     }
 
     #[test]
