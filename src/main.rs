@@ -3,8 +3,9 @@
 //! player's own sitting (resuming the saved one) with the AI in the player's seat, and keeps it and its hands.
 
 use clap::{Parser, ValueEnum};
-use holecard::game::table::Speed;
-use holecard::game::{AppPlugin, Display, headless, window};
+use holecard::game::model::table::Speed;
+use holecard::game::platform::{headless, window};
+use holecard::game::{AppPlugin, Display};
 use holecard::level::Level;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -86,8 +87,10 @@ fn parse_size(text: &str) -> Result<(u32, u32), String> {
 fn command_line() -> Cli {
     #[cfg(target_arch = "wasm32")]
     {
-        Cli::try_parse_from(holecard::game::web::arguments()).unwrap_or_else(|e| {
-            holecard::game::web::warn(&format!("the page address: {e}; opening with the defaults"));
+        Cli::try_parse_from(holecard::game::platform::web::arguments()).unwrap_or_else(|e| {
+            holecard::game::platform::web::warn(&format!(
+                "the page address: {e}; opening with the defaults"
+            ));
             Cli::parse_from(["holecard"])
         })
     }
@@ -100,7 +103,7 @@ fn command_line() -> Cli {
 /// Says why the game cannot go on where the player will see it: the terminal, or the page.
 fn complain(message: &str) {
     #[cfg(target_arch = "wasm32")]
-    holecard::game::web::fail(message);
+    holecard::game::platform::web::fail(message);
     #[cfg(not(target_arch = "wasm32"))]
     eprintln!("holecard: {message}");
 }
@@ -109,7 +112,7 @@ fn main() -> ExitCode {
     let cli = command_line();
     #[cfg(not(target_arch = "wasm32"))]
     if let Some(to) = &cli.export_history {
-        return match holecard::game::history::export(to) {
+        return match holecard::game::keep::history::export(to) {
             Ok(hands) => {
                 println!("holecard: wrote {hands} hands to {}", to.display());
                 ExitCode::SUCCESS

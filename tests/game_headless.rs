@@ -8,15 +8,16 @@ use common::one_seat_level;
 use bevy::prelude::*;
 use holecard::engine::Rank::{self, *};
 use holecard::engine::{Cents, Event, Phase, Spot, TableState, Viewer};
-use holecard::game::headless;
-use holecard::game::player::{BetSlip, Intent, PlayOptions};
-use holecard::game::save::{self, Sitting};
-use holecard::game::screen::{RoundPhase, Screen};
-use holecard::game::session::Session;
-use holecard::game::table::{
-    Bankroll, Beats, BetCircle, CardView, DealerTray, Engine, HandView, Occupants, Settlement,
-    Shown, Speed,
+use holecard::game::keep::preferences::Preferences;
+use holecard::game::keep::sitting::{self, Sitting};
+use holecard::game::local::table::Engine;
+use holecard::game::model::player::{BetSlip, Intent, PlayOptions};
+use holecard::game::model::screen::{RoundPhase, Screen};
+use holecard::game::model::session::Session;
+use holecard::game::model::table::{
+    Bankroll, Beats, BetCircle, CardView, DealerTray, HandView, Occupants, Settlement, Shown, Speed,
 };
+use holecard::game::platform::headless;
 use holecard::level::{Companion, Level, Personality, RuleSource};
 use std::path::Path;
 
@@ -525,10 +526,10 @@ fn a_companion_who_leaves_is_replaced_by_someone_else_in_time() {
         (|mut shown: MessageReader<Shown>, occupants: Res<Occupants>, mut told: ResMut<Told>| {
             for Shown(event) in shown.read() {
                 told.0
-                    .extend(holecard::game::table::narrate(event, &occupants));
+                    .extend(holecard::game::model::table::narrate(event, &occupants));
             }
         })
-        .after(holecard::game::screen::RoundSet::Present),
+        .after(holecard::game::model::screen::RoundSet::Present),
     );
     let shown = run_until(&mut app, |_, shown| {
         let left = shown
@@ -664,7 +665,7 @@ fn a_sitting_saved_mid_round_resumes_where_it_stopped() {
     );
     // Through the file format, as the game writes it.
     let text = ron::ser::to_string(&sitting).expect("serialises");
-    let back = save::parse(Path::new("sitting.ron"), &text).expect("reads back");
+    let back = sitting::parse(Path::new("sitting.ron"), &text).expect("reads back");
     let mut resumed = headless::app_restoring(back, Speed::Instant).expect("restores");
     settle(&mut resumed);
     assert!(
@@ -699,7 +700,7 @@ fn a_sitting_saved_mid_round_resumes_where_it_stopped() {
         if waiting
             && resumed
                 .world()
-                .resource::<holecard::game::table::Beats>()
+                .resource::<holecard::game::model::table::Beats>()
                 .settled()
         {
             resumed
@@ -722,7 +723,7 @@ fn a_sitting_saved_mid_round_resumes_where_it_stopped() {
 
 #[test]
 fn a_damaged_save_is_refused_with_where_it_went_wrong() {
-    let error = save::parse(
+    let error = sitting::parse(
         Path::new("sitting.ron"),
         "(session: (level: (name: \"X\",\n  rules: Preset(Nope))))",
     )
@@ -752,15 +753,14 @@ fn the_player_can_move_to_an_empty_seat_between_rounds() {
 #[test]
 fn settings_read_back_and_a_mistake_names_its_line() {
     let path = Path::new("settings.ron");
-    let prefs =
-        save::Preferences::parse(path, "(speed: Fast, auto_stand_21: false)").expect("valid");
+    let prefs = Preferences::parse(path, "(speed: Fast, auto_stand_21: false)").expect("valid");
     assert_eq!(prefs.speed, Speed::Fast);
     assert!(!prefs.auto_stand_21);
     assert_eq!(
-        save::Preferences::parse(path, "()").expect("all defaults"),
-        save::Preferences::default()
+        Preferences::parse(path, "()").expect("all defaults"),
+        Preferences::default()
     );
-    let error = save::Preferences::parse(path, "(\n  speed: Warp,\n)").expect_err("no such speed");
+    let error = Preferences::parse(path, "(\n  speed: Warp,\n)").expect_err("no such speed");
     assert!(error.starts_with("settings.ron:2:"), "{error}");
 }
 
@@ -780,7 +780,7 @@ fn the_browser_tests_round_is_the_same_hand_history_natively() {
         let occupants = app.world().resource::<Occupants>();
         let messages = app.world().resource::<Messages<Shown>>();
         for Shown(event) in cursor.read(messages) {
-            lines.extend(holecard::game::table::narrate(event, occupants));
+            lines.extend(holecard::game::model::table::narrate(event, occupants));
             ended |= matches!(event, Event::RoundEnded { .. });
         }
         ended
@@ -1076,7 +1076,7 @@ fn a_sitting_killed_at_30_random_moments_resumes_at_its_last_accepted_command() 
 
 #[test]
 fn a_match_played_until_broke_ends_saying_who_went_broke() {
-    use holecard::game::player::GameOver;
+    use holecard::game::model::player::GameOver;
     use holecard::level::Broke;
     let level = Level {
         buy_in: Cents::units(1),
@@ -1114,8 +1114,8 @@ fn a_match_played_until_broke_ends_saying_who_went_broke() {
 #[test]
 fn a_kept_round_replays_on_the_felt_as_it_was_and_keeps_nothing() {
     use bevy::ecs::system::RunSystemOnce;
-    use holecard::game::history::Kept;
-    use holecard::game::replay::Replaying;
+    use holecard::game::keep::history::Kept;
+    use holecard::game::local::replay::Replaying;
     let level = Level::load_or_default(None).expect("the default level");
     let mut app = headless::app_with(level, 11, Speed::Instant, true).expect("the app");
     // Rounds with the player's seat played by the book, until one with a split or a double is kept.
@@ -1146,7 +1146,7 @@ fn a_kept_round_replays_on_the_felt_as_it_was_and_keeps_nothing() {
             move |mut commands: Commands,
                   mut next: ResMut<NextState<Screen>>,
                   session: Res<Session>| {
-                holecard::game::replay::start(&picked, &session, &mut commands, &mut next)
+                holecard::game::local::replay::start(&picked, &session, &mut commands, &mut next)
             },
         )
         .expect("the system runs")

@@ -9,10 +9,11 @@ use common::one_seat_level;
 
 use bevy::prelude::*;
 use holecard::engine::Rank::*;
-use holecard::game::art::{self, Look};
-use holecard::game::headless;
-use holecard::game::motion::{Banner, Fade, Flight, Glide};
-use holecard::game::table::{CardView, Engine, Speed};
+use holecard::game::felt::art::{self, Look};
+use holecard::game::felt::motion::{Banner, Fade, Flight, Glide};
+use holecard::game::local::table::Engine;
+use holecard::game::model::table::{CardView, Speed};
+use holecard::game::platform::headless;
 
 /// What was seen over a round at normal speed.
 #[derive(Default, Debug)]
@@ -129,7 +130,7 @@ fn reduced_motion_fades_instead_of_moving() {
 #[test]
 fn a_split_card_slides_across_to_its_new_hand() {
     use holecard::engine::Spot;
-    use holecard::game::table::HandView;
+    use holecard::game::model::table::HandView;
     // Mae: two eights against a six, which the book splits.
     let mut app = animated(Look::default(), &[Eight, Six, Eight, Ten]);
     let second_hand = Spot::Player { seat: 0, hand: 1 };
@@ -192,21 +193,21 @@ fn every_card_chip_table_and_sound_asset_exists_and_loads() {
     use bevy::asset::AssetApp;
     use bevy::image::{CompressedImageFormats, ImageLoader};
     use bevy_kira_audio::prelude::{AudioSource, WavLoader};
-    let mut app = holecard::game::headless::with_the_games_assets();
+    let mut app = holecard::game::platform::headless::with_the_games_assets();
     app.add_plugins(bevy::image::ImagePlugin::default())
         .register_asset_loader(ImageLoader::new(CompressedImageFormats::NONE))
         .init_asset::<TextureAtlasLayout>()
-        .add_plugins(holecard::game::lettering::fonts_plugin)
+        .add_plugins(holecard::game::felt::fonts::fonts_plugin)
         .init_asset::<AudioSource>()
         .init_asset_loader::<WavLoader>()
-        .init_resource::<holecard::game::asset_tracking::Preload>()
+        .init_resource::<holecard::game::felt::asset_tracking::Preload>()
         .init_resource::<Look>()
         .add_systems(
             Startup,
             (
-                holecard::game::lettering::preload_fonts,
+                holecard::game::felt::fonts::preload_fonts,
                 art::load,
-                holecard::game::audio::load,
+                holecard::game::felt::audio::load,
             )
                 .chain(),
         )
@@ -220,14 +221,17 @@ fn every_card_chip_table_and_sound_asset_exists_and_loads() {
         app.update();
         let preload = app
             .world()
-            .resource::<holecard::game::asset_tracking::Preload>();
-        let sounds = app.world().resource::<holecard::game::audio::Sounds>();
+            .resource::<holecard::game::felt::asset_tracking::Preload>();
+        let sounds = app
+            .world()
+            .resource::<holecard::game::felt::audio::Sounds>();
         let assets = app.world().resource::<AssetServer>();
         let preloaded = preload
             .handles()
             .map(|(path, h)| (path.to_string(), h.id()));
         let sounds = sounds.handles().map(|(path, h)| (path, h.id().untyped()));
-        let tally = holecard::game::asset_tracking::Tally::of(assets, preloaded.chain(sounds));
+        let tally =
+            holecard::game::felt::asset_tracking::Tally::of(assets, preloaded.chain(sounds));
         (pending, failed) = (tally.pending, tally.failures);
         if pending == 0 {
             break;
@@ -238,7 +242,7 @@ fn every_card_chip_table_and_sound_asset_exists_and_loads() {
     assert_eq!(pending, 0, "assets still loading after ten seconds");
 
     let world = app.world();
-    let preload = world.resource::<holecard::game::asset_tracking::Preload>();
+    let preload = world.resource::<holecard::game::felt::asset_tracking::Preload>();
     let paths: Vec<&str> = preload.handles().map(|(p, _)| p).collect();
     assert_eq!(
         paths.len(),
@@ -284,7 +288,7 @@ fn every_card_chip_table_and_sound_asset_exists_and_loads() {
     // Every level's chips and card back have a picture.
     for listing in holecard::level::catalogue(std::path::Path::new("levels")) {
         let level = listing.level.expect("the shipped levels parse");
-        for chip in holecard::game::player::denominations(&level.rules.rules()) {
+        for chip in holecard::game::model::player::denominations(&level.rules.rules()) {
             assert!(
                 art::CHIP_ORDER.contains(&chip),
                 "{}: no chip art for {chip}",
@@ -297,7 +301,7 @@ fn every_card_chip_table_and_sound_asset_exists_and_loads() {
     let sounds = world.resource::<Assets<AudioSource>>();
     assert_eq!(
         sounds.len(),
-        holecard::game::audio::EFFECTS.len() + holecard::game::audio::LOOPS.len()
+        holecard::game::felt::audio::EFFECTS.len() + holecard::game::felt::audio::LOOPS.len()
     );
     for (_, sound) in sounds.iter() {
         assert!(sound.sound.duration().as_secs_f64() > 0.05);

@@ -6,12 +6,12 @@
 
 use bevy::prelude::*;
 use holecard::engine::{Action, Cents, Phase, TableState};
-use holecard::game::headless;
+use holecard::game::model::player::Intent;
+use holecard::game::model::screen::Screen;
+use holecard::game::model::table::{Beats, SeatView, Speed};
 use holecard::game::online::link::Address;
 use holecard::game::online::{Online, Status};
-use holecard::game::player::Intent;
-use holecard::game::screen::Screen;
-use holecard::game::table::{Beats, SeatView, Speed};
+use holecard::game::platform::headless;
 use holecard::protocol::ClientMessage;
 use std::io::{Read, Write};
 use std::net::{Shutdown, TcpListener, TcpStream};
@@ -311,7 +311,7 @@ fn the_games_client_plays_a_round_at_a_casino_comes_back_after_a_dropped_connect
     );
     assert_eq!(
         app.world()
-            .resource::<holecard::game::session::Session>()
+            .resource::<holecard::game::model::session::Session>()
             .player_seat,
         Some(seat)
     );

@@ -1,0 +1,216 @@
+//! The table's fixed pieces: the rail, the felt with its printed rules, the shoe, the discard holder, the dealer's
+//! tray and the seats, placed by the layout, and the shoe's and tray's counts.
+
+use super::*;
+
+/// The table's fixed pieces, as the logic spawned them.
+#[derive(SystemParam)]
+pub(super) struct Pieces<'w, 's> {
+    spots: Query<'w, 's, (Entity, &'static crate::game::model::table::SeatSpot)>,
+    circles: Query<'w, 's, (Entity, &'static BetCircle)>,
+    shoes: Query<'w, 's, Entity, With<ShoeStack>>,
+    trays: Query<'w, 's, Entity, With<DiscardTray>>,
+    house: Query<'w, 's, Entity, With<DealerTray>>,
+}
+
+/// Gives the table's fixed pieces their pictures: the felt tinted for the level, the rules to print, the shoe with
+/// the level's card back at its mouth, the discard holder, the dealer's tray, a ring and a label at every seat.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn dress_table(
+    mut commands: Commands,
+    session: Res<Session>,
+    seen: Option<Res<SeatView>>,
+    art: Res<Art>,
+    look: Res<Look>,
+    mut meshes: ResMut<Assets<Mesh>>,
+    mut materials: ResMut<Assets<ColorMaterial>>,
+    mut clear: ResMut<ClearColor>,
+    pieces: Pieces,
+) {
+    let (r, g, b) = session.level.felt;
+    clear.0 = Color::srgb_u8(0x1a, 0x10, 0x0a);
+    let ink = Color::srgba(1.0, 0.96, 0.85, 0.8);
+    commands.spawn((
+        Name::new("Rail"),
+        Fixture::Rail,
+        Mesh2d(meshes.add(Circle::new(1.0).mesh().resolution(256))),
+        MeshMaterial2d(materials.add(Color::srgb_u8(0x4a, 0x2c, 0x18))),
+        Transform::default(),
+        DespawnOnExit(Screen::Table),
+    ));
+    commands.spawn((
+        Name::new("Felt"),
+        Fixture::Felt,
+        Mesh2d(meshes.add(Circle::new(1.0).mesh().resolution(256))),
+        MeshMaterial2d(materials.add(ColorMaterial {
+            color: Color::srgb_u8(r, g, b),
+            texture: Some(art.felt.clone()),
+            // The felt is opaque: drawn without blending, and the rail under it is drawn only where it shows.
+            alpha_mode: AlphaMode2d::Opaque,
+            ..default()
+        })),
+        Transform::default(),
+        DespawnOnExit(Screen::Table),
+    ));
+    if let Some(seen) = seen {
+        for (line, words) in seen.0.rules().felt_lines().iter().enumerate() {
+            let size = if line == 0 { 24.0 } else { 15.0 };
+            commands.spawn((
+                Name::new("Felt print"),
+                Printed { line },
+                text(line == 0, size, ink, words.as_str()),
+                DespawnOnExit(Screen::Table),
+            ));
+        }
+    }
+    for entity in &pieces.shoes {
+        commands.entity(entity).insert((
+            Fixture::Shoe,
+            picture(&art.shoe, Vec2::new(92.0, 112.0)),
+            children![
+                (
+                    BackSide,
+                    art.back(*look, session.level.card_back, CARD_SIZE * 0.92),
+                    Transform::from_xyz(0.0, 7.0, 0.1),
+                ),
+                count_label(),
+            ],
+        ));
+    }
+    for entity in &pieces.trays {
+        commands.entity(entity).insert((
+            Fixture::Discards,
+            picture(&art.discard, Vec2::new(84.0, 104.0)),
+            children![
+                (
+                    DiscardPile,
+                    BackSide,
+                    art.back(*look, session.level.card_back, CARD_SIZE),
+                    Transform::from_xyz(0.0, 0.0, 0.1).with_rotation(Quat::from_rotation_z(0.06)),
+                    Visibility::Hidden,
+                ),
+                count_label(),
+            ],
+        ));
+    }
+    for entity in &pieces.house {
+        commands.entity(entity).insert((
+            Fixture::DealerTray,
+            picture(&art.chip_tray, Vec2::new(300.0, 44.0)),
+            ShownAmount::default(),
+            children![
+                (
+                    PileLabel,
+                    anchored(text(false, 12.0, ink, ""), Anchor::CENTER_LEFT),
+                    Transform::from_xyz(158.0, 0.0, 0.2),
+                ),
+                (
+                    DealerLabel,
+                    Fixture::DealerLabel,
+                    text(true, 18.0, Color::WHITE, ""),
+                ),
+            ],
+        ));
+    }
+    for (entity, spot) in &pieces.spots {
+        commands.entity(entity).insert((
+            Fixture::Seat(spot.seat),
+            Transform::default(),
+            Visibility::default(),
+            children![(
+                SeatLabel(spot.seat),
+                anchored(text(false, 14.0, Color::WHITE, ""), Anchor::TOP_CENTER),
+            )],
+        ));
+    }
+    for (entity, circle) in &pieces.circles {
+        commands.entity(entity).insert((
+            Fixture::Circle(circle.seat),
+            picture(&art.ring, Vec2::splat(64.0)),
+            ShownAmount::default(),
+        ));
+    }
+}
+
+/// Puts the fixed pieces where the layout says: on entering the table and whenever the window changes shape.
+pub(super) fn place_fixtures(
+    layout: Res<TableLayout>,
+    mut fixtures: Query<(&Fixture, &mut Transform), Without<Printed>>,
+    mut printed: Query<(&Printed, &mut Transform, &mut Lettering)>,
+) {
+    for (fixture, mut transform) in &mut fixtures {
+        *transform = match *fixture {
+            Fixture::Rail => Transform::from_translation(layout.centre.extend(0.0)).with_scale(
+                Vec3::new(layout.felt_radius + 30.0, layout.felt_radius + 30.0, 1.0),
+            ),
+            Fixture::Felt => Transform::from_translation(layout.centre.extend(0.1))
+                .with_scale(Vec3::new(layout.felt_radius, layout.felt_radius, 1.0)),
+            Fixture::Shoe => {
+                Transform::from_translation((layout.shoe + Vec2::new(6.0, 0.0)).extend(2.0))
+                    .with_rotation(Quat::from_rotation_z(0.25))
+            }
+            Fixture::Discards => Transform::from_translation(layout.discards.extend(2.0))
+                .with_rotation(Quat::from_rotation_z(-0.25)),
+            Fixture::DealerTray => Transform::from_translation(layout.dealer_tray.extend(2.0)),
+            Fixture::DealerLabel => {
+                Transform::from_translation((layout.dealer_label - layout.dealer_tray).extend(30.0))
+            }
+            Fixture::Seat(seat) => {
+                let at = layout.seat_point(seat);
+                Transform::from_xyz(at.x, at.y - 44.0, 3.0)
+            }
+            Fixture::Circle(seat) => {
+                Transform::from_translation(layout.seat_point(seat).extend(3.0))
+            }
+        };
+    }
+    // The rules follow the felt's edge, each line a little further in than the one before.
+    for (line, mut transform, mut lettering) in &mut printed {
+        *transform = Transform::from_translation(layout.print_centre.extend(1.0));
+        let radius = Some(layout.print_radius + 28.0 * line.line as f32);
+        if lettering.arc != radius {
+            lettering.arc = radius;
+        }
+    }
+}
+
+/// The count under the shoe or the discard holder.
+pub(super) fn count_label() -> impl Bundle {
+    (
+        CountLabel,
+        text(false, 13.0, Color::WHITE, ""),
+        Transform::from_xyz(0.0, -70.0, 0.2),
+    )
+}
+
+/// The shoe and the discard holder say how many cards they hold; the holder shows its cards once it has any.
+#[allow(clippy::type_complexity)]
+pub(super) fn count_cards(
+    shoes: Query<(&ShoeStack, &Children), Changed<ShoeStack>>,
+    trays: Query<(&DiscardTray, &Children), Changed<DiscardTray>>,
+    mut labels: Query<&mut Lettering, With<CountLabel>>,
+    mut piles: Query<&mut Visibility, With<DiscardPile>>,
+) {
+    let counts = shoes
+        .iter()
+        .map(|(shoe, children)| (format!("{} in the shoe", shoe.remaining), children))
+        .chain(
+            trays
+                .iter()
+                .map(|(tray, children)| (format!("{} discards", tray.cards), children)),
+        );
+    for (words, children) in counts {
+        for child in children {
+            if let Ok(mut label) = labels.get_mut(*child) {
+                label.words.clone_from(&words);
+            }
+        }
+    }
+    for (tray, children) in &trays {
+        for child in children {
+            if let Ok(mut visibility) = piles.get_mut(*child) {
+                *visibility = visible(tray.cards > 0);
+            }
+        }
+    }
+}

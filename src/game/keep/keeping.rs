@@ -1,0 +1,241 @@
+//! Quitting never loses chips, and a crash never rewinds: the player's sitting — the level, the table sealed (as
+//! everyone at it saw it: the cards to come and a face-down card are nowhere in the file), who sits where, the round
+//! being recorded — is journaled after every frame in which the table accepted a command (one line appended to
+//! `sitting.journal`, then the file and its folder synced), before anything of it is drawn. The journal is folded
+//! into `sitting.ron` when the player leaves the table, when the game quits, and every
+//! [`CHECKPOINT_ENTRIES`] entries. The Title offers to resume the newest of the two, mid-round if that is where it
+//! stopped: the same cards on the felt, the same bets, the same decision pending (the cards still to come were
+//! never known to anyone, and stay unknown; the hole card, unseen, is drawn again with the odds it had).
+
+use super::journal::{CHECKPOINT_ENTRIES, Entry, Journaled, start_journal, trace_line};
+use super::preferences::remember_preferences;
+use super::sitting::Sitting;
+use super::slot::SaveSlot;
+use crate::engine::{SeatId, TableState};
+use crate::game::local::table::Engine;
+use crate::game::model::session::Session;
+use bevy::prelude::*;
+
+/// The save as the Title sees it.
+#[derive(Resource, Default)]
+pub struct Saved {
+    /// The sitting to resume, if there is one.
+    pub sitting: Option<Sitting>,
+    /// What went wrong reading or writing it, for the Title.
+    pub problem: Option<String>,
+}
+
+/// Saving for the windowed game: the save read at start, then kept as [`keeping`] says.
+pub(crate) fn plugin(app: &mut App) {
+    let mut slot = SaveSlot::platform();
+    let saved = match slot.as_ref().map(SaveSlot::read) {
+        Some(Ok(found)) => {
+            if let Some(problem) = &found.problem {
+                error!("{problem}");
+            }
+            Saved {
+                sitting: found.sitting,
+                problem: found.problem,
+            }
+        }
+        Some(Err(unreadable)) => {
+            let mut problem = unreadable.message;
+            if unreadable.still_there {
+                // Never write over a save that could not be read or moved aside.
+                slot = None;
+                problem.push_str("; this session will not be saved");
+            }
+            error!("{problem}");
+            Saved {
+                sitting: None,
+                problem: Some(problem),
+            }
+        }
+        None => {
+            let problem =
+                "Nowhere to keep a save here (no data folder, or the browser's storage is off): \
+                           progress and settings won't be kept."
+                    .to_string();
+            warn!("{problem}");
+            Saved {
+                sitting: None,
+                problem: Some(problem),
+            }
+        }
+    };
+    if let Some(slot) = slot {
+        app.insert_resource(slot);
+    }
+    app.insert_resource(saved)
+        .add_systems(Update, remember_preferences);
+    keeping(app);
+}
+
+/// Keeps the sitting in the [`SaveSlot`] resource (when there is one): a journal entry after every frame in which the
+/// table accepted a command, written before the frame is drawn; the save itself every [`CHECKPOINT_ENTRIES`]
+/// entries (between rounds), on leaving the table and on quitting.
+pub fn keeping(app: &mut App) {
+    app.init_resource::<Saved>()
+        .init_resource::<Journaled>()
+        .add_systems(
+            OnEnter(crate::game::model::screen::Screen::Table),
+            start_journal,
+        )
+        .add_systems(OnExit(crate::game::model::screen::Screen::Table), save_now)
+        .add_systems(
+            Last,
+            (journal_frame, save_on_quit.after(bevy::window::ExitSystems))
+                .chain()
+                .after(crate::game::keep::history::Recording)
+                .run_if(in_state(crate::game::model::screen::Screen::Table)),
+        );
+}
+
+/// Keep the seat the AI plays under `--autoplay` like a person's (the headless sitting run), and with `trace` say
+/// on stdout each journal entry as it is written and synced, and where a restart resumed (for the kill test).
+#[derive(Resource, Clone, Copy, Debug)]
+pub struct KeepAutoplay {
+    /// Say each entry on stdout.
+    pub trace: bool,
+}
+
+/// The world's sitting, as it stands.
+#[derive(bevy::ecs::system::SystemParam)]
+pub(crate) struct Keep<'w> {
+    slot: Option<Res<'w, SaveSlot>>,
+    saved: ResMut<'w, Saved>,
+    session: Res<'w, Session>,
+    engine: Option<Res<'w, Engine>>,
+    restored: Option<Res<'w, crate::game::model::table::Restored>>,
+    journaled: ResMut<'w, Journaled>,
+    kept: ResMut<'w, crate::game::keep::history::Kept>,
+    autoplay: Option<Res<'w, KeepAutoplay>>,
+    over: Option<Res<'w, crate::game::model::player::GameOver>>,
+    replaying: Option<Res<'w, crate::game::local::replay::Replaying>>,
+    time: Res<'w, Time<Real>>,
+}
+
+impl Keep<'_> {
+    /// The seat whose chips are kept: the player's (the AI's under `--autoplay` only in the headless sitting run).
+    /// Watching, or letting the AI play in a window, leaves the save alone.
+    fn seat(&self) -> Option<SeatId> {
+        // A match that is over has nothing to resume; a replay is not the player's sitting.
+        if self.over.is_some() || self.replaying.is_some() {
+            None
+        } else if self.autoplay.is_some() {
+            self.session.player_seat
+        } else {
+            crate::game::model::player::human_seat(&self.session)
+        }
+    }
+
+    /// The sitting as it stands, the slot it goes to, and how much of the host's log it holds; none when nothing is
+    /// kept here (no slot, no table, no seat to keep).
+    fn capture(&self) -> Option<(SaveSlot, Result<Sitting, String>, usize)> {
+        let (slot, engine) = (self.slot.as_deref()?, self.engine.as_deref()?);
+        self.seat()?;
+        let log = engine.commands().len();
+        let accepted = self.restored.as_ref().map_or(0, |r| r.accepted) + log as u64;
+        let sitting = Sitting::capture(&self.session, engine, accepted, self.kept.recorder());
+        Some((slot.clone(), sitting, log))
+    }
+
+    /// Writes the save (the history first, so every hand the journal held is in it) and forgets the journal.
+    fn write(&mut self) {
+        let Some((slot, sitting, log)) = self.capture() else {
+            return;
+        };
+        self.kept.write();
+        let written = sitting.and_then(|sitting| slot.checkpoint(&sitting).map(|()| sitting));
+        *self.journaled = Journaled {
+            written: log,
+            entries: 0,
+        };
+        self.kept.journaled();
+        said(&mut self.saved, written);
+    }
+
+    /// Journals the commands accepted since the last entry, with the sitting after them and the hands they ended.
+    fn journal(&mut self) {
+        let written = self.journaled.written;
+        let pending = self
+            .engine
+            .as_deref()
+            .is_some_and(|engine| engine.commands().len() > written)
+            || !self.kept.fresh().is_empty();
+        if !pending {
+            return;
+        }
+        let (Some((slot, sitting, log)), Some(engine), Some(seat)) =
+            (self.capture(), self.engine.as_deref(), self.seat())
+        else {
+            return;
+        };
+        let line = self
+            .autoplay
+            .as_ref()
+            .filter(|keep| keep.trace)
+            .zip(sitting.as_ref().ok())
+            .map(|(_, sitting)| trace_line(engine, seat, sitting.accepted));
+        let commands = engine
+            .commands()
+            .get(written..)
+            .unwrap_or_default()
+            .to_vec();
+        let between_rounds = engine.phase() == crate::engine::Phase::Betting;
+        let result = sitting.and_then(|sitting| {
+            let entry = Entry {
+                commands,
+                sitting,
+                hands: self.kept.fresh().to_vec(),
+            };
+            if let Some(line) = &line {
+                println!("journal {line}");
+            }
+            slot.journal(&entry).map(|()| entry.sitting)
+        });
+        if result.is_ok() {
+            self.journaled.written = log;
+            self.journaled.entries += 1;
+            self.kept.journaled();
+            if let Some(line) = &line {
+                println!("synced {line}");
+            }
+            // Only now may the history file hold the entry's hands.
+            let now = self.time.elapsed_secs_f64();
+            self.kept.write_due(now);
+        }
+        said(&mut self.saved, result);
+        if self.journaled.entries >= CHECKPOINT_ENTRIES && between_rounds {
+            self.write();
+        }
+    }
+}
+
+/// Keeps what was written (or what went wrong) for the Title.
+fn said(saved: &mut Saved, result: Result<Sitting, String>) {
+    match result {
+        Ok(sitting) => {
+            saved.sitting = Some(sitting);
+            saved.problem = None;
+        }
+        Err(problem) => {
+            error!("{problem}");
+            saved.problem = Some(problem);
+        }
+    }
+}
+
+fn save_now(mut keep: Keep) {
+    keep.write();
+}
+
+fn journal_frame(mut keep: Keep) {
+    keep.journal();
+}
+
+fn save_on_quit(mut exits: MessageReader<AppExit>, mut keep: Keep) {
+    if exits.read().next().is_some() {
+        keep.write();
+    }
+}

@@ -1,0 +1,103 @@
+//! The player's settings remembered between launches (`settings.ron` beside the save), written whenever they change.
+
+use super::sitting::read_ron;
+use super::store::Store;
+use bevy::prelude::*;
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+
+/// Settings remembered between launches, beside the save.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Preferences {
+    /// The table's pace.
+    pub speed: crate::game::model::settings::Speed,
+    /// Stand by itself on 21.
+    pub auto_stand_21: bool,
+    /// Keep every seat's hands in the history.
+    pub keep_every_seat: bool,
+    /// How cards are printed, and reduced motion.
+    #[serde(default)]
+    pub look: crate::game::model::settings::Look,
+    /// Volumes of music, ambience and effects.
+    #[serde(default)]
+    pub mix: crate::game::model::settings::Mix,
+}
+
+impl Default for Preferences {
+    fn default() -> Preferences {
+        Preferences {
+            speed: crate::game::model::settings::Speed::Normal,
+            auto_stand_21: crate::game::model::settings::PlayOptions::default().auto_stand_21,
+            keep_every_seat: false,
+            look: crate::game::model::settings::Look::default(),
+            mix: crate::game::model::settings::Mix::default(),
+        }
+    }
+}
+
+impl Preferences {
+    const NAME: &str = "settings.ron";
+
+    /// The remembered settings; defaults when there are none. Unreadable settings are reported and left in place
+    /// for the player to look at; the defaults are used meanwhile.
+    pub fn load() -> Preferences {
+        let Some(store) = Store::platform() else {
+            return Preferences::default();
+        };
+        match store.read(Preferences::NAME) {
+            Ok(Some(text)) => Preferences::parse(&store.place(Preferences::NAME), &text)
+                .unwrap_or_else(|message| {
+                    error!("{message}; using the default settings");
+                    Preferences::default()
+                }),
+            Ok(None) => Preferences::default(),
+            Err(message) => {
+                error!("{message}; using the default settings");
+                Preferences::default()
+            }
+        }
+    }
+
+    /// Reads settings text, naming the file, line and column of a mistake.
+    pub fn parse(path: &Path, text: &str) -> Result<Preferences, String> {
+        read_ron(path, text)
+    }
+
+    fn write(&self, store: &Store) -> Result<(), String> {
+        let text = ron::ser::to_string_pretty(self, ron::ser::PrettyConfig::default())
+            .map_err(|e| format!("cannot write the settings: {e}"))?;
+        store.write(Preferences::NAME, &text)
+    }
+}
+
+/// Writes the settings whenever the player changes them.
+pub(crate) fn remember_preferences(
+    beats: Res<crate::game::model::table::Beats>,
+    options: Res<crate::game::model::settings::PlayOptions>,
+    look: Res<crate::game::model::settings::Look>,
+    mix: Option<Res<crate::game::model::settings::Mix>>,
+    mut last: Local<Option<Preferences>>,
+    mut store: Local<Option<Option<Store>>>,
+) {
+    let now = Preferences {
+        speed: beats.speed,
+        auto_stand_21: options.auto_stand_21,
+        keep_every_seat: options.keep_every_seat,
+        look: *look,
+        mix: mix.map_or_else(crate::game::model::settings::Mix::default, |m| *m),
+    };
+    match *last {
+        None => *last = Some(now),
+        Some(before) if before != now => {
+            *last = Some(now);
+            // Where settings go is worked out once, at the first change (in the browser that is a test write).
+            if let Some(store) = store.get_or_insert_with(Store::platform)
+                && let Err(message) = now.write(store)
+            {
+                error!("{message}");
+            }
+        }
+        Some(_) => {}
+    }
+}

@@ -1,0 +1,222 @@
+//! Where the game keeps things: files in the platform's data folder (written whole through a temporary file and
+//! synced, the folder too), or the browser's localStorage. A file that cannot be read is set aside, never written over.
+
+use bevy::log::error;
+use std::path::{Path, PathBuf};
+
+/// Where saves and settings are kept: files in the platform's data folder, or the browser's localStorage.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Store {
+    /// A folder on disk.
+    Folder(PathBuf),
+    /// The page's `localStorage`, each file under the key `holecard/NAME`.
+    #[cfg(target_arch = "wasm32")]
+    Browser,
+}
+
+impl Store {
+    /// The platform's place for a game's data (`crate::places::data_dir`); in the browser, localStorage when the
+    /// page may use it.
+    /// None when there is nowhere to keep anything: the game plays on and says progress won't be kept.
+    pub fn platform() -> Option<Store> {
+        #[cfg(target_arch = "wasm32")]
+        {
+            super::browser::storage_usable().then_some(Store::Browser)
+        }
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            let dir = crate::places::data_dir()?;
+            Some(Store::Folder(dir))
+        }
+    }
+
+    /// Where `name` lives, for messages: a file's path, or `localStorage:holecard/NAME`.
+    pub fn place(&self, name: &str) -> PathBuf {
+        match self {
+            Store::Folder(dir) => dir.join(name),
+            #[cfg(target_arch = "wasm32")]
+            Store::Browser => PathBuf::from(format!(
+                "localStorage:{}",
+                super::browser::storage_key(name)
+            )),
+        }
+    }
+
+    /// The text kept under `name`, None if nothing is.
+    pub fn read(&self, name: &str) -> Result<Option<String>, String> {
+        match self {
+            Store::Folder(_) => {
+                let path = self.place(name);
+                match std::fs::read_to_string(&path) {
+                    Ok(text) => Ok(Some(text)),
+                    Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+                    Err(e) => Err(format!("{}: {e}", path.display())),
+                }
+            }
+            #[cfg(target_arch = "wasm32")]
+            Store::Browser => super::browser::storage_get(name),
+        }
+    }
+
+    /// Keeps `text` under `name`. On disk it goes to a temporary file first, then is renamed over the old one, so a
+    /// crash mid-write leaves the previous file whole; localStorage replaces an item in one step.
+    pub fn write(&self, name: &str, text: &str) -> Result<(), String> {
+        match self {
+            Store::Folder(dir) => {
+                std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+                let path = self.place(name);
+                let temporary = self.place(&format!("{name}.tmp"));
+                let written = std::fs::File::create(&temporary).and_then(|mut file| {
+                    std::io::Write::write_all(&mut file, text.as_bytes())?;
+                    file.sync_all()
+                });
+                written.map_err(|e| format!("{}: {e}", temporary.display()))?;
+                std::fs::rename(&temporary, &path)
+                    .map_err(|e| format!("{}: {e}", path.display()))?;
+                sync_folder(dir)
+            }
+            #[cfg(target_arch = "wasm32")]
+            Store::Browser => super::browser::storage_set(name, text),
+        }
+    }
+
+    /// Adds `text` at the end of what is under `name`. On disk the file is opened for appending, written and synced
+    /// (and its folder synced when the file is new), so once this returns the text outlasts a crash; a crash during
+    /// the write can leave only a cut-off end, which [`read_journal`] knows.
+    pub fn append(&self, name: &str, text: &str) -> Result<(), String> {
+        match self {
+            Store::Folder(dir) => {
+                std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+                let path = self.place(name);
+                let new = !path.exists();
+                let written = std::fs::OpenOptions::new()
+                    .create(true)
+                    .append(true)
+                    .open(&path)
+                    .and_then(|mut file| {
+                        std::io::Write::write_all(&mut file, text.as_bytes())?;
+                        file.sync_data()
+                    });
+                written.map_err(|e| format!("{}: {e}", path.display()))?;
+                if new { sync_folder(dir) } else { Ok(()) }
+            }
+            #[cfg(target_arch = "wasm32")]
+            Store::Browser => {
+                let mut all = super::browser::storage_get(name)?.unwrap_or_default();
+                all.push_str(text);
+                super::browser::storage_set(name, &all)
+            }
+        }
+    }
+
+    /// Sets a damaged `name` aside as `NAME.damaged` (never deleting it): `message` with where it was kept, or, when it
+    /// could not be moved, the error with why (it is then still in the way: nothing may be written over it).
+    pub fn set_aside(&self, name: &str, message: &str) -> Result<String, String> {
+        let aside = format!("{name}.damaged");
+        match self.rename(name, &aside) {
+            Ok(()) => Ok(format!(
+                "{message} (kept as {})",
+                self.place(&aside).display()
+            )),
+            Err(why) => Err(format!("{message} (could not move it aside: {why})")),
+        }
+    }
+
+    /// Moves what is under `name` to `to`, replacing whatever was there.
+    pub fn rename(&self, name: &str, to: &str) -> Result<(), String> {
+        match self {
+            Store::Folder(_) => {
+                let from = self.place(name);
+                std::fs::rename(&from, self.place(to))
+                    .map_err(|e| format!("{}: {e}", from.display()))
+            }
+            #[cfg(target_arch = "wasm32")]
+            Store::Browser => {
+                let text = super::browser::storage_get(name)?.unwrap_or_default();
+                super::browser::storage_set(to, &text)?;
+                super::browser::storage_remove(name);
+                Ok(())
+            }
+        }
+    }
+
+    /// Forgets `name`; nothing happens if it is not there.
+    pub fn remove(&self, name: &str) {
+        match self {
+            Store::Folder(dir) => {
+                if std::fs::remove_file(self.place(name)).is_ok()
+                    && let Err(problem) = sync_folder(dir)
+                {
+                    error!("{problem}");
+                }
+            }
+            #[cfg(target_arch = "wasm32")]
+            Store::Browser => super::browser::storage_remove(name),
+        }
+    }
+}
+
+/// Makes a folder's entries (a file made, renamed or removed in it) outlast a crash. Only where folders can be
+/// opened and synced (Unix); elsewhere the file's own sync is what there is.
+fn sync_folder(dir: &Path) -> Result<(), String> {
+    #[cfg(unix)]
+    {
+        std::fs::File::open(dir)
+            .and_then(|folder| folder.sync_all())
+            .map_err(|e| format!("{}: {e}", dir.display()))
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = dir;
+        Ok(())
+    }
+}
+
+/// A save that could not be read.
+#[derive(Debug)]
+pub struct Unreadable {
+    /// What went wrong, and where.
+    pub message: String,
+    /// The unreadable save is still where new saves would go: the game must not write over it.
+    pub still_there: bool,
+}
+
+#[cfg(test)]
+pub(crate) fn scratch(name: &str) -> Store {
+    let dir = std::env::temp_dir().join(format!("holecard-store-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    Store::Folder(dir)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_folder_store_keeps_replaces_moves_and_forgets() {
+        let store = scratch("folder");
+        assert_eq!(store.read("settings.ron"), Ok(None));
+        store.write("settings.ron", "(speed: Fast)").expect("write");
+        store
+            .write("settings.ron", "(speed: Normal)")
+            .expect("replace");
+        assert_eq!(
+            store.read("settings.ron"),
+            Ok(Some("(speed: Normal)".to_string()))
+        );
+        assert!(
+            !store.place("settings.ron.tmp").exists(),
+            "no temporary left behind"
+        );
+        store.rename("settings.ron", "old.ron").expect("move");
+        assert_eq!(store.read("settings.ron"), Ok(None));
+        assert_eq!(
+            store.read("old.ron"),
+            Ok(Some("(speed: Normal)".to_string()))
+        );
+        store.remove("old.ron");
+        assert_eq!(store.read("old.ron"), Ok(None));
+        let Store::Folder(dir) = store;
+        let _ = std::fs::remove_dir_all(dir);
+    }
+}

@@ -1,0 +1,139 @@
+//! The seats at work, paced for people to watch: the host's companions (and the player's seat on autoplay) bet, think
+//! for a moment and act; between rounds broke or satisfied companions get up and someone may sit down. The host
+//! decides all of it; this module only says when.
+
+use crate::engine::ai::Personality;
+use crate::engine::{Phase, TableState};
+use crate::game::local::table::Engine;
+use crate::game::model::screen::RoundSet;
+use crate::game::model::session::Session;
+use crate::game::model::table::{Beats, Restored};
+use crate::host::Occupant;
+use bevy::prelude::*;
+
+/// At a table nobody sits at, this many seconds count as a round for arrivals.
+const IDLE_ROUND_SECONDS: f32 = 2.0;
+
+/// How long a seat thinks before acting, at normal speed.
+const THINKING_SECONDS: f32 = 0.8;
+
+/// Time left before the seat to act makes its move ("thinking").
+#[derive(Resource, Default)]
+pub struct Thinking {
+    left: Option<f32>,
+}
+
+pub(crate) fn plugin(app: &mut App) {
+    app.init_resource::<Thinking>()
+        .add_systems(
+            Update,
+            (rise_and_sit, place_bets_and_deal)
+                .chain()
+                .in_set(RoundSet::Betting)
+                .run_if(resource_exists::<Engine>),
+        )
+        .add_systems(
+            Update,
+            act_in_turn
+                .in_set(RoundSet::PlayerTurn)
+                .run_if(resource_exists::<Engine>),
+        );
+}
+
+/// The player and the level's regulars sit down at a freshly opened table (a restored one has its seats taken).
+pub(crate) fn seat_the_table(
+    mut session: ResMut<Session>,
+    engine: Option<ResMut<Engine>>,
+    mut beats: ResMut<Beats>,
+    mut thinking: ResMut<Thinking>,
+    restored: Option<Res<Restored>>,
+) {
+    let Some(mut engine) = engine else {
+        return;
+    };
+    *thinking = Thinking::default();
+    if restored.is_some() {
+        return;
+    }
+    session.visits += 1;
+    if let Some(seat) = session.player_seat {
+        let buy_in = session.player_chips.unwrap_or(session.level.buy_in);
+        let mut you = Occupant::person("You", buy_in);
+        you.mind = session
+            .autoplay
+            .then(|| engine.mind(Personality::ByTheBook, seat));
+        if let Ok(news) = engine.sit(seat, you) {
+            beats.show(news);
+        }
+    }
+    let news = engine.seat_regulars();
+    beats.show(news);
+}
+
+/// Between rounds, once everything is shown: the host sends companions home and seats newcomers. At a table nobody
+/// sits at, rounds stop, so every few seconds count as one.
+fn rise_and_sit(
+    mut engine: ResMut<Engine>,
+    mut beats: ResMut<Beats>,
+    mut idle: Local<f32>,
+    time: Res<Time>,
+) {
+    if !beats.settled() || engine.phase() != Phase::Betting {
+        return;
+    }
+    *idle = if engine.occupants().next().is_none() {
+        *idle + time.delta_secs()
+    } else {
+        0.0
+    };
+    let again = *idle >= IDLE_ROUND_SECONDS;
+    if again {
+        *idle = 0.0;
+    }
+    let news = engine.between_rounds(again);
+    beats.show(news);
+}
+
+/// AI seats put their bets down. The dealer deals once they have, unless the player sits and plays by hand: then
+/// the deal waits for the player's Deal.
+fn place_bets_and_deal(
+    session: Res<Session>,
+    mut engine: ResMut<Engine>,
+    mut beats: ResMut<Beats>,
+) {
+    if !beats.settled() || engine.phase() != Phase::Betting {
+        return;
+    }
+    let news = engine.place_bets();
+    beats.show(news);
+    if crate::game::model::session::human_seat(&session).is_some() || !beats.settled() {
+        return;
+    }
+    // Refused when nobody could bet (everyone broke): the table waits for seats to change.
+    let _ = engine.apply(crate::engine::Command::Deal, &mut beats);
+}
+
+/// The seat to act, when a mind plays it, makes its move after a short, human-paced pause.
+fn act_in_turn(
+    time: Res<Time>,
+    mut engine: ResMut<Engine>,
+    mut beats: ResMut<Beats>,
+    mut thinking: ResMut<Thinking>,
+) {
+    if !beats.settled() || engine.mind_to_act().is_none() {
+        return; // The player's own decision comes from the table's buttons.
+    }
+    let left = thinking
+        .left
+        .get_or_insert(beats.speed.seconds(THINKING_SECONDS));
+    *left -= time.delta_secs();
+    if *left > 0.0 {
+        return;
+    }
+    thinking.left = None;
+    match engine.act() {
+        Some(Ok(news)) => beats.show(news),
+        Some(Err(error)) => error!("a mind's move was refused: {error}"),
+        None => {}
+    }
+}

@@ -1,0 +1,336 @@
+//! The wire, each frame: connect when wanted (again after a drop, with back-off), say hello, send what is queued once
+//! welcomed, and take in what the server and the HTTP API said; refusals said in words.
+
+use super::*;
+
+/// The wire: connects when wanted (again after a drop, with back-off), says hello, sends what is queued once
+/// welcomed, and takes in what the server and the HTTP API said.
+pub(super) fn pump(
+    mut link: NonSendMut<Link>,
+    mut online: ResMut<Online>,
+    screen: Res<State<Screen>>,
+    time: Res<Time<Real>>,
+) {
+    let now = time.elapsed_secs_f64();
+    let online = &mut *online;
+    for (asked, answer) in online.requests.take() {
+        online.asking.retain(|a| *a != asked);
+        answered(online, asked, answer);
+    }
+    if !online.wanted {
+        if let Some(connection) = link.0.take() {
+            connection.close();
+        }
+        if online.status != Status::Offline {
+            online.status = Status::Offline;
+        }
+        return;
+    }
+    let due = match &online.status {
+        Status::Offline => true,
+        Status::Lost { retry_at, .. } => now >= *retry_at,
+        Status::Connecting { .. } | Status::Open => false,
+    };
+    // Not while the game loads: its frames can be seconds apart there (a browser compiling shaders in software),
+    // and a connection would wait on them.
+    if link.0.is_none() && due && *screen.get() != Screen::Loading {
+        match Connection::open(&online.address.ws, online.record_frames) {
+            Ok(connection) => {
+                link.0 = Some(connection);
+                if !matches!(online.status, Status::Lost { .. }) {
+                    online.status = Status::Connecting { since: now };
+                }
+            }
+            Err(why) => online.lost(why, now),
+        }
+    }
+    let Some(connection) = link.0.as_mut() else {
+        return;
+    };
+    let mut dropped = None;
+    let mut refused = false;
+    for heard in connection.poll() {
+        match heard {
+            Heard::Opened => {
+                // The hello gets its own time to be answered.
+                if let Status::Connecting { since } = &mut online.status {
+                    *since = now;
+                }
+                let (name, token) = match (&online.guest, &online.login) {
+                    _ if online.seat_token.is_some() => (String::new(), online.seat_token.clone()),
+                    (Some(name), _) => (name.clone(), None),
+                    (None, Some(login)) => (String::new(), Some(login.token.clone())),
+                    (None, None) => (String::new(), None),
+                };
+                let since = online.table.as_ref().map(|_| online.seq);
+                connection.send(&ClientMessage::Hello {
+                    version: VERSION,
+                    name,
+                    token,
+                    since,
+                });
+            }
+            Heard::Message(message) => {
+                // Welcomed is open at once, even while the game is still loading (the rest of the welcome, and
+                // everything after it, is taken in once it has loaded).
+                if let ServerMessage::Welcome { token, .. } = &message {
+                    if matches!(online.status, Status::Lost { .. }) {
+                        online.hear_chat(ChatLine {
+                            from: None,
+                            text: "Connected again.".into(),
+                        });
+                    }
+                    online.status = Status::Open;
+                    online.was_open = true;
+                    online.seat_token = Some(token.clone());
+                }
+                if let ServerMessage::Refused { code, message } = &message
+                    && online.status != Status::Open
+                {
+                    refused_at_hello(online, *code, message);
+                    refused = true;
+                    break;
+                }
+                online.inbox.push_back(message);
+            }
+            Heard::Garbled(why) => online.say(why),
+            Heard::Closed(why) => dropped = Some(why),
+        }
+    }
+    if let Some(frames) = connection.frames.as_mut() {
+        online.frames.append(frames);
+    }
+    if dropped.is_none()
+        && let Status::Connecting { since }
+        | Status::Lost {
+            retry_at: since, ..
+        } = online.status
+        && now - since > CONNECT_SECONDS
+    {
+        dropped = Some(format!(
+            "no answer in {CONNECT_SECONDS:.0} seconds (is the server running, and is the address right?)"
+        ));
+    }
+    if refused || dropped.is_some() {
+        if let Some(connection) = link.0.take() {
+            connection.close();
+        }
+        // Refused at hello, the player has been told; a drop is retried (or said, the first time).
+        if let Some(why) = dropped.filter(|_| !refused) {
+            online.lost(why, now);
+        }
+        return;
+    }
+    if online.status == Status::Open {
+        while let Some(message) = online.outbox.pop_front() {
+            connection.send(&message);
+        }
+    }
+}
+
+/// An HTTP answer: a session, the leaderboard, the player's hands.
+pub(super) fn answered(online: &mut Online, asked: Asked, answer: link::Answer) {
+    #[derive(Deserialize)]
+    struct Session {
+        name: String,
+        token: String,
+    }
+    match (asked, answer) {
+        (Asked::Login, Ok(text)) => match serde_json::from_str::<Session>(&text) {
+            Ok(session) => {
+                let login = Login {
+                    server: online.address.ws.clone(),
+                    name: session.name,
+                    token: session.token,
+                };
+                if online.keep_login
+                    && let Some(store) = crate::game::keep::store::Store::platform()
+                    && let Ok(text) = serde_json::to_string(&login)
+                    && let Err(e) = store.write(LOGIN_FILE, &text)
+                {
+                    warn!("online: the session is not kept for next time: {e}");
+                }
+                online.login = Some(login);
+                online.connect(None);
+            }
+            Err(e) => online.say(format!("the casino's answer to logging in: {e}")),
+        },
+        (Asked::Leaderboard, answer) => {
+            online.leaderboard = Some(answer.and_then(|text| {
+                serde_json::from_str(&text).map_err(|e| format!("the leaderboard: {e}"))
+            }));
+        }
+        (Asked::History, answer) => {
+            online.history = Some(answer.and_then(|text| {
+                serde_json::from_str(&text).map_err(|e| format!("your hands: {e}"))
+            }));
+        }
+        (Asked::Login, Err(why)) => online.say(why),
+        (Asked::Logout, _) => {}
+    }
+}
+
+/// What the server said, taken in: the lobby, the table (its view opens the felt; its news goes to the beats), the
+/// clock, the chat, refusals in words.
+#[allow(clippy::too_many_arguments)] // Bevy systems take their world as parameters.
+pub(super) fn take_messages(
+    mut online: ResMut<Online>,
+    mut beats: ResMut<Beats>,
+    mut slip: ResMut<BetSlip>,
+    screen: Res<State<Screen>>,
+    arrival: Option<Res<Arrival>>,
+    occupants: Res<Occupants>,
+    mut next: ResMut<NextState<Screen>>,
+    mut commands: Commands,
+    time: Res<Time<Real>>,
+) {
+    let now = time.elapsed_secs_f64();
+    // A table being opened takes the news after its view once it is open (the next frame).
+    if arrival.is_some() {
+        return;
+    }
+    while let Some(message) = online.inbox.pop_front() {
+        match message {
+            ServerMessage::Welcome { name, account, .. } => {
+                let kind = if account { "an account" } else { "a guest" };
+                info!(target: "holecard::online", "welcomed as {name}, {kind}");
+                online.welcomed = Some((name, account));
+                online.problem = None;
+                online.outbox.push_front(ClientMessage::Lobby {});
+            }
+            ServerMessage::Balance { chips, highscore } => {
+                online.balance = Some((chips, highscore));
+            }
+            ServerMessage::Lobby { tables } => {
+                info!(target: "holecard::online", "the lobby lists {} tables", tables.len());
+                online.lobby = tables;
+            }
+            ServerMessage::Joined {
+                table,
+                seat,
+                seq,
+                view,
+                names,
+            } => {
+                let chips =
+                    seat.map(|s| (view.seats()[usize::from(s)].bankroll, view.seat_on_felt(s)));
+                match (seat, chips) {
+                    (Some(seat), Some((bankroll, felt))) => {
+                        info!(
+                            target: "holecard::online",
+                            "at {table} in seat {} with {bankroll} and {felt} on the felt",
+                            seat + 1
+                        )
+                    }
+                    _ => info!(target: "holecard::online", "at {table}, watching"),
+                }
+                online.seq = seq;
+                online.awaiting = false;
+                online.table = Some(AtTable {
+                    id: table.clone(),
+                    seat,
+                });
+                let name = online
+                    .lobby
+                    .iter()
+                    .find(|t| t.id == table)
+                    .map(|t| t.name.clone());
+                let level = match level_for(&table, name.as_deref(), &view) {
+                    Ok(level) => level,
+                    Err(e) => {
+                        online.say(format!("the table's look: {e}"));
+                        continue;
+                    }
+                };
+                commands.insert_resource(Arrival {
+                    table,
+                    level,
+                    seat,
+                    view: *view,
+                    names,
+                });
+                // Re-entering the table if it is up: a fresh view makes a fresh felt.
+                next.set(Screen::Table);
+                return;
+            }
+            ServerMessage::News { seq, news } => {
+                if online.table.is_none() || *screen.get() != Screen::Table || seq <= online.seq {
+                    continue;
+                }
+                online.seq = seq;
+                online.awaiting = false;
+                if let crate::host::News::Said { seat, line } = &news {
+                    let from = occupants.name(*seat);
+                    online.hear_chat(ChatLine {
+                        from: Some(from),
+                        text: line.clone(),
+                    });
+                }
+                if let crate::host::News::Event(crate::engine::Event::RoundEnded { .. }) = news {
+                    online.clock = None;
+                }
+                beats.show([news]);
+            }
+            ServerMessage::Missed { .. } => {}
+            ServerMessage::Clock(Timer { seat, ms }) => {
+                online.clock = Some(Clock {
+                    seat,
+                    ends_at: now + ms as f64 / 1000.0,
+                });
+            }
+            ServerMessage::Chat { from, text } => {
+                info!(target: "holecard::chat", "{from}: {text}");
+                online.hear_chat(ChatLine {
+                    from: Some(from),
+                    text,
+                });
+            }
+            ServerMessage::Notice { text } => {
+                info!(target: "holecard::online", "the table says: {text}");
+                online.hear_chat(ChatLine { from: None, text });
+            }
+            ServerMessage::Refused { code, message } => {
+                refused(&mut online, &mut slip, *screen.get(), code, message);
+            }
+        }
+    }
+}
+
+/// A refusal of a command, said where the player looks: on the table's bar, or on the page. (A refused hello is
+/// taken as it arrives, by `pump`; one taken here may have been sent before a drop, and must not stop the reconnect.)
+pub(super) fn refused(
+    online: &mut Online,
+    slip: &mut BetSlip,
+    screen: Screen,
+    code: Refusal,
+    message: String,
+) {
+    online.awaiting = false;
+    info!(target: "holecard::online", "refused: {message} ({code:?})");
+    if screen == Screen::Table && online.table.is_some() {
+        if slip.in_play {
+            // The bet did not go down: it is back on the slip.
+            slip.in_play = false;
+            slip.chips = vec![slip.last_bet];
+        }
+        slip.refusal = Some(crate::narrate::capitalise(&message));
+    } else {
+        online.say(crate::narrate::capitalise(&message));
+    }
+}
+
+/// Refused at hello (a name taken, a session no longer known): say so and stop; a session the casino no longer
+/// knows is forgotten here too.
+pub(super) fn refused_at_hello(online: &mut Online, code: Refusal, message: &str) {
+    if code == Refusal::BadName && online.login.is_some() && online.seat_token.is_none() {
+        online.login = None;
+        if let Some(store) =
+            crate::game::keep::store::Store::platform().filter(|_| online.keep_login)
+        {
+            store.remove(LOGIN_FILE);
+        }
+    }
+    online.wanted = false;
+    online.status = Status::Offline;
+    online.say(crate::narrate::capitalise(message));
+}

@@ -1,0 +1,472 @@
+//! Every page and the table's heads-up display, in egui: Loading, the Title and its pages (Tables, Settings,
+//! Statistics, the hand history, Play online's login, lobby, leaderboard and the casino's hands), and at the table the
+//! limits and bankroll bar, the chip rack and betting buttons, the action buttons with their keys, the round log, the
+//! chat and clock of a casino's table and the pause menu; the widgets they share and the pages' look (`backdrop`).
+//! Everything the player asks for becomes an [`Intent`]; the keyboard sends the same intents. Uses every room below
+//! it (model, local, keep, online, felt); only `platform` puts it in the app.
+
+use crate::engine::{Action, Cents, Phase, TableState};
+use crate::game::felt::asset_tracking::{Preload, Tally};
+use crate::game::felt::fonts::{
+    BOLD_FAMILY, FontFile, GameFonts, font_bytes, font_definitions, preload_fonts,
+};
+use crate::game::model::player::{BetSlip, Intent, PlayOptions, denominations, human_seat};
+use crate::game::model::screen::{RoundPhase, Screen};
+use crate::game::model::session::Session;
+use crate::game::model::table::Remark;
+use crate::game::model::table::{Beats, Occupants, SeatView, Shown, Speed};
+use crate::level::{Listing, catalogue};
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+use std::collections::VecDeque;
+use std::path::Path;
+
+mod backdrop;
+mod hands;
+mod input;
+mod loading;
+mod online;
+mod statistics;
+mod table_hud;
+mod title;
+
+pub use hands::ReplayAgain;
+use hands::*;
+use input::*;
+pub use loading::GameStopped;
+use loading::*;
+pub use online::Typed;
+use table_hud::*;
+use title::*;
+
+/// Where the Loading screen goes when it is done.
+#[derive(Resource, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StartAt(pub Screen);
+
+/// Everything the Settings page changes.
+#[derive(bevy::ecs::system::SystemParam)]
+pub struct Settings<'w> {
+    beats: ResMut<'w, Beats>,
+    options: ResMut<'w, PlayOptions>,
+    look: ResMut<'w, crate::game::felt::art::Look>,
+    mix: Option<ResMut<'w, crate::game::felt::audio::Mix>>,
+    hearing: Option<Res<'w, crate::game::felt::audio::Hearing>>,
+}
+
+/// Which page of the title menu is open: a state of the Title screen.
+#[derive(SubStates, Default, Clone, Copy, PartialEq, Eq, Hash, Debug)]
+#[source(Screen = Screen::Title)]
+pub enum Menu {
+    /// Resume, Play, Watch, Tables, Settings, Quit.
+    #[default]
+    Main,
+    /// Every level file.
+    Tables,
+    /// Speed and options.
+    Settings,
+    /// The player's totals and bankroll chart.
+    Statistics,
+    /// The kept rounds, each with a replay.
+    Hands,
+    /// Play online: log in, register or play as a guest.
+    Online,
+    /// The casino's tables.
+    Lobby,
+    /// The casino's all-time highscores.
+    Leaderboard,
+    /// The player's own hands as the casino kept them.
+    ServerHands,
+}
+
+/// The page the Title opens on the first time it is shown (`--start tables`), when not the main one.
+#[derive(Resource, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StartPage(pub Menu);
+
+/// The pause menu, and which of its pages is open: a state of the table. The table's clock stops while it is up.
+#[derive(SubStates, Default, Clone, Copy, PartialEq, Eq, Hash, Debug)]
+#[source(Screen = Screen::Table)]
+pub enum Pause {
+    /// Playing.
+    #[default]
+    Off,
+    /// Resume, Settings, Rules, Leave.
+    Menu,
+    /// Speed and options.
+    Settings,
+    /// The table's rules.
+    Rules,
+    /// The player's totals and bankroll chart (its own window: `statistics::pause_statistics`).
+    Statistics,
+}
+
+/// The table's story in words, newest last.
+#[derive(Resource, Default)]
+pub struct RoundLog {
+    /// Lines, at most [`RoundLog::KEEP`].
+    pub lines: VecDeque<String>,
+    /// The side panel is open.
+    pub open: bool,
+}
+
+impl RoundLog {
+    /// Lines kept.
+    pub const KEEP: usize = 300;
+
+    fn push(&mut self, line: String) {
+        if self.lines.len() == Self::KEEP {
+            self.lines.pop_front();
+        }
+        self.lines.push_back(line);
+    }
+}
+
+/// The levels on the Tables screen, read when the screen opens; and why a replay picked on the hand history could
+/// not start.
+#[derive(Resource, Default)]
+struct Tables(Vec<Listing>, Option<String>);
+
+pub(crate) fn plugin(app: &mut App) {
+    app.add_plugins(pause_plugin)
+        .add_sub_state::<Menu>()
+        .add_message::<GameStopped>()
+        .init_resource::<RoundLog>()
+        .init_resource::<Tables>()
+        .init_resource::<Typed>()
+        .init_resource::<Preload>()
+        .add_systems(Startup, preload_fonts)
+        .add_systems(OnEnter(Screen::Table), |mut log: ResMut<RoundLog>| {
+            log.lines.clear();
+        })
+        .add_systems(OnEnter(Screen::Title), open_start_page)
+        .add_systems(
+            OnEnter(Screen::Title),
+            back_to_the_lobby.after(crate::game::online::go_home),
+        )
+        .add_systems(
+            Update,
+            keys.run_if(in_state(Pause::Off))
+                .run_if(|typed: Res<Typed>| !typed.typing),
+        )
+        .add_systems(Update, replay_again.run_if(in_state(Screen::Title)))
+        .add_systems(
+            Update,
+            write_log
+                .after(crate::game::model::screen::RoundSet::Present)
+                .run_if(in_state(Screen::Table)),
+        )
+        .add_systems(
+            EguiPrimaryContextPass,
+            (
+                zoom_to_window,
+                loading_screen.run_if(in_state(Screen::Loading)),
+                title_screen.run_if(in_state(Screen::Title)),
+                table_hud.run_if(in_state(Screen::Table)),
+                game_over.run_if(in_state(Screen::Table)),
+                replay_banner.run_if(in_state(Screen::Table)),
+                online::online_hud.run_if(in_state(Screen::Table)),
+                statistics::pause_statistics.run_if(in_state(Pause::Statistics)),
+            )
+                .chain(),
+        );
+}
+
+/// The pause menu as a state of the table: the table's clock stops while it is up, and runs again on resuming or on
+/// leaving the table from it.
+fn pause_plugin(app: &mut App) {
+    app.add_sub_state::<Pause>()
+        .add_systems(OnExit(Pause::Off), |mut time: ResMut<Time<Virtual>>| {
+            time.pause();
+        })
+        .add_systems(OnEnter(Pause::Off), |mut time: ResMut<Time<Virtual>>| {
+            time.unpause()
+        })
+        .add_systems(OnExit(Screen::Table), |mut time: ResMut<Time<Virtual>>| {
+            time.unpause()
+        });
+}
+
+/// Opens the Title on the page asked for at start, once.
+fn open_start_page(
+    start: Option<Res<StartPage>>,
+    mut menu: ResMut<NextState<Menu>>,
+    mut commands: Commands,
+) {
+    if let Some(start) = start {
+        menu.set(start.0);
+        commands.remove_resource::<StartPage>();
+    }
+}
+
+/// Leaving a casino's table opens its lobby.
+fn back_to_the_lobby(
+    online: Option<ResMut<crate::game::online::Online>>,
+    mut menu: ResMut<NextState<Menu>>,
+) {
+    if let Some(mut online) = online
+        && std::mem::take(&mut online.back_to_lobby)
+    {
+        menu.set(Menu::Lobby);
+    }
+}
+
+/// Colours of the HUD.
+const GOLD: egui::Color32 = egui::Color32::from_rgb(0xff, 0xd8, 0x4a);
+const REFUSAL: egui::Color32 = egui::Color32::from_rgb(0xff, 0x8a, 0x7a);
+/// Behind the Loading and Title screens.
+const BACKDROP: egui::Color32 = egui::Color32::from_rgb(0x10, 0x2a, 0x1c);
+const PANEL: egui::Color32 = egui::Color32::from_rgba_premultiplied(12, 16, 14, 215);
+/// Quiet words on the pages: the table's printing.
+const CREAM: egui::Color32 = egui::Color32::from_rgb(0xee, 0xe4, 0xc8);
+
+/// A page's panel: darker felt with a thin gold edge, like the table's printed boxes.
+fn page_frame() -> egui::Frame {
+    egui::Frame::new()
+        .fill(egui::Color32::from_rgba_unmultiplied(8, 30, 19, 228))
+        .stroke(egui::Stroke::new(1.0, GOLD.gamma_multiply(0.7)))
+        .corner_radius(10.0)
+        .inner_margin(egui::Margin::same(14))
+}
+
+/// A page's big button.
+fn wide_button(text: &str) -> egui::Button<'static> {
+    egui::Button::new(bold(text).size(22.0)).min_size(egui::vec2(300.0, 44.0))
+}
+
+fn panel_frame() -> egui::Frame {
+    egui::Frame::new()
+        .fill(PANEL)
+        .corner_radius(8.0)
+        .inner_margin(egui::Margin::same(10))
+}
+
+/// The HUD grows and shrinks with the window as the table does: laid out for 1280×720 (720×1280 upright), it is
+/// half as big again at 1920×1080, and may shrink to half size. The window's size is in logical pixels (CSS pixels in
+/// the browser), so a phone at three device pixels per CSS pixel gets the same HUD as a 390-pixel-wide window.
+fn zoom_to_window(
+    mut contexts: EguiContexts,
+    windows: Query<&Window>,
+    mut dressed: Local<bool>,
+) -> Result {
+    let Ok(window) = windows.single() else {
+        return Ok(());
+    };
+    if !*dressed {
+        backdrop::casino_style(contexts.ctx_mut()?);
+        *dressed = true;
+    }
+    let layout =
+        crate::game::felt::layout::TableLayout::for_window(window.width(), window.height());
+    let zoom = (window.width() / layout.size.x)
+        .min(window.height() / layout.size.y)
+        .clamp(0.5, 3.0);
+    let ctx = contexts.ctx_mut()?;
+    if (ctx.zoom_factor() - zoom).abs() > 0.01 {
+        ctx.set_zoom_factor(zoom);
+    }
+    Ok(())
+}
+
+/// A root `Ui` covering the window, for egui 0.36's panels.
+fn root_ui(ctx: &egui::Context) -> egui::Ui {
+    egui::Ui::new(
+        ctx.clone(),
+        "root".into(),
+        egui::UiBuilder::new()
+            .layer_id(egui::LayerId::background())
+            .max_rect(ctx.viewport_rect()),
+    )
+}
+
+fn bold(text: impl Into<String>) -> egui::RichText {
+    egui::RichText::new(text).family(egui::FontFamily::Name(BOLD_FAMILY.into()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::Preset;
+    use crate::game::felt::fonts::{BOLD, REGULAR};
+
+    #[test]
+    fn the_pause_menu_stops_the_tables_clock_until_resumed_or_left() {
+        let mut app = App::new();
+        app.add_plugins((MinimalPlugins, bevy::state::app::StatesPlugin))
+            .init_state::<Screen>()
+            .add_plugins(pause_plugin);
+        let go = |app: &mut App, screen: Screen| {
+            app.world_mut()
+                .resource_mut::<NextState<Screen>>()
+                .set(screen);
+            app.update();
+        };
+        let pause = |app: &mut App, pause: Pause| {
+            app.world_mut()
+                .resource_mut::<NextState<Pause>>()
+                .set(pause);
+            app.update();
+        };
+        let paused = |app: &App| app.world().resource::<Time<Virtual>>().is_paused();
+        go(&mut app, Screen::Table);
+        assert_eq!(*app.world().resource::<State<Pause>>().get(), Pause::Off);
+        assert!(!paused(&app));
+        pause(&mut app, Pause::Menu);
+        assert!(paused(&app));
+        pause(&mut app, Pause::Rules);
+        assert!(
+            paused(&app),
+            "between the menu's pages the clock stays stopped"
+        );
+        pause(&mut app, Pause::Off);
+        assert!(!paused(&app));
+        pause(&mut app, Pause::Menu);
+        go(&mut app, Screen::Title);
+        assert!(
+            !paused(&app),
+            "leaving the table from the menu starts the clock"
+        );
+        assert!(app.world().get_resource::<State<Pause>>().is_none());
+        go(&mut app, Screen::Table);
+        assert_eq!(*app.world().resource::<State<Pause>>().get(), Pause::Off);
+    }
+
+    #[test]
+    fn a_tally_counts_what_is_loaded_what_failed_and_what_is_on_its_way() {
+        let mut app = crate::game::platform::headless::with_the_games_assets();
+        crate::game::felt::fonts::fonts_plugin(&mut app);
+        let server = app.world().resource::<AssetServer>().clone();
+        let fonts: Vec<(&str, Handle<FontFile>)> = [REGULAR, "fonts/no-such-font.ttf"]
+            .into_iter()
+            .map(|path| (path, server.load(path)))
+            .collect();
+        let tally = || Tally::of(&server, fonts.iter().map(|(p, h)| (p, h.id().untyped())));
+        let asked = tally();
+        assert_eq!((asked.done, asked.pending), (0, 2), "{asked:?}");
+        for _ in 0..2_000 {
+            app.update();
+            let now = tally();
+            assert_eq!(now.done + now.pending, 2, "{now:?}");
+            if now.pending == 0 {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+        let settled = tally();
+        assert_eq!((settled.done, settled.pending), (2, 0), "{settled:?}");
+        assert_eq!(settled.failures.len(), 1, "{settled:?}");
+        assert!(
+            settled.failures[0].starts_with("fonts/no-such-font.ttf: "),
+            "{settled:?}"
+        );
+    }
+
+    /// An egui context with the game's own fonts.
+    fn context() -> egui::Context {
+        let ctx = egui::Context::default();
+        let read = |file: &str| {
+            let path = format!("{}/assets/{file}", env!("CARGO_MANIFEST_DIR"));
+            std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+        };
+        ctx.set_fonts(font_definitions(Some(read(REGULAR)), Some(read(BOLD))));
+        ctx
+    }
+
+    fn slip() -> BetSlip {
+        BetSlip {
+            chips: vec![Cents(2_500)],
+            last_bet: Cents(2_500),
+            refusal: None,
+            in_play: false,
+        }
+    }
+
+    fn window(screen: egui::Vec2) -> egui::RawInput {
+        egui::RawInput {
+            screen_rect: Some(egui::Rect::from_min_size(egui::Pos2::ZERO, screen)),
+            ..Default::default()
+        }
+    }
+
+    /// Every line of text one frame of `ui` paints.
+    fn painted_text(ctx: &egui::Context, ui: impl FnMut(&mut egui::Ui)) -> Vec<String> {
+        let output = ctx.run_ui(window(egui::vec2(1280.0, 720.0)), ui);
+        let text = output
+            .shapes
+            .iter()
+            .filter_map(|clipped| match &clipped.shape {
+                egui::Shape::Text(text) => Some(text.galley.text().to_string()),
+                _ => None,
+            })
+            .collect();
+        output.drop_without_applying_deltas();
+        text
+    }
+
+    #[test]
+    fn the_hud_is_painted_in_the_first_frame_it_is_shown() {
+        let rules = Preset::LasVegasStrip.rules();
+        let slip = slip();
+        let bar = |ui: &mut egui::Ui| {
+            bottom_bar(ui.ctx(), |ui| {
+                betting_bar(ui, &slip, &rules, false, false);
+            });
+        };
+        let first = painted_text(&context(), bar);
+        assert!(first.iter().any(|t| t.contains("Your bet")), "{first:?}");
+        assert!(first.iter().any(|t| t.contains("Deal")), "{first:?}");
+
+        // What hud_area saves the table from: a plain new egui area paints nothing in its first frame.
+        let plain = painted_text(&context(), |ui| {
+            egui::Area::new("plain".into()).show(ui.ctx(), |ui| {
+                ui.label("Your bet");
+            });
+        });
+        assert!(plain.is_empty(), "{plain:?}");
+    }
+
+    /// Where the betting bar lands in a window of `screen` points, drawn in the game's own fonts.
+    fn betting_bar_rect(screen: egui::Vec2, portrait: bool) -> egui::Rect {
+        let ctx = context();
+        let slip = slip();
+        let rules = Preset::LasVegasStrip.rules();
+        let mut rect = egui::Rect::NOTHING;
+        // One frame: the new bar measures itself in egui's first pass and is placed in the second (`hud_area`).
+        ctx.run_ui(window(screen), |ui| {
+            rect = bottom_bar(ui.ctx(), |ui| {
+                betting_bar(ui, &slip, &rules, false, portrait);
+            })
+            .rect;
+        })
+        .drop_without_applying_deltas();
+        rect
+    }
+
+    #[test]
+    fn the_betting_bar_fits_a_wide_window_in_one_row_and_an_upright_one_in_two() {
+        let wide = egui::vec2(1280.0, 720.0);
+        let upright = egui::vec2(720.0, 1280.0);
+        let inside = |rect: egui::Rect, screen: egui::Vec2| {
+            egui::Rect::from_min_size(egui::Pos2::ZERO, screen).contains_rect(rect)
+        };
+
+        let one_row = betting_bar_rect(wide, false);
+        assert!(inside(one_row, wide), "{one_row:?} in {wide:?}");
+        assert!(
+            wide.y - one_row.top() < above_bottom_bar(false),
+            "{one_row:?}"
+        );
+        // The one-row bar is wider than a phone held upright: that is why it takes two rows there.
+        assert!(one_row.width() > upright.x, "{one_row:?}");
+
+        let two_rows = betting_bar_rect(upright, true);
+        assert!(inside(two_rows, upright), "{two_rows:?} in {upright:?}");
+        assert!(
+            two_rows.height() > one_row.height() + 40.0,
+            "{two_rows:?} vs {one_row:?}"
+        );
+        // Both stay clear of the panels above them.
+        assert!(
+            upright.y - two_rows.top() < above_bottom_bar(true),
+            "{two_rows:?}"
+        );
+    }
+}

@@ -1,0 +1,592 @@
+//! Playing online, on screen: the login page, the lobby, the leaderboard and the player's hands from the casino; at a
+//! shared table the chat panel, the turn clock and the connection's banner.
+
+use super::*;
+use crate::game::online::{Online, Status, seconds_left};
+use crate::protocol::ClientMessage;
+
+/// What the player is typing on the login page and in the chat.
+#[derive(Resource, Default)]
+pub struct Typed {
+    name: String,
+    password: String,
+    guest: String,
+    /// The chat line being written.
+    pub chat: String,
+    /// The chat panel is open.
+    pub chat_open: bool,
+    /// The chat's text field has the keyboard: the table's keys stand aside.
+    pub typing: bool,
+    /// The chat was just opened: its text field takes the keyboard.
+    focus: bool,
+}
+
+impl Typed {
+    fn toggle_chat(&mut self) {
+        self.chat_open = !self.chat_open;
+        self.focus = self.chat_open;
+    }
+}
+
+/// The login page: log in, register, or play as a guest. Returns the page to go to.
+pub(super) fn online_page(
+    ui: &mut egui::Ui,
+    online: &mut Online,
+    typed: &mut Typed,
+) -> Option<Menu> {
+    let mut go = None;
+    let connecting = matches!(online.status, Status::Connecting { .. });
+    let asking = !online.asking.is_empty();
+    page_frame().show(ui, |ui| {
+        ui.set_width(440.0);
+        ui.vertical_centered(|ui| {
+            ui.label(bold("Play online").size(24.0).color(GOLD));
+            ui.label(
+                egui::RichText::new(format!("The casino at {}", online.address.host()))
+                    .size(14.0)
+                    .color(CREAM),
+            );
+        });
+        ui.add_space(10.0);
+        if let Some(login) = online.login.clone() {
+            ui.vertical_centered(|ui| {
+                ui.label(format!("You are logged in as {}.", login.name));
+                ui.add_space(6.0);
+                if ui
+                    .add_enabled(!connecting, wide_button(&format!("Play as {}", login.name)))
+                    .clicked()
+                {
+                    online.connect(None);
+                }
+                if ui.add_enabled(!connecting, egui::Button::new("Log out")).clicked() {
+                    online.log_out();
+                }
+            });
+        } else {
+            egui::Grid::new("login")
+                .num_columns(2)
+                .spacing([12.0, 8.0])
+                .show(ui, |ui| {
+                    ui.label("Name");
+                    ui.add(egui::TextEdit::singleline(&mut typed.name).desired_width(260.0));
+                    ui.end_row();
+                    ui.label("Password");
+                    let password = ui.add(
+                        egui::TextEdit::singleline(&mut typed.password)
+                            .password(true)
+                            .desired_width(260.0),
+                    );
+                    ui.end_row();
+                    if password.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)) {
+                        online.log_in(&typed.name, &typed.password, false);
+                    }
+                });
+            ui.add_space(6.0);
+            ui.horizontal(|ui| {
+                ui.add_space(80.0);
+                let ready = !typed.name.trim().is_empty() && !typed.password.is_empty();
+                if ui
+                    .add_enabled(ready && !asking, egui::Button::new(bold("Log in").size(18.0)))
+                    .clicked()
+                {
+                    online.log_in(&typed.name, &typed.password, false);
+                }
+                if ui
+                    .add_enabled(ready && !asking, egui::Button::new(bold("Register").size(18.0)))
+                    .clicked()
+                {
+                    online.log_in(&typed.name, &typed.password, true);
+                }
+            });
+            ui.label(
+                egui::RichText::new("An account keeps your bankroll, highscore and hands (8 or more characters of password).")
+                    .size(12.0)
+                    .color(CREAM),
+            );
+            ui.separator();
+            ui.horizontal(|ui| {
+                ui.label("Or as a guest:");
+                ui.add(
+                    egui::TextEdit::singleline(&mut typed.guest)
+                        .hint_text("a name")
+                        .desired_width(150.0),
+                );
+                if ui
+                    .add_enabled(
+                        !typed.guest.trim().is_empty() && !connecting,
+                        egui::Button::new(bold("Play as a guest")),
+                    )
+                    .clicked()
+                {
+                    online.connect(Some(typed.guest.trim().to_string()));
+                }
+            });
+        }
+        if connecting || asking {
+            ui.label(egui::RichText::new("Talking to the casino…").color(CREAM));
+        }
+        if let Some(problem) = &online.problem {
+            ui.colored_label(REFUSAL, problem);
+        }
+    });
+    if online.is_open() {
+        go = Some(Menu::Lobby);
+    }
+    ui.add_space(8.0);
+    if ui.button("Back").clicked() {
+        online.disconnect();
+        go = Some(Menu::Main);
+    }
+    go
+}
+
+/// The lobby: every table with its rules, limits, seats and watchers; sit down or watch. Returns the page to go to.
+pub(super) fn lobby_page(ui: &mut egui::Ui, online: &mut Online) -> Option<Menu> {
+    let mut go = None;
+    if !online.is_open() && !matches!(online.status, Status::Lost { .. }) {
+        // Disconnected (refused, or the casino went away before the first welcome): back to the login page.
+        return Some(Menu::Online);
+    }
+    let (name, account) = online.welcomed.clone().unwrap_or_default();
+    // As wide as a wide window allows, narrower on an upright one.
+    let width = (ui.available_width() - 16.0).min(780.0);
+    ui.horizontal_wrapped(|ui| {
+        ui.add_space((ui.available_width() - width).max(0.0) / 2.0);
+        ui.label(
+            bold(format!(
+                "{name}{} · {}",
+                if account { "" } else { " (guest)" },
+                online.address.host()
+            ))
+            .color(CREAM),
+        );
+        if account {
+            if ui.button("Leaderboard").clicked() {
+                online.ask_leaderboard();
+                go = Some(Menu::Leaderboard);
+            }
+            if ui.button("Your hands").clicked() {
+                online.ask_history();
+                go = Some(Menu::ServerHands);
+            }
+            if ui
+                .button("Reset my chips")
+                .on_hover_text("Out of chips: back to the starting stake, once an hour")
+                .clicked()
+            {
+                online.send(ClientMessage::Reset {});
+            }
+        } else if ui.button("Leaderboard").clicked() {
+            online.ask_leaderboard();
+            go = Some(Menu::Leaderboard);
+        }
+        if ui.button("Refresh").clicked() {
+            online.send(ClientMessage::Lobby {});
+        }
+    });
+    if let Some((chips, highscore)) = online.balance {
+        ui.label(
+            egui::RichText::new(format!("Your chips {chips} · highscore {highscore}")).color(GOLD),
+        );
+    }
+    if let Some(problem) = &online.problem {
+        ui.colored_label(REFUSAL, problem);
+    }
+    ui.add_space(6.0);
+    let size = egui::vec2(width, (ui.available_height() - 48.0).max(120.0));
+    let mut picked = None;
+    ui.allocate_ui_with_layout(size, egui::Layout::top_down(egui::Align::Min), |ui| {
+        egui::ScrollArea::vertical()
+            .auto_shrink([false, false])
+            .show(ui, |ui| {
+                if online.lobby.is_empty() {
+                    ui.label("Asking the casino for its tables…");
+                }
+                for table in &online.lobby {
+                    page_frame().show(ui, |ui| {
+                        ui.set_width(width - 40.0);
+                        ui.horizontal(|ui| {
+                            ui.label(bold(&table.name).size(18.0).color(GOLD));
+                            ui.with_layout(
+                                egui::Layout::right_to_left(egui::Align::Center),
+                                |ui| {
+                                    if ui.button("Watch").clicked() {
+                                        picked = Some((table.id.clone(), false));
+                                    }
+                                    let full = table.people + table.companions >= 7;
+                                    if ui
+                                        .add_enabled(!full, egui::Button::new(bold("Sit down")))
+                                        .clicked()
+                                    {
+                                        picked = Some((table.id.clone(), true));
+                                    }
+                                },
+                            );
+                        });
+                        ui.label(
+                            egui::RichText::new(format!(
+                                "{} · bets {}–{}",
+                                table.rules, table.min_bet, table.max_bet
+                            ))
+                            .size(14.0),
+                        );
+                        ui.label(
+                            egui::RichText::new(format!(
+                                "{} · {} · {} watching · {} free",
+                                count(table.people.into(), "player", "players"),
+                                count(table.companions.into(), "companion", "companions"),
+                                table.spectators,
+                                7u8.saturating_sub(table.people + table.companions),
+                            ))
+                            .size(13.0)
+                            .color(CREAM),
+                        );
+                    });
+                    ui.add_space(6.0);
+                }
+            });
+    });
+    if let Some((table, sit)) = picked {
+        online.sit_on_arrival = sit;
+        online.problem = None;
+        online.send(ClientMessage::Watch { table });
+    }
+    if ui.button("Leave the casino").clicked() {
+        online.disconnect();
+        go = Some(Menu::Main);
+    }
+    go
+}
+
+fn count(n: u32, one: &str, many: &str) -> String {
+    if n == 1 {
+        format!("1 {one}")
+    } else {
+        format!("{n} {many}")
+    }
+}
+
+/// What the casino answered, when it has and there is something in it; else says so (asking, the error, `empty`).
+fn answered<'a, T>(
+    ui: &mut egui::Ui,
+    answer: &'a Option<Result<Vec<T>, String>>,
+    empty: &str,
+) -> Option<&'a Vec<T>> {
+    match answer {
+        None => {
+            ui.label("Asking the casino…");
+            None
+        }
+        Some(Err(why)) => {
+            ui.colored_label(REFUSAL, why);
+            None
+        }
+        Some(Ok(list)) if list.is_empty() => {
+            ui.label(empty);
+            None
+        }
+        Some(Ok(list)) => Some(list),
+    }
+}
+
+/// The all-time highscores. Returns true to go back.
+pub(super) fn leaderboard_page(ui: &mut egui::Ui, online: &Online) -> bool {
+    let me = online.welcomed.as_ref().map(|(name, _)| name.as_str());
+    page_frame().show(ui, |ui| {
+        ui.set_width(520.0);
+        ui.vertical_centered(|ui| ui.label(bold("Leaderboard").size(24.0).color(GOLD)));
+        ui.label(egui::RichText::new("The most chips an account ever held").color(CREAM));
+        ui.add_space(6.0);
+        if let Some(leaders) = answered(ui, &online.leaderboard, "Nobody has an account here yet.")
+        {
+            {
+                egui::ScrollArea::vertical()
+                    .max_height(420.0)
+                    .show(ui, |ui| {
+                        egui::Grid::new("leaders")
+                            .num_columns(4)
+                            .striped(true)
+                            .spacing([24.0, 6.0])
+                            .show(ui, |ui| {
+                                for heading in ["#", "Player", "Highscore", "Chips now"] {
+                                    ui.label(bold(heading));
+                                }
+                                ui.end_row();
+                                for (rank, leader) in leaders.iter().enumerate() {
+                                    let colour = if Some(leader.name.as_str()) == me {
+                                        GOLD
+                                    } else {
+                                        CREAM
+                                    };
+                                    ui.label(
+                                        egui::RichText::new(format!("{}", rank + 1)).color(colour),
+                                    );
+                                    ui.label(egui::RichText::new(&leader.name).color(colour));
+                                    ui.label(
+                                        egui::RichText::new(leader.highscore.to_string())
+                                            .color(colour),
+                                    );
+                                    ui.label(
+                                        egui::RichText::new(leader.chips.to_string()).color(colour),
+                                    );
+                                    ui.end_row();
+                                }
+                            });
+                    });
+            }
+        }
+    });
+    ui.add_space(8.0);
+    ui.button("Back").clicked()
+}
+
+/// The player's own hands as the casino kept them, newest first. Returns true to go back.
+pub(super) fn server_hands_page(ui: &mut egui::Ui, online: &Online) -> bool {
+    page_frame().show(ui, |ui| {
+        ui.set_width((ui.available_width() - 40.0).min(900.0));
+        ui.vertical_centered(|ui| {
+            ui.label(bold("Your hands at this casino").size(24.0).color(GOLD))
+        });
+        ui.add_space(6.0);
+        if let Some(hands) = answered(ui, &online.history, "No hands yet: sit down at a table.") {
+            egui::ScrollArea::both().max_height(440.0).show(ui, |ui| {
+                egui::Grid::new("server hands")
+                    .num_columns(6)
+                    .striped(true)
+                    .spacing([14.0, 5.0])
+                    .show(ui, |ui| {
+                        for heading in [
+                            "Table · round",
+                            "Cards",
+                            "Dealer",
+                            "Decisions",
+                            "Result",
+                            "Bankroll",
+                        ] {
+                            ui.label(bold(heading));
+                        }
+                        ui.end_row();
+                        for hand in hands {
+                            ui.label(format!("{} · {}", hand.table, hand.round));
+                            ui.label(&hand.cards);
+                            ui.label(&hand.dealer);
+                            ui.label(egui::RichText::new(&hand.decisions).size(13.0));
+                            let colour = if hand.net.is_positive() {
+                                GOLD
+                            } else if hand.net.0 < 0 {
+                                REFUSAL
+                            } else {
+                                CREAM
+                            };
+                            ui.label(
+                                egui::RichText::new(format!(
+                                    "{} {}",
+                                    hand.outcome,
+                                    signed(hand.net)
+                                ))
+                                .color(colour),
+                            );
+                            ui.label(hand.bankroll.to_string());
+                            ui.end_row();
+                        }
+                    });
+            });
+        }
+    });
+    ui.add_space(8.0);
+    ui.button("Back").clicked()
+}
+
+fn signed(amount: Cents) -> String {
+    if amount.is_positive() {
+        format!("+{amount}")
+    } else {
+        amount.to_string()
+    }
+}
+
+/// The chat panel at a shared table: the lines (said as text, never markup), the table's notices, and a line to
+/// type (Enter sends, Esc closes).
+pub(super) fn chat_window(
+    ctx: &egui::Context,
+    online: &mut Online,
+    typed: &mut Typed,
+    portrait: bool,
+) {
+    typed.typing = false;
+    if !typed.chat_open {
+        return;
+    }
+    online.unread = 0;
+    let anchor = if portrait {
+        (egui::Align2::CENTER_TOP, [0.0, 60.0])
+    } else {
+        (egui::Align2::LEFT_TOP, [8.0, 60.0])
+    };
+    egui::Window::new("Chat")
+        .anchor(anchor.0, anchor.1)
+        .default_width(300.0)
+        .collapsible(false)
+        .resizable(false)
+        .frame(page_frame())
+        .title_bar(false)
+        .show(ctx, |ui| {
+            ui.set_width(300.0);
+            ui.horizontal(|ui| {
+                ui.label(bold("Chat").color(GOLD));
+                ui.label(egui::RichText::new("[T] to close").size(12.0).color(CREAM));
+            });
+            egui::ScrollArea::vertical()
+                .stick_to_bottom(true)
+                .max_height(220.0)
+                .auto_shrink([false, true])
+                .show(ui, |ui| {
+                    for line in &online.chat {
+                        match &line.from {
+                            Some(from) => {
+                                ui.horizontal_wrapped(|ui| {
+                                    ui.label(bold(format!("{from}:")).color(GOLD));
+                                    // A label shows its text as text: nothing in a line is markup.
+                                    ui.label(&line.text);
+                                });
+                            }
+                            None => {
+                                ui.label(
+                                    egui::RichText::new(&line.text)
+                                        .italics()
+                                        .size(13.0)
+                                        .color(CREAM),
+                                );
+                            }
+                        }
+                    }
+                });
+            let field = ui.add(
+                egui::TextEdit::singleline(&mut typed.chat)
+                    .hint_text("Say something, Enter sends")
+                    .char_limit(crate::protocol::MAX_CHAT_CHARS)
+                    .desired_width(290.0),
+            );
+            if std::mem::take(&mut typed.focus) {
+                field.request_focus();
+            }
+            if field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)) {
+                if let Ok(text) = crate::protocol::check_chat(&typed.chat) {
+                    online.send(ClientMessage::Chat { text });
+                }
+                typed.chat.clear();
+                field.request_focus();
+            }
+            if ui.input(|i| i.key_pressed(egui::Key::Escape)) {
+                typed.chat_open = false;
+            }
+            typed.typing = field.has_focus();
+        });
+}
+
+/// The top of a shared table: the connection's state when it is not playing, in a banner.
+pub(super) fn connection_banner(ctx: &egui::Context, online: &Online, now: f64) {
+    let words = match &online.status {
+        Status::Lost {
+            why,
+            attempt,
+            retry_at,
+        } => {
+            let wait = (retry_at - now).max(0.0).ceil();
+            if wait > 0.0 {
+                format!(
+                    "Connection lost ({why}). Reconnecting in {wait:.0} s, try {attempt}… your seat is held."
+                )
+            } else {
+                format!("Connection lost ({why}). Reconnecting, try {attempt}… your seat is held.")
+            }
+        }
+        Status::Connecting { .. } => "Connecting to the casino…".to_string(),
+        Status::Offline => "Not connected to the casino.".to_string(),
+        Status::Open => return,
+    };
+    hud_area(ctx, "connection banner".into())
+        .anchor(egui::Align2::CENTER_TOP, [0.0, 12.0])
+        .show(ctx, |ui| {
+            panel_frame()
+                .fill(egui::Color32::from_rgb(0x5a, 0x14, 0x14))
+                .stroke(egui::Stroke::new(1.5, GOLD))
+                .show(ui, |ui| {
+                    ui.label(bold(words).size(16.0).color(egui::Color32::WHITE));
+                });
+        });
+}
+
+/// At a shared table: the T key and the chat panel, the connection's banner, and the panel saying where the player
+/// plays, whose turn it is and how long the clock gives them.
+#[allow(clippy::too_many_arguments)] // Bevy systems take their world as parameters.
+pub(super) fn online_hud(
+    mut contexts: EguiContexts,
+    online: Option<ResMut<Online>>,
+    table: Option<Res<crate::game::model::table::OnlineTable>>,
+    mut typed: ResMut<Typed>,
+    input: Res<ButtonInput<KeyCode>>,
+    occupants: Res<Occupants>,
+    session: Res<Session>,
+    time: Res<Time<Real>>,
+    layout: Res<crate::game::felt::layout::TableLayout>,
+    seen: Option<Res<SeatView>>,
+) -> Result {
+    let (Some(mut online), Some(_), Some(seen)) = (online, table, seen) else {
+        typed.typing = false;
+        return Ok(());
+    };
+    let ctx = contexts.ctx_mut()?;
+    let now = time.elapsed_secs_f64();
+    if !typed.typing && input.just_pressed(KeyCode::KeyT) {
+        typed.toggle_chat();
+    }
+    connection_banner(ctx, &online, now);
+    // The clock is shown once the felt has caught up with what it waits for (the cards still moving may be a beat or
+    // two behind the server).
+    let felt = &seen.0;
+    let waiting = |clock: &crate::game::online::Clock| match clock.seat {
+        None => felt.phase() == Phase::Betting,
+        Some(seat) => felt.seat_to_act() == Some(seat),
+    };
+    let turn = online.clock.filter(waiting).map(|clock| {
+        let left = seconds_left(&clock, now);
+        match clock.seat {
+            None => format!("Bets close in {left} s"),
+            Some(seat) if Some(seat) == session.player_seat => format!("Your turn · {left} s"),
+            Some(seat) => format!("{}'s turn · {left} s", occupants.name(seat)),
+        }
+    });
+    // Above the table's own panel at the bottom left, clear of the seats, the shoe and the tray.
+    let above = -above_bottom_bar(layout.portrait) - 84.0;
+    hud_area(ctx, "online panel".into())
+        .anchor(egui::Align2::LEFT_BOTTOM, [8.0, above])
+        .show(ctx, |ui| {
+            ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Extend);
+            panel_frame().show(ui, |ui| {
+                let name = online
+                    .welcomed
+                    .as_ref()
+                    .map_or("", |(name, _)| name.as_str());
+                ui.label(bold(format!("Online · {name}")).color(GOLD));
+                ui.label(
+                    egui::RichText::new(online.address.host())
+                        .size(12.0)
+                        .color(CREAM),
+                );
+                if let Some(turn) = &turn {
+                    ui.label(bold(turn).size(17.0).color(egui::Color32::WHITE));
+                }
+                let label = match online.unread {
+                    0 if typed.chat_open => "Hide chat  [T]".to_string(),
+                    0 => "Chat  [T]".to_string(),
+                    n => format!("Chat  [T]  ({n} new)"),
+                };
+                if ui.button(label).clicked() {
+                    typed.toggle_chat();
+                }
+            });
+        });
+    chat_window(ctx, &mut online, &mut typed, layout.portrait);
+    Ok(())
+}

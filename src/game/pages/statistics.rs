@@ -1,0 +1,189 @@
+//! The Statistics page, from the Title and the pause menu: the player's totals all-time and at this table, and the
+//! bankroll over the kept hands.
+
+use super::*;
+use crate::game::keep::history::Kept;
+use crate::history::{History, Totals};
+
+/// The page: totals side by side (all-time, and this table's when at one), then the bankroll chart.
+pub(super) fn statistics_page(ui: &mut egui::Ui, kept: &Kept, table: Option<&str>) {
+    let history = &kept.history;
+    let all = history.totals();
+    if let Some(problem) = &kept.problem {
+        ui.colored_label(REFUSAL, problem);
+    }
+    if all.hands == 0 {
+        ui.label("No hands yet: every hand you play is kept here.");
+        return;
+    }
+    // Centred: the all-time totals, then beside them this table's or (on the Title, when there is room) the chart;
+    // otherwise the chart goes below.
+    let (panel, gap) = (PANEL_WIDTH + 24.0, 16.0);
+    let room = ui.available_width() - 20.0;
+    let chart_beside = table.is_none() && room >= panel + gap + 400.0;
+    let chart = if chart_beside {
+        CHART_WIDTH.min(room - panel - gap)
+    } else {
+        CHART_WIDTH.min(room)
+    };
+    let row = match (table, chart_beside) {
+        (Some(_), _) => 2.0 * panel + gap,
+        (None, true) => panel + gap + chart,
+        (None, false) => panel,
+    };
+    ui.horizontal_top(|ui| {
+        ui.add_space(((ui.available_width() - row) / 2.0).max(0.0));
+        ui.vertical(|ui| totals_panel(ui, "All-time", &all));
+        ui.add_space(gap);
+        if let Some(table) = table {
+            ui.vertical(|ui| totals_panel(ui, table, &history.table_totals(table)));
+        } else if chart_beside {
+            ui.vertical(|ui| bankroll_chart(ui, history, all.highscore, chart));
+        }
+    });
+    if !chart_beside {
+        ui.add_space(8.0);
+        let width = if table.is_some() { row } else { chart };
+        bankroll_chart(ui, history, all.highscore, width);
+    }
+}
+
+/// A totals panel's width.
+const PANEL_WIDTH: f32 = 330.0;
+
+/// The chart's width beside the Title's totals.
+const CHART_WIDTH: f32 = 560.0;
+
+/// `+$25`, `-$10`, `$0`.
+pub(super) fn signed(amount: Cents) -> String {
+    if amount.is_positive() {
+        format!("+{amount}")
+    } else {
+        amount.to_string()
+    }
+}
+
+fn totals_panel(ui: &mut egui::Ui, title: &str, t: &Totals) {
+    panel_frame().show(ui, |ui| {
+        ui.set_width(PANEL_WIDTH);
+        ui.label(bold(title).size(18.0).color(GOLD));
+        egui::Grid::new(title)
+            .num_columns(2)
+            .spacing([18.0, 3.0])
+            .show(ui, |ui| {
+                let mut row = |name: &str, value: String| {
+                    ui.label(name);
+                    ui.label(bold(value));
+                    ui.end_row();
+                };
+                let share = |n: u64| format!("{n}  ({:.1} %)", t.percent(n));
+                row("Hands", t.hands.to_string());
+                row("Won", share(t.won));
+                row("Lost", share(t.lost));
+                row("Pushed", share(t.pushed));
+                row("Blackjacks", share(t.blackjacks));
+                row("Busts", share(t.busts));
+                row("Surrenders", share(t.surrenders));
+                row("Doubles won", format!("{} of {}", t.doubles_won, t.doubles));
+                row(
+                    "Split hands won",
+                    format!("{} of {}", t.split_hands_won, t.split_hands),
+                );
+                row(
+                    "Insurance won",
+                    format!(
+                        "{} of {}  ({})",
+                        t.insurance_won,
+                        t.insurance_taken,
+                        signed(t.insurance_net)
+                    ),
+                );
+                row("Net", signed(t.net));
+                row("Biggest win", signed(t.biggest_win));
+                row("Biggest loss", signed(t.biggest_loss));
+                row(
+                    "Longest streaks",
+                    format!("{} won, {} lost", t.longest_winning, t.longest_losing),
+                );
+                row(
+                    "Off the chart",
+                    format!("{} of {} decisions", t.off_book, t.decisions),
+                );
+                row("Their cost", format!("{} expected", t.off_book_cost));
+                row("Highscore", t.highscore.to_string());
+            });
+    });
+}
+
+/// The bankroll after each kept round, as a line, with its highest and lowest marked.
+fn bankroll_chart(ui: &mut egui::Ui, history: &History, highscore: Cents, width: f32) {
+    let mut points: Vec<Cents> = Vec::new();
+    let mut last: Option<(&str, u64)> = None;
+    for hand in history.hands.iter().filter(|h| h.yours) {
+        let round = Some((hand.table.as_str(), hand.round));
+        if round != last {
+            points.push(hand.bankroll);
+            last = round;
+        }
+    }
+    ui.label(format!(
+        "Bankroll over the last {} rounds (highscore {highscore})",
+        points.len()
+    ));
+    let (rect, _) =
+        ui.allocate_exact_size(egui::vec2(width.max(200.0), 200.0), egui::Sense::hover());
+    let painter = ui.painter_at(rect);
+    painter.rect_filled(rect, 6.0, PANEL);
+    let (Some(lo), Some(hi)) = (points.iter().min(), points.iter().max()) else {
+        return;
+    };
+    let span = (hi.0 - lo.0).max(1) as f32;
+    let plot = rect.shrink2(egui::vec2(12.0, 16.0));
+    let steps = points.len().saturating_sub(1).max(1) as f32;
+    let at = |i: usize, v: Cents| {
+        egui::pos2(
+            plot.left() + plot.width() * i as f32 / steps,
+            plot.bottom() - plot.height() * (v.0 - lo.0) as f32 / span,
+        )
+    };
+    let line: Vec<egui::Pos2> = points.iter().enumerate().map(|(i, v)| at(i, *v)).collect();
+    painter.add(egui::Shape::line(line, egui::Stroke::new(2.0, GOLD)));
+    let font = egui::FontId::proportional(13.0);
+    let text = egui::Color32::from_gray(220);
+    painter.text(
+        plot.left_top(),
+        egui::Align2::LEFT_TOP,
+        hi.to_string(),
+        font.clone(),
+        text,
+    );
+    painter.text(
+        plot.left_bottom(),
+        egui::Align2::LEFT_BOTTOM,
+        lo.to_string(),
+        font,
+        text,
+    );
+}
+
+/// The pause menu's Statistics page: this table's totals beside the all-time ones.
+pub(super) fn pause_statistics(
+    mut contexts: EguiContexts,
+    kept: Res<Kept>,
+    session: Res<Session>,
+    mut to_pause: ResMut<NextState<Pause>>,
+) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    egui::Window::new("Statistics")
+        .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
+        .collapsible(false)
+        .resizable(false)
+        .show(ctx, |ui| {
+            statistics_page(ui, &kept, Some(&session.level.name));
+            ui.add_space(8.0);
+            if ui.button("Back").clicked() {
+                to_pause.set(Pause::Menu);
+            }
+        });
+    Ok(())
+}

@@ -1,0 +1,485 @@
+//! At the table: the limits and chips panels, the chip rack and betting buttons, the action buttons, "Sit here",
+//! the round log and the pause menu.
+
+use super::*;
+
+/// The round in words: what the table showed, and what the companions said.
+pub(super) fn write_log(
+    mut shown: MessageReader<Shown>,
+    mut remarks: MessageReader<Remark>,
+    occupants: Res<Occupants>,
+    mut log: ResMut<RoundLog>,
+) {
+    for Shown(event) in shown.read() {
+        for line in crate::game::model::table::narrate(event, &occupants) {
+            log.push(line);
+        }
+    }
+    for Remark { seat, line } in remarks.read() {
+        let said = crate::host::News::Said {
+            seat: *seat,
+            line: line.clone(),
+        };
+        if let Some(said) = occupants.line(&said) {
+            log.push(said);
+        }
+    }
+}
+
+/// Chip colours for the rack, matching the felt's chips.
+pub(super) fn chip_fill(value: Cents) -> egui::Color32 {
+    let [r, g, b] = crate::design::chip_colours(value).body;
+    egui::Color32::from_rgb(r, g, b)
+}
+
+/// The table's HUD: limits and bankroll, the chip rack and betting buttons, the action buttons, the log, the pause
+/// menu.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn table_hud(
+    mut contexts: EguiContexts,
+    seen: Option<Res<SeatView>>,
+    session: Res<Session>,
+    occupants: Res<Occupants>,
+    slip: Res<BetSlip>,
+    phase: Option<Res<State<RoundPhase>>>,
+    mut settings: Settings,
+    mut log: ResMut<RoundLog>,
+    pause: Res<State<Pause>>,
+    mut to_pause: ResMut<NextState<Pause>>,
+    input: Res<ButtonInput<KeyCode>>,
+    mut intents: MessageWriter<Intent>,
+    mut next: ResMut<NextState<Screen>>,
+    cameras: Query<(&Camera, &GlobalTransform)>,
+    (layout, online, typed): (
+        Res<crate::game::felt::layout::TableLayout>,
+        Option<Res<crate::game::model::table::OnlineTable>>,
+        Res<Typed>,
+    ),
+    bankrolls: Query<&crate::game::model::table::Bankroll>,
+) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    let Some(seen) = seen else {
+        return Ok(());
+    };
+    let table = &seen.0;
+    // Between rounds, an empty seat can be taken with a click.
+    if table.phase() == Phase::Betting
+        && settings.beats.settled()
+        && *pause.get() == Pause::Off
+        && let Ok((camera, at)) = cameras.single()
+    {
+        for seat in 0..7u8 {
+            let empty = occupants.is_free(table, seat);
+            let point = layout.seat_point(seat).extend(0.0);
+            if let (true, Ok(screen)) = (empty, camera.world_to_viewport(at, point)) {
+                hud_area(ctx, egui::Id::new(("sit", seat)))
+                    .fixed_pos(egui::pos2(screen.x, screen.y) / ctx.zoom_factor())
+                    .pivot(egui::Align2::CENTER_CENTER)
+                    .show(ctx, |ui| {
+                        if ui.button("Sit here").clicked() {
+                            intents.write(Intent::SitAt(seat));
+                        }
+                    });
+            }
+        }
+    }
+    // Esc in the chat's text field closes the chat, not the table.
+    if input.just_pressed(KeyCode::Escape) && !typed.typing {
+        to_pause.set(if *pause.get() == Pause::Off {
+            Pause::Menu
+        } else {
+            Pause::Off
+        });
+    }
+    let rules = table.rules();
+    let me = human_seat(&session);
+    let portrait = layout.portrait;
+    let above_bar = -above_bottom_bar(portrait);
+
+    // Bottom left: the table, its rules and limits. Bottom right: the player's chips, the round, the log.
+    hud_area(ctx, "table info".into())
+        .anchor(egui::Align2::LEFT_BOTTOM, [8.0, above_bar])
+        .show(ctx, |ui| {
+            panel_frame().show(ui, |ui| {
+                ui.label(bold(&session.level.name).color(GOLD));
+                ui.label(format!("Bets {} to {}", rules.min_bet, rules.max_bet));
+                ui.label(egui::RichText::new(format!("{rules}")).size(12.0));
+            });
+        });
+    hud_area(ctx, "player info".into())
+        .anchor(egui::Align2::RIGHT_BOTTOM, [-8.0, above_bar])
+        .show(ctx, |ui| {
+            panel_frame().show(ui, |ui| {
+                match session.player_seat {
+                    Some(seat) => {
+                        // As shown on the felt, which may be a beat behind the engine.
+                        let chips = bankrolls
+                            .iter()
+                            .find(|b| b.seat == seat)
+                            .map_or(Cents::ZERO, |b| b.amount);
+                        ui.label(bold(format!("Your chips {chips}")).color(GOLD));
+                    }
+                    None => {
+                        ui.label("Watching");
+                    }
+                }
+                ui.label(format!("Round {}", table.round()));
+                let label = if log.open {
+                    "Hide log  [L]"
+                } else {
+                    "Round log  [L]"
+                };
+                if ui.button(label).clicked() {
+                    log.open = !log.open;
+                }
+            });
+        });
+
+    // Bottom bar: bets between rounds, decisions in the player's turn, otherwise what the table is doing.
+    bottom_bar(ctx, |ui| {
+        let busy = !settings.beats.settled();
+        match me {
+            Some(seat) if table.phase() == Phase::Betting && !slip.in_play => {
+                let mine = &table.seats()[usize::from(seat)];
+                if mine.chips() < rules.min_bet {
+                    ui.horizontal(|ui| {
+                        ui.label("You're out of chips.");
+                        let label = if online.is_some() {
+                            "Reset to the starting stake  [B]".to_string()
+                        } else {
+                            format!("Buy in again for {}  [B]", session.level.buy_in)
+                        };
+                        if ui.button(label).clicked() {
+                            intents.write(Intent::Rebuy);
+                        }
+                    });
+                } else {
+                    intents.write_batch(betting_bar(ui, &slip, rules, busy, portrait));
+                }
+            }
+            Some(seat) if table.seat_to_act() == Some(seat) && !busy => {
+                let legal = table.legal_actions(seat);
+                if portrait {
+                    ui.label(bold("Your move").color(GOLD));
+                }
+                ui.horizontal(|ui| {
+                    if !portrait {
+                        ui.label(bold("Your move").color(GOLD));
+                    }
+                    for action in legal.iter() {
+                        let mut label = format!(
+                            "{}  [{}]",
+                            crate::narrate::capitalise(action.name()),
+                            action.key().to_uppercase()
+                        );
+                        if action == Action::TakeInsurance {
+                            label = format!("Insure {}  [I]", table.max_insurance(seat));
+                        }
+                        if ui
+                            .add(
+                                egui::Button::new(bold(label).size(17.0))
+                                    .min_size(egui::vec2(96.0, 38.0)),
+                            )
+                            .clicked()
+                        {
+                            intents.write(Intent::Play(action));
+                        }
+                    }
+                });
+            }
+            _ => {
+                let words = match table.seat_to_act() {
+                    Some(seat) if !busy && session.player_seat == Some(seat) => {
+                        "Your move (autoplay)…".to_string()
+                    }
+                    Some(seat) if !busy => occupants.seats[usize::from(seat)]
+                        .as_ref()
+                        .map_or_else(String::new, |name| format!("{name} is thinking…")),
+                    _ => match phase.as_deref().map(State::get) {
+                        Some(RoundPhase::Dealing) => "Dealing…".to_string(),
+                        Some(RoundPhase::DealerTurn) => "Dealer's turn".to_string(),
+                        Some(RoundPhase::Resolution) => "Paying…".to_string(),
+                        Some(RoundPhase::PlayerTurn) => "Players' turn".to_string(),
+                        _ if slip.in_play => "Dealing…".to_string(),
+                        _ => "Place your bets".to_string(),
+                    },
+                };
+                ui.label(egui::RichText::new(words).size(17.0));
+            }
+        }
+        if let Some(refusal) = &slip.refusal {
+            ui.colored_label(REFUSAL, refusal);
+        }
+    });
+
+    // The round log, a collapsible side panel.
+    if log.open {
+        egui::Window::new("Round log")
+            .anchor(egui::Align2::RIGHT_BOTTOM, [-8.0, above_bar - 102.0])
+            .default_width(280.0)
+            .max_height(420.0)
+            .collapsible(false)
+            .resizable(false)
+            .show(ctx, |ui| {
+                egui::ScrollArea::vertical()
+                    .stick_to_bottom(true)
+                    .max_height(400.0)
+                    .show(ui, |ui| {
+                        for line in &log.lines {
+                            ui.label(line);
+                        }
+                    });
+            });
+    }
+
+    // The pause menu (its Statistics page has a window of its own).
+    if !matches!(*pause.get(), Pause::Off | Pause::Statistics) {
+        egui::Window::new("Paused")
+            .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
+            .collapsible(false)
+            .resizable(false)
+            .show(ctx, |ui| {
+                ui.set_min_width(320.0);
+                match *pause.get() {
+                    Pause::Menu | Pause::Off => {
+                        let wide = |ui: &mut egui::Ui, text: &str| {
+                            ui.add(
+                                egui::Button::new(bold(text).size(18.0))
+                                    .min_size(egui::vec2(300.0, 36.0)),
+                            )
+                            .clicked()
+                        };
+                        if wide(ui, "Resume  [Esc]") {
+                            to_pause.set(Pause::Off);
+                        }
+                        if wide(ui, "Settings") {
+                            to_pause.set(Pause::Settings);
+                        }
+                        if wide(ui, "Rules of this table") {
+                            to_pause.set(Pause::Rules);
+                        }
+                        if wide(ui, "Statistics") {
+                            to_pause.set(Pause::Statistics);
+                        }
+                        if wide(ui, "Leave table") {
+                            to_pause.set(Pause::Off);
+                            next.set(Screen::Title);
+                        }
+                    }
+                    Pause::Settings => {
+                        settings_page(ui, &mut settings);
+                        if ui.button("Back").clicked() {
+                            to_pause.set(Pause::Menu);
+                        }
+                    }
+                    Pause::Statistics => {}
+                    Pause::Rules => {
+                        ui.label(bold(&session.level.name).color(GOLD));
+                        ui.label(&session.level.description);
+                        for line in rules.felt_lines() {
+                            ui.label(line);
+                        }
+                        ui.label(format!("{rules}"));
+                        ui.label(format!(
+                            "Bets {}–{} in steps of {}",
+                            rules.min_bet, rules.max_bet, rules.bet_unit
+                        ));
+                        if ui.button("Back").clicked() {
+                            to_pause.set(Pause::Menu);
+                        }
+                    }
+                }
+            });
+    }
+    Ok(())
+}
+
+/// How far above the window's bottom edge the panels over the bottom bar stand: upright (a phone), the chip rack and
+/// the betting buttons take two rows, so the panels sit higher.
+pub(super) fn above_bottom_bar(portrait: bool) -> f32 {
+    if portrait { 148.0 } else { 84.0 }
+}
+
+/// An area of the table's HUD (a panel, a seat's "Sit here"). egui shows an area it has not seen before unseen, only
+/// measuring it, and draws it a frame later; so a new area asks egui to run the pass again at once, and the HUD is
+/// whole in the first frame the table is drawn (where frames are slow, as in a browser drawing in software, a frame
+/// later is a visible pop). The areas appear at once rather than fading in: the table under them does too.
+pub(super) fn hud_area(ctx: &egui::Context, id: egui::Id) -> egui::Area {
+    if egui::AreaState::load(ctx, id).is_none() {
+        ctx.request_discard("a new area of the HUD measures itself");
+    }
+    egui::Area::new(id).fade_in(false)
+}
+
+/// The panel along the bottom of the window, centred; its contents never wrap.
+pub(super) fn bottom_bar(
+    ctx: &egui::Context,
+    contents: impl FnOnce(&mut egui::Ui),
+) -> egui::Response {
+    hud_area(ctx, "bottom bar".into())
+        .anchor(egui::Align2::CENTER_BOTTOM, [0.0, -8.0])
+        .show(ctx, |ui| {
+            ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Extend);
+            panel_frame().show(ui, contents);
+        })
+        .response
+}
+
+/// The chip rack and Rebet, 2×, Undo, Clear, Deal: one row across a wide window, two rows (the chips above the rest)
+/// on an upright one. Returns what the player pressed.
+pub(super) fn betting_bar(
+    ui: &mut egui::Ui,
+    slip: &BetSlip,
+    rules: &crate::engine::Rules,
+    busy: bool,
+    portrait: bool,
+) -> Option<Intent> {
+    if portrait {
+        ui.vertical(|ui| {
+            let chip = ui.horizontal(|ui| chip_rack(ui, rules)).inner;
+            chip.or(ui.horizontal(|ui| bet_buttons(ui, slip, busy)).inner)
+        })
+        .inner
+    } else {
+        ui.horizontal(|ui| {
+            let chip = chip_rack(ui, rules);
+            ui.separator();
+            chip.or(bet_buttons(ui, slip, busy))
+        })
+        .inner
+    }
+}
+
+/// A round button for each chip the table takes, with its number key.
+pub(super) fn chip_rack(ui: &mut egui::Ui, rules: &crate::engine::Rules) -> Option<Intent> {
+    let mut pressed = None;
+    for (i, chip) in denominations(rules).into_iter().enumerate() {
+        let fill = chip_fill(chip);
+        let ink = if fill.r() as u32 + fill.g() as u32 + fill.b() as u32 > 500 {
+            egui::Color32::BLACK
+        } else {
+            egui::Color32::WHITE
+        };
+        let label = bold(format!("{chip}\n[{}]", i + 1)).color(ink).size(14.0);
+        let button = egui::Button::new(label)
+            .fill(fill)
+            .corner_radius(26.0)
+            .min_size(egui::vec2(52.0, 52.0));
+        if ui.add(button).clicked() {
+            pressed = Some(Intent::Chip(chip));
+        }
+    }
+    pressed
+}
+
+/// The bet so far, Rebet, 2×, Undo, Clear, and Deal.
+pub(super) fn bet_buttons(ui: &mut egui::Ui, slip: &BetSlip, busy: bool) -> Option<Intent> {
+    let mut pressed = ui
+        .vertical(|ui| {
+            ui.label(
+                bold(format!("Your bet {}", slip.total()))
+                    .size(18.0)
+                    .color(GOLD),
+            );
+            let mut pressed = None;
+            ui.horizontal(|ui| {
+                for (label, intent, enabled) in [
+                    (
+                        if slip.last_bet.is_positive() {
+                            format!("Rebet {} [R]", slip.last_bet)
+                        } else {
+                            "Rebet [R]".to_string()
+                        },
+                        Intent::Rebet,
+                        slip.last_bet.is_positive(),
+                    ),
+                    (
+                        "2× [X]".to_string(),
+                        Intent::DoubleBet,
+                        !slip.chips.is_empty(),
+                    ),
+                    ("Undo [Z]".to_string(), Intent::Undo, !slip.chips.is_empty()),
+                    (
+                        "Clear [C]".to_string(),
+                        Intent::Clear,
+                        !slip.chips.is_empty(),
+                    ),
+                ] {
+                    if ui.add_enabled(enabled, egui::Button::new(label)).clicked() {
+                        pressed = Some(intent);
+                    }
+                }
+            });
+            pressed
+        })
+        .inner;
+    let deal =
+        egui::Button::new(bold("Deal  [Enter]").size(20.0)).min_size(egui::vec2(130.0, 52.0));
+    if ui
+        .add_enabled(!busy && !slip.chips.is_empty(), deal)
+        .clicked()
+    {
+        pressed = Some(Intent::Deal);
+    }
+    pressed
+}
+
+/// The end of a table played until someone is broke: who went broke, the chips, and the way back to the Title (where
+/// Play sits down again with a fresh stack).
+pub(super) fn game_over(
+    mut contexts: EguiContexts,
+    over: Option<Res<crate::game::model::player::GameOver>>,
+    seen: Res<SeatView>,
+    session: Res<Session>,
+    mut next: ResMut<NextState<Screen>>,
+) -> Result {
+    let Some(over) = over else {
+        return Ok(());
+    };
+    let ctx = contexts.ctx_mut()?;
+    let chips = session
+        .player_seat
+        .and_then(|seat| seen.0.seats().get(usize::from(seat)))
+        .map_or(Cents::ZERO, |s| s.chips());
+    let (headline, line) = over.0.said(chips, session.level.buy_in);
+    // Opaque, with a gold edge: the felt's printing and the hands must not show through the words.
+    let frame = panel_frame()
+        .fill(egui::Color32::from_rgb(14, 20, 17))
+        .stroke(egui::Stroke::new(2.0, GOLD))
+        .inner_margin(egui::Margin::same(18));
+    egui::Window::new("Game over")
+        .title_bar(false)
+        .anchor(egui::Align2::CENTER_CENTER, [0.0, -60.0])
+        .collapsible(false)
+        .resizable(false)
+        .frame(frame)
+        .show(ctx, |ui| {
+            ui.set_min_width(460.0);
+            ui.vertical_centered(|ui| {
+                ui.add_space(8.0);
+                ui.label(bold(headline).size(34.0).color(GOLD));
+                ui.add_space(6.0);
+                ui.label(egui::RichText::new(line).size(18.0));
+                ui.label(
+                    egui::RichText::new(format!(
+                        "{} · the house's tray: {}",
+                        session.level.name,
+                        seen.0.house()
+                    ))
+                    .size(14.0),
+                );
+                ui.add_space(12.0);
+                if ui
+                    .add(
+                        egui::Button::new(bold("Back to the Title").size(20.0))
+                            .min_size(egui::vec2(300.0, 40.0)),
+                    )
+                    .clicked()
+                {
+                    next.set(Screen::Title);
+                }
+                ui.add_space(6.0);
+            });
+        });
+    Ok(())
+}

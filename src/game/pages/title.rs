@@ -1,0 +1,338 @@
+//! The Title screen and its pages: Play, Watch, Tables (every level file) and Settings.
+
+use super::*;
+
+/// The title and its pages: Play, Tables, Settings, Quit.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn title_screen(
+    mut contexts: EguiContexts,
+    menu: Res<State<Menu>>,
+    mut to_menu: ResMut<NextState<Menu>>,
+    mut tables: ResMut<Tables>,
+    mut session: ResMut<Session>,
+    mut settings: Settings,
+    mut next: ResMut<NextState<Screen>>,
+    mut exit: MessageWriter<AppExit>,
+    saved: Res<crate::game::keep::keeping::Saved>,
+    kept: Res<crate::game::keep::history::Kept>,
+    mut online: Option<ResMut<crate::game::online::Online>>,
+    mut typed: ResMut<Typed>,
+    mut commands: Commands,
+) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    super::backdrop::paint_backdrop(ctx, session.level.felt);
+    egui::CentralPanel::default()
+        .frame(egui::Frame::NONE)
+        .show(&mut root_ui(ctx), |ui| {
+            ui.vertical_centered(|ui| {
+                ui.add_space(60.0);
+                ui.heading(bold("HOLECARD").size(56.0).color(GOLD));
+                ui.label(egui::RichText::new("casino blackjack").size(18.0));
+                ui.add_space(24.0);
+                match *menu.get() {
+                    Menu::Main => {
+                        ui.label(
+                            egui::RichText::new(format!("Table: {}", session.level.name))
+                                .size(18.0),
+                        );
+                        ui.add_space(12.0);
+                        let big = |ui: &mut egui::Ui, text: &str, enabled: bool| {
+                            ui.add_enabled(enabled, wide_button(text)).clicked()
+                        };
+                        let mid_round = saved
+                            .sitting
+                            .as_ref()
+                            .is_some_and(|s| s.table.state().phase() != Phase::Betting);
+                        if let Some(sitting) = &saved.sitting {
+                            let label = format!(
+                                "Resume at {}{}",
+                                sitting.session.level.name,
+                                if mid_round { " (mid-round)" } else { "" }
+                            );
+                            if big(ui, &label, true) {
+                                match sitting.restore() {
+                                    Ok(restore) => {
+                                        commands.insert_resource(restore);
+                                        next.set(Screen::Table);
+                                    }
+                                    Err(problem) => error!("cannot resume: {problem}"),
+                                }
+                            }
+                        }
+                        let play = match &saved.sitting {
+                            Some(s) if s.session.player_seat.is_some() => {
+                                format!("Play here with your {}", s.player_chips())
+                            }
+                            _ => "Play".to_string(),
+                        };
+                        // A table that offers a choice of shoes asks it as the player sits down.
+                        let choices = session.level.deck_choices.clone();
+                        let mut sit_with = None;
+                        if choices.is_empty() {
+                            if big(ui, &play, !mid_round) {
+                                sit_with = Some(None);
+                            }
+                        } else {
+                            for decks in choices {
+                                let shoe = if decks == 1 {
+                                    "1 deck".to_string()
+                                } else {
+                                    format!("{decks} decks")
+                                };
+                                if big(ui, &format!("{play} · {shoe}"), !mid_round) {
+                                    sit_with = Some(Some(decks));
+                                }
+                            }
+                        }
+                        if let Some(decks) = sit_with {
+                            if let Some(decks) = decks {
+                                session.level = session.level.with_decks(decks);
+                            }
+                            session.player_seat = session.level.player_seat;
+                            session.player_chips = saved
+                                .sitting
+                                .as_ref()
+                                .filter(|s| s.session.player_seat.is_some())
+                                .map(crate::game::keep::sitting::Sitting::player_chips)
+                                .filter(|c| c.is_positive());
+                            next.set(Screen::Table);
+                        }
+                        if big(ui, "Watch this table", !mid_round) {
+                            session.player_seat = None;
+                            next.set(Screen::Table);
+                        }
+                        if mid_round {
+                            ui.label("Your last round is still on the felt: resume it first.");
+                        }
+                        if let Some(problem) = &saved.problem {
+                            ui.colored_label(REFUSAL, problem);
+                        }
+                        if let Some(online) = online.as_deref_mut()
+                            && big(ui, "Play online", true)
+                        {
+                            online.problem = None;
+                            to_menu.set(if online.is_open() {
+                                Menu::Lobby
+                            } else {
+                                Menu::Online
+                            });
+                        }
+                        if big(ui, "Tables", true) {
+                            tables.0 = catalogue(Path::new("levels"));
+                            to_menu.set(Menu::Tables);
+                        }
+                        if big(ui, "Statistics", true) {
+                            to_menu.set(Menu::Statistics);
+                        }
+                        if big(ui, "Settings", true) {
+                            to_menu.set(Menu::Settings);
+                        }
+                        // A page is left by closing its tab; quitting would only stop the game on a frozen frame.
+                        if !cfg!(target_arch = "wasm32") && big(ui, "Quit", true) {
+                            exit.write(AppExit::Success);
+                        }
+                    }
+                    Menu::Tables => {
+                        if tables.0.is_empty() {
+                            tables.0 = catalogue(Path::new("levels"));
+                        }
+                        if let Some(level) = tables_page(ui, &tables.0) {
+                            session.player_seat = level.player_seat;
+                            session.level = level;
+                            to_menu.set(Menu::Main);
+                        }
+                        if ui.button("Back").clicked() {
+                            to_menu.set(Menu::Main);
+                        }
+                    }
+                    Menu::Settings => {
+                        settings_page(ui, &mut settings);
+                        if ui.button("Back").clicked() {
+                            to_menu.set(Menu::Main);
+                        }
+                    }
+                    Menu::Statistics => {
+                        super::statistics::statistics_page(ui, &kept, None);
+                        ui.add_space(8.0);
+                        ui.horizontal(|ui| {
+                            ui.add_space((ui.available_width() - 150.0).max(0.0) / 2.0);
+                            if ui.button(bold("Hand history")).clicked() {
+                                to_menu.set(Menu::Hands);
+                            }
+                            if ui.button("Back").clicked() {
+                                to_menu.set(Menu::Main);
+                            }
+                        });
+                    }
+                    Menu::Online | Menu::Lobby | Menu::Leaderboard | Menu::ServerHands => {
+                        let Some(online) = online.as_deref_mut() else {
+                            ui.label("Playing online is not set up in this build.");
+                            if ui.button("Back").clicked() {
+                                to_menu.set(Menu::Main);
+                            }
+                            return;
+                        };
+                        let go =
+                            match *menu.get() {
+                                Menu::Online => super::online::online_page(ui, online, &mut typed),
+                                Menu::Lobby => super::online::lobby_page(ui, online),
+                                Menu::Leaderboard => super::online::leaderboard_page(ui, online)
+                                    .then_some(Menu::Lobby),
+                                _ => super::online::server_hands_page(ui, online)
+                                    .then_some(Menu::Lobby),
+                            };
+                        if let Some(page) = go {
+                            to_menu.set(page);
+                        }
+                    }
+                    Menu::Hands => {
+                        if let Some(round) = hands_page(ui, &kept) {
+                            let start = crate::game::local::replay::start(
+                                &round,
+                                &session,
+                                &mut commands,
+                                &mut next,
+                            );
+                            if let Err(problem) = start {
+                                error!("cannot replay: {problem}");
+                                tables.1 = Some(problem);
+                            }
+                        }
+                        if let Some(problem) = &tables.1 {
+                            ui.colored_label(REFUSAL, problem);
+                        }
+                        if ui.button("Back").clicked() {
+                            tables.1 = None;
+                            to_menu.set(Menu::Statistics);
+                        }
+                    }
+                }
+            });
+        });
+    Ok(())
+}
+
+/// Every level file with its key rules; a broken one shows its file, line and error. Returns the table picked.
+pub(super) fn tables_page(ui: &mut egui::Ui, listings: &[Listing]) -> Option<crate::level::Level> {
+    let mut picked = None;
+    // Broken files first, so they are seen.
+    let mut order: Vec<&Listing> = listings.iter().collect();
+    order.sort_by_key(|l| l.level.is_ok());
+    // As wide as a wide window allows, narrower on an upright one.
+    let width = (ui.available_width() - 16.0).min(780.0);
+    let size = egui::vec2(width, ui.available_height() - 40.0);
+    ui.allocate_ui_with_layout(size, egui::Layout::top_down(egui::Align::Min), |ui| {
+        egui::ScrollArea::vertical()
+            .auto_shrink([false, false])
+            .show(ui, |ui| {
+                for listing in order {
+                    panel_frame().show(ui, |ui| {
+                        ui.set_width(width - 40.0);
+                        match &listing.level {
+                            Ok(level) => {
+                                let rules = level.rules.rules();
+                                ui.horizontal(|ui| {
+                                    ui.label(bold(&level.name).size(18.0).color(GOLD));
+                                    ui.with_layout(
+                                        egui::Layout::right_to_left(egui::Align::Center),
+                                        |ui| {
+                                            if ui.button("Sit here").clicked() {
+                                                picked = Some(level.clone());
+                                            }
+                                        },
+                                    );
+                                });
+                                ui.label(&level.description);
+                                let shoes = match level.deck_choices.as_slice() {
+                                    [] => String::new(),
+                                    choices => {
+                                        let listed: Vec<String> =
+                                            choices.iter().map(u8::to_string).collect();
+                                        format!(" · pick {} decks", listed.join(", "))
+                                    }
+                                };
+                                let companions = match level.companions.len() {
+                                    0 => "no companions".to_string(),
+                                    1 => "1 companion".to_string(),
+                                    n => format!("{n} companions"),
+                                };
+                                ui.label(
+                                    egui::RichText::new(format!(
+                                        "{rules} · bets {}–{} · buy-in {} · {companions}{shoes}",
+                                        rules.min_bet, rules.max_bet, level.buy_in,
+                                    ))
+                                    .size(13.0),
+                                );
+                            }
+                            Err(error) => {
+                                ui.label(
+                                    bold(format!(
+                                        "{} — broken, not playable",
+                                        listing.path.display()
+                                    ))
+                                    .color(REFUSAL),
+                                );
+                                ui.label(error.to_string());
+                            }
+                        }
+                    });
+                    ui.add_space(6.0);
+                }
+            });
+    });
+    picked
+}
+
+pub(super) fn settings_page(ui: &mut egui::Ui, settings: &mut Settings) {
+    panel_frame().show(ui, |ui| {
+        ui.set_width(380.0);
+        ui.label(bold("Speed"));
+        ui.horizontal_wrapped(|ui| {
+            let speed = &mut settings.beats.speed;
+            ui.radio_value(speed, Speed::Normal, "Normal");
+            ui.radio_value(speed, Speed::Fast, "Fast");
+            ui.radio_value(speed, Speed::Instant, "Instant (skip animations)");
+        });
+        ui.add_space(6.0);
+        ui.checkbox(&mut settings.options.auto_stand_21, "Stand by itself on 21");
+        ui.checkbox(
+            &mut settings.options.keep_every_seat,
+            "Keep every seat's hands in the history",
+        );
+        ui.add_space(8.0);
+        ui.label(bold("Cards and motion"));
+        let look = &mut *settings.look;
+        ui.checkbox(&mut look.four_colour, "Four-colour deck (♣ green, ♦ blue)");
+        ui.checkbox(&mut look.large_index, "Large corner indices");
+        ui.checkbox(
+            &mut look.reduced_motion,
+            "Reduced motion (fades instead of moves)",
+        );
+        ui.add_space(8.0);
+        ui.label(bold("Sound"));
+        if settings.hearing.as_ref().is_some_and(|h| !h.device) {
+            ui.colored_label(REFUSAL, "No audio device: the game is playing silently.");
+        }
+        match settings.mix.as_deref_mut() {
+            Some(mix) => {
+                for (name, fader) in [
+                    ("Music", &mut mix.music),
+                    ("Ambience", &mut mix.ambience),
+                    ("Effects", &mut mix.effects),
+                ] {
+                    ui.horizontal(|ui| {
+                        ui.add_sized([76.0, 18.0], egui::Label::new(name));
+                        ui.add_enabled(
+                            !fader.muted,
+                            egui::Slider::new(&mut fader.volume, 0.0..=1.0).show_value(false),
+                        );
+                        ui.checkbox(&mut fader.muted, "Mute");
+                    });
+                }
+            }
+            None => {
+                ui.label("No sound in this build.");
+            }
+        }
+    });
+}

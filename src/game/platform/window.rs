@@ -1,0 +1,265 @@
+//! The game in a window (or the browser page's canvas): Bevy's default plugins, egui, the table's look and HUD, and
+//! the command line's `--screenshot PATH --frames N`.
+
+use crate::game::model::screen::Screen;
+use crate::game::pages::{Menu, StartAt, StartPage};
+use bevy::prelude::*;
+use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured, save_to_disk};
+use bevy::window::WindowResolution;
+use std::path::PathBuf;
+
+/// What only a window has: its size, the screen it opens on, and the command line's screenshot.
+#[derive(Clone, Debug)]
+pub struct WindowOptions {
+    /// Save the window to this PNG after `frames` frames, then exit.
+    pub screenshot: Option<PathBuf>,
+    /// Frames to run before the screenshot.
+    pub frames: u32,
+    /// Window size in logical pixels.
+    pub size: (u32, u32),
+    /// The screen after loading, if not the default.
+    pub start: Option<Start>,
+    /// The casino to play online at (`--server`; in the browser, the page's own server): the Title opens on its
+    /// login page when given.
+    pub server: Option<String>,
+}
+
+/// Where the game opens after loading.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Start {
+    /// The title menu.
+    Title,
+    /// The Tables page of the title menu.
+    Tables,
+    /// The Settings page of the title menu.
+    Settings,
+    /// The Statistics page of the title menu.
+    Statistics,
+    /// The hand history, from the Statistics page.
+    Hands,
+    /// The newest kept round, replayed on the felt.
+    Replay,
+    /// Straight to the table.
+    Table,
+    /// Play online: the login page (the lobby when a session is kept).
+    Online,
+    /// The casino's leaderboard (with a kept session).
+    Leaderboard,
+    /// The player's hands as the casino kept them (with a kept session).
+    CasinoHands,
+}
+
+/// The window's platform: Bevy's default plugins with the window (the page's canvas in the browser) and the asset
+/// folder, and egui.
+pub(crate) fn platform(app: &mut App, options: &WindowOptions, table_name: &str) {
+    let resolution = WindowResolution::new(options.size.0, options.size.1);
+    // On a desktop the window is laid out in logical pixels of scale 1 (so screenshots are the same everywhere);
+    // in the browser the canvas fills the page and follows the device-pixel ratio, so text stays sharp on a phone.
+    #[cfg(not(target_arch = "wasm32"))]
+    let resolution = resolution.with_scale_factor_override(1.0);
+    app.add_plugins(
+        DefaultPlugins
+            .set(WindowPlugin {
+                primary_window: Some(Window {
+                    title: format!("Holecard — {table_name}"),
+                    resolution,
+                    canvas: Some("#holecard".into()),
+                    fit_canvas_to_parent: true,
+                    prevent_default_event_handling: true,
+                    ..default()
+                }),
+                ..default()
+            })
+            .set(AssetPlugin {
+                file_path: asset_root(),
+                meta_check: bevy::asset::AssetMetaCheck::Never,
+                ..default()
+            }),
+    )
+    .add_plugins(bevy_egui::EguiPlugin::default())
+    // egui's font atlas is an image asset bevy_egui writes in PostUpdate; the render world copies an image only
+    // when its asset event has been sent, in PostUpdate too, and nothing orders the two. Where the events go first,
+    // a frame whose atlas is new or has new glyphs is drawn without the HUD (whose every shape samples the atlas):
+    // the browser test caught the table's first frame so, three loads in five. Writing the atlas first draws it in
+    // its own frame.
+    .configure_sets(
+        PostUpdate,
+        bevy_egui::EguiPostUpdateSet::PostProcessOutput.before(bevy::asset::AssetEventSystems),
+    );
+}
+
+/// What the window shows and plays: the art, sound, lettering, motion, the table's look, the HUD, saves, the screen
+/// it opens on and the screenshot. Returns the preferences remembered from the last launch (applied here, the pace
+/// by the caller).
+pub(crate) fn presentation(
+    app: &mut App,
+    options: &WindowOptions,
+    session: &crate::game::model::session::Session,
+) -> crate::game::keep::preferences::Preferences {
+    app.add_plugins((
+        crate::game::felt::plugin,
+        crate::game::pages::plugin,
+        crate::game::keep::keeping::plugin,
+        crate::game::keep::history::keep_on_disk,
+    ));
+    let remembered = crate::game::keep::preferences::Preferences::load();
+    app.insert_resource(crate::game::model::player::PlayOptions {
+        auto_stand_21: remembered.auto_stand_21,
+        keep_every_seat: remembered.keep_every_seat,
+    })
+    .insert_resource(remembered.look)
+    .insert_resource(remembered.mix);
+    let start = options.start.unwrap_or(if options.server.is_some() {
+        Start::Online
+    } else if session.autoplay || options.screenshot.is_some() {
+        Start::Table
+    } else {
+        Start::Title
+    });
+    match online_address(options.server.as_deref()) {
+        Ok(address) => {
+            let mut online = crate::game::online::Online::new(address);
+            // Opening on the casino with a session kept from last time: straight to the lobby (or the page asked for).
+            let casino = matches!(
+                start,
+                Start::Online | Start::Leaderboard | Start::CasinoHands
+            );
+            if casino && online.login.is_some() {
+                online.connect(None);
+                match start {
+                    Start::Leaderboard => online.ask_leaderboard(),
+                    Start::CasinoHands => online.ask_history(),
+                    _ => {}
+                }
+            }
+            app.insert_resource(online);
+        }
+        Err(problem) => error!("playing online: {problem}"),
+    }
+    app.insert_resource(StartAt(match start {
+        Start::Table => Screen::Table,
+        Start::Title
+        | Start::Tables
+        | Start::Settings
+        | Start::Statistics
+        | Start::Hands
+        | Start::Replay
+        | Start::Online
+        | Start::Leaderboard
+        | Start::CasinoHands => Screen::Title,
+    }));
+    match start {
+        Start::Tables => app.insert_resource(StartPage(Menu::Tables)),
+        Start::Settings => app.insert_resource(StartPage(Menu::Settings)),
+        Start::Statistics => app.insert_resource(StartPage(Menu::Statistics)),
+        Start::Hands => app.insert_resource(StartPage(Menu::Hands)),
+        Start::Replay => app.add_systems(Startup, replay_the_newest),
+        Start::Online => app.insert_resource(StartPage(Menu::Online)),
+        Start::Leaderboard => app.insert_resource(StartPage(Menu::Leaderboard)),
+        Start::CasinoHands => app.insert_resource(StartPage(Menu::ServerHands)),
+        Start::Title | Start::Table => app,
+    };
+    #[cfg(target_arch = "wasm32")]
+    app.add_systems(OnExit(Screen::Loading), || {
+        crate::game::platform::web::announce("holecard-ready");
+    })
+    .add_systems(Update, announce_table.run_if(in_state(Screen::Table)))
+    .add_systems(Last, show_why_it_stopped);
+    if let Some(path) = options.screenshot.clone() {
+        // The clock steps 16 ms a frame (as in headless runs), so frame N after loading names the same moment of
+        // play on every run and every machine (a mid-flip frame stays mid-flip), however slowly frames are drawn.
+        app.insert_resource(bevy::time::TimeUpdateStrategy::ManualDuration(
+            std::time::Duration::from_millis(16),
+        ))
+        .insert_resource(ShootAt {
+            path,
+            frame: options.frames,
+            played: 0,
+            taken: false,
+        })
+        .add_systems(
+            Update,
+            shoot_then_quit.run_if(not(in_state(Screen::Loading))),
+        );
+    }
+    remembered
+}
+
+/// The casino to play online at: the page's own server in the browser; natively `--server`, else this machine's
+/// default one.
+fn online_address(given: Option<&str>) -> Result<crate::game::online::link::Address, String> {
+    #[cfg(target_arch = "wasm32")]
+    {
+        let _ = given;
+        crate::game::online::link::Address::of_the_page()
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    crate::game::online::link::Address::parse(given.unwrap_or(crate::game::online::DEFAULT_SERVER))
+}
+
+/// The `assets` folder: beside the working directory when the game is run from its source tree or an unpacked
+/// release, else Bevy's default (beside the executable, or `BEVY_ASSET_ROOT` / `CARGO_MANIFEST_DIR`).
+fn asset_root() -> String {
+    let here = std::path::Path::new("assets");
+    if std::env::var_os("BEVY_ASSET_ROOT").is_none()
+        && here.join("fonts").is_dir()
+        && let Ok(absolute) = std::path::absolute(here)
+    {
+        return absolute.to_string_lossy().into_owned();
+    }
+    "assets".to_string()
+}
+
+/// Tells the page when the table's first frame is being drawn (this one, HUD and all: see
+/// `hud::table_hud::hud_area`); the page marks it on screen at its next frame.
+#[cfg(target_arch = "wasm32")]
+fn announce_table(mut told: Local<bool>) {
+    if !*told {
+        *told = true;
+        crate::game::platform::web::announce("holecard-table");
+    }
+}
+
+/// A game that cannot start says why on the page, in place of the loading bar.
+#[cfg(target_arch = "wasm32")]
+fn show_why_it_stopped(mut stopped: MessageReader<crate::game::pages::GameStopped>) {
+    for crate::game::pages::GameStopped(message) in stopped.read() {
+        crate::game::platform::web::fail(message);
+    }
+}
+
+/// Where and when to save the window: `frame` frames after loading.
+#[derive(Resource)]
+struct ShootAt {
+    path: PathBuf,
+    frame: u32,
+    played: u32,
+    taken: bool,
+}
+
+fn shoot_then_quit(mut commands: Commands, mut shot: ResMut<ShootAt>) {
+    shot.played += 1;
+    if shot.taken || shot.played < shot.frame {
+        return;
+    }
+    shot.taken = true;
+    let path = shot.path.clone();
+    let mut save = save_to_disk(path.clone());
+    commands.spawn(Screenshot::primary_window()).observe(
+        move |captured: On<ScreenshotCaptured>, mut exit: MessageWriter<AppExit>| {
+            save(captured);
+            info!("saved the window to {}", path.display());
+            exit.write(AppExit::Success);
+        },
+    );
+}
+
+/// `--start replay`: the newest kept round goes on the felt as soon as the Title is up.
+fn replay_the_newest(kept: Res<crate::game::keep::history::Kept>, mut commands: Commands) {
+    match crate::replay::rounds(&kept.history.hands).next() {
+        Some(round) => {
+            commands.insert_resource(crate::game::pages::ReplayAgain(round));
+        }
+        None => warn!("--start replay: no hands are kept yet, so the Title opens"),
+    }
+}
