@@ -232,7 +232,7 @@ try {
   // server's own log, to see why.
   for (const table of pages) {
     console.error(`--- ${table.name}'s other log lines:`);
-    for (const line of table.logs.filter((l) => !l.file.startsWith('src/game/table.rs'))) {
+    for (const line of table.logs.filter((l) => !l.file.startsWith('src/game/model/table/mod.rs'))) {
       console.error(`${line.file} ${line.text}`);
     }
   }

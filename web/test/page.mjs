@@ -23,12 +23,12 @@ export class Table {
     page.on('console', (message) => {
       const text = message.text();
       // Bevy's log in the browser (tracing-wasm): "%cLEVEL%c file:line%cmessage". The round log is what
-      // src/game/table.rs logs; an ERROR from anywhere fails the test.
+      // src/game/model/table/mod.rs logs; an ERROR from anywhere fails the test.
       // message.text() runs the format string and its three CSS arguments together; the styles are dropped.
       const log = text
         .replace(/ color: [^;]+; background: #444 color: gray; font-style: italic color: inherit$/, '')
         .match(/^%c(\w+)%c (\S*)%c([\s\S]*)$/);
-      if (log && log[2].startsWith('src/game/table.rs')) this.lines.push(log[3].trim());
+      if (log && log[2].startsWith('src/game/model/table/mod.rs')) this.lines.push(log[3].trim());
       if (log) this.logs.push({ file: log[2], text: log[3].trim() });
       if (log && log[1] === 'ERROR') this.failures.push(`error logged: ${log[2]} ${log[3]}`);
       if (/panicked at|RuntimeError|unreachable executed/.test(text)) this.failures.push(`console: ${text}`);
