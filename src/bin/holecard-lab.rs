@@ -2,6 +2,7 @@
 //! house edge; `play` is the terminal table; `load` (built with the `server` feature) puts bot clients on a server.
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use holecard::engine::exact;
 use holecard::engine::money::group_thousands;
 use holecard::engine::sim::{SimConfig, SimReport, simulate};
 use holecard::engine::{DoubleOn, EnhcLoss, HoleCard, Payout, Rules, Soft17, Surrender};
@@ -27,6 +28,10 @@ enum Tool {
     Simulate(SimulateArgs),
     /// Sit at a table in the terminal; Enter takes the default answer (the basic-strategy play).
     Play(PlayArgs),
+    /// Every play's exact value for a hand against an up card, on the shoe less the cards seen.
+    Ev(EvArgs),
+    /// The exact value of a round on a full (or depleted) shoe: the table's house edge, by up card too.
+    Edge(EdgeArgs),
     /// Put bot clients on a running server: accounts made on the fly, basic strategy, one JSON report.
     #[cfg(feature = "server")]
     Load(LoadArgs),
@@ -142,6 +147,25 @@ fn play(args: &PlayArgs) -> ExitCode {
 
 #[derive(Args)]
 struct SimulateArgs {
+    #[command(flatten)]
+    table: RuleArgs,
+    /// Rounds to play (accepts 1e8, 100M, 10k).
+    #[arg(long, default_value = "10M", value_parser = parse_count)]
+    rounds: u64,
+    /// Seed; the same seed and thread count give the same result.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Worker threads (default: every core).
+    #[arg(long)]
+    threads: Option<u32>,
+    /// Print one JSON object instead of the summary.
+    #[arg(long)]
+    json: bool,
+}
+
+/// The table's rules: from a level file, the plain table, and single rules changed by flags.
+#[derive(Args)]
+struct RuleArgs {
     /// Take the rules from a level file; rule flags below override single rules.
     #[arg(long, value_name = "FILE")]
     level: Option<PathBuf>,
@@ -190,18 +214,196 @@ struct SimulateArgs {
     /// Burn a card after each shuffle.
     #[arg(long)]
     burn: bool,
-    /// Rounds to play (accepts 1e8, 100M, 10k).
-    #[arg(long, default_value = "10M", value_parser = parse_count)]
-    rounds: u64,
-    /// Seed; the same seed and thread count give the same result.
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
-    /// Worker threads (default: every core).
+}
+
+#[derive(Args)]
+struct EvArgs {
+    /// The player's cards: `A,7`, `T 6`, `88` (A, 2–9, T/10, J, Q, K).
+    hand: String,
+    /// The dealer's up card.
+    up: String,
+    /// Cards seen since the shuffle besides the hand and the up card (other hands, the discards).
+    #[arg(long, value_name = "CARDS", default_value = "")]
+    seen: String,
+    /// Values before the dealer's peek (by default, with an ace or a ten up, after it: no dealer blackjack).
     #[arg(long)]
-    threads: Option<u32>,
-    /// Print one JSON object instead of the summary.
+    before_peek: bool,
+    #[command(flatten)]
+    table: RuleArgs,
+    /// Print one JSON object.
     #[arg(long)]
     json: bool,
+}
+
+#[derive(Args)]
+struct EdgeArgs {
+    /// Cards already out of the shoe (the full shoe when empty).
+    #[arg(long, value_name = "CARDS", default_value = "")]
+    seen: String,
+    /// The post-split strategy: CDZ- (`cdz`), CDP1 or CDP.
+    #[arg(long, value_enum, default_value = "cdz")]
+    split: SplitFlag,
+    #[command(flatten)]
+    table: RuleArgs,
+    /// Print one JSON object.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum SplitFlag {
+    Cdz,
+    Cdp1,
+    Cdp,
+}
+
+/// The exact engine's rules and the shoe before the seen cards, from the rule flags.
+fn exact_table(table: &RuleArgs) -> Result<(Rules, exact::ExactRules, exact::Ranks), String> {
+    let rules = table.rules()?;
+    Ok((
+        rules.clone(),
+        exact::ExactRules::of(&rules),
+        exact::full_shoe(rules.decks),
+    ))
+}
+
+fn ev(args: &EvArgs) -> ExitCode {
+    let run = || -> Result<String, String> {
+        let (rules, exact_rules, shoe) = exact_table(&args.table)?;
+        let hand = exact::points_of(&args.hand).map_err(|e| format!("the hand: {e}"))?;
+        let up = match exact::points_of(&args.up).map_err(|e| format!("the up card: {e}"))?[..] {
+            [up] => up,
+            _ => return Err(format!("the up card is one card, not `{}`", args.up)),
+        };
+        let seen = exact::points_of(&args.seen).map_err(|e| format!("--seen: {e}"))?;
+        let all: Vec<u8> = seen
+            .iter()
+            .chain(&hand)
+            .chain([up].iter())
+            .copied()
+            .collect();
+        let unseen = exact::unseen(shoe, &all).map_err(|e| {
+            format!(
+                "{e} ({} deck(s), the hand, the up card and --seen)",
+                rules.decks
+            )
+        })?;
+        let peek = matches!(rules.hole_card, HoleCard::Peek) && !args.before_peek;
+        let question = exact::Question {
+            rules: exact_rules,
+            unseen,
+            hand: hand.clone(),
+            up,
+            peeked: peek && (up == 1 || up == 10),
+        };
+        let values = exact::evaluate(&question).map_err(|e| e.to_string())?;
+        let mut plays: Vec<(&str, f64)> = vec![("stand", values.stand), ("hit", values.hit)];
+        plays.extend(values.double.map(|v| ("double", v)));
+        if let Some(split) = values.split {
+            plays.push(("split (CDZ-)", split.cdz));
+            plays.push(("split (CDP1)", split.cdp1));
+            plays.push(("split (CDP)", split.cdp));
+        }
+        plays.extend(values.surrender.map(|v| ("surrender", v)));
+        let best = plays
+            .iter()
+            .filter(|(name, _)| !name.starts_with("split (CDP"))
+            .fold(None::<(&str, f64)>, |best, &(name, v)| match best {
+                Some((_, b)) if b >= v => best,
+                _ => Some((name, v)),
+            })
+            .map(|(name, _)| name)
+            .unwrap_or("stand");
+        if args.json {
+            let mut json = serde_json::json!({
+                "rules": rules.to_string(),
+                "hand": hand,
+                "up": up,
+                "unseen": unseen,
+                "conditioned_on_no_dealer_blackjack": question.peeked,
+                "stand": values.stand,
+                "hit": values.hit,
+                "double": values.double,
+                "surrender": values.surrender,
+                "insurance": values.insurance,
+                "best": best,
+            });
+            if let Some(split) = values.split {
+                json["split"] =
+                    serde_json::json!({"cdz": split.cdz, "cdp1": split.cdp1, "cdp": split.cdp});
+            }
+            return Ok(json.to_string());
+        }
+        let mut text = format!(
+            "{} vs {} on {} ({} cards unseen){}\n",
+            args.hand,
+            args.up,
+            rules,
+            unseen.iter().map(|&n| u32::from(n)).sum::<u32>(),
+            if question.peeked {
+                ", after the peek"
+            } else {
+                ""
+            }
+        );
+        for (name, value) in &plays {
+            let mark = if *name == best { "  <- best" } else { "" };
+            text += &format!("  {name:<13} {value:+.6}{mark}\n");
+        }
+        if let Some(insurance) = values.insurance {
+            text += &format!("  insurance     {insurance:+.6} (the side bet alone)\n");
+        }
+        Ok(text.trim_end().to_string())
+    };
+    answer(run())
+}
+
+fn edge(args: &EdgeArgs) -> ExitCode {
+    let run = || -> Result<String, String> {
+        let (rules, exact_rules, shoe) = exact_table(&args.table)?;
+        let seen = exact::points_of(&args.seen).map_err(|e| format!("--seen: {e}"))?;
+        let shoe = exact::unseen(shoe, &seen).map_err(|e| format!("--seen: {e}"))?;
+        if shoe.iter().map(|&n| u32::from(n)).sum::<u32>() < 20 {
+            return Err(
+                "--seen leaves fewer than 20 cards: too few to play a round out".to_string(),
+            );
+        }
+        let mode = match args.split {
+            SplitFlag::Cdz => exact::PostSplit::Cdz,
+            SplitFlag::Cdp1 => exact::PostSplit::Cdp1,
+            SplitFlag::Cdp => exact::PostSplit::Cdp,
+        };
+        let started = std::time::Instant::now();
+        let (value, by_up) = exact::overall(exact_rules, shoe, mode);
+        let seconds = started.elapsed().as_secs_f64();
+        if args.json {
+            return Ok(serde_json::json!({
+                "rules": rules.to_string(),
+                "split": format!("{mode:?}"),
+                "value": value,
+                "house_edge_pct": -100.0 * value,
+                "by_up": by_up,
+                "seconds": seconds,
+            })
+            .to_string());
+        }
+        let mut text = format!(
+            "{} ({mode:?} splits): the player's exact value {value:+.9} a round, house edge {:.4}%\n",
+            rules,
+            -100.0 * value
+        );
+        for (up, v) in by_up.iter().enumerate() {
+            let name = match up {
+                0 => "A".to_string(),
+                9 => "T".to_string(),
+                _ => (up + 1).to_string(),
+            };
+            text += &format!("  vs {name:<2} {v:+.6}\n");
+        }
+        text += &format!("  computed in {:.1} ms", seconds * 1000.0);
+        Ok(text)
+    };
+    answer(run())
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -265,7 +467,7 @@ fn plain_rules() -> Rules {
     }
 }
 
-impl SimulateArgs {
+impl RuleArgs {
     fn rules(&self) -> Result<Rules, String> {
         let mut rules = match &self.level {
             Some(path) => Level::load(path).map_err(|e| e.to_string())?.rules.rules(),
@@ -390,10 +592,12 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Tool::Play(args) => play(&args),
+        Tool::Ev(args) => ev(&args),
+        Tool::Edge(args) => edge(&args),
         #[cfg(feature = "server")]
         Tool::Load(args) => load(&args),
         Tool::Simulate(args) => {
-            let rules = match args.rules() {
+            let rules = match args.table.rules() {
                 Ok(rules) => rules,
                 Err(message) => {
                     eprintln!("holecard-lab: {message}");
@@ -443,6 +647,20 @@ fn main() -> ExitCode {
                     ExitCode::FAILURE
                 }
             }
+        }
+    }
+}
+
+/// Prints a tool's answer, or its error on standard error with exit status 2.
+fn answer(result: Result<String, String>) -> ExitCode {
+    match result {
+        Ok(text) => {
+            println!("{text}");
+            ExitCode::SUCCESS
+        }
+        Err(message) => {
+            eprintln!("holecard-lab: {message}");
+            ExitCode::from(2)
         }
     }
 }

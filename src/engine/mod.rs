@@ -8,6 +8,7 @@ pub mod checks;
 pub mod command;
 pub mod ev;
 pub mod event;
+pub mod exact;
 pub mod hand;
 pub mod money;
 pub mod play;

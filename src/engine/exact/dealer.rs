@@ -1,0 +1,208 @@
+//! Where the dealer's hand ends, exactly, for a shoe of known composition: every way the dealer can draw from an up
+//! card to a stop is listed once per rule (as a multiset of the cards drawn after the up card, with how many orders of
+//! drawing it the dealer would really follow), and a shoe weighs each by the chance of drawing exactly those cards.
+
+use super::{RANKS, Ranks};
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+/// One way the dealer's hand can end: the cards drawn after the up card (hole card first), how many orders of them
+/// the dealer's rule would draw, and the total it stops on (17–21).
+#[derive(Clone, Copy, Debug)]
+struct Ending {
+    cards: [u8; RANKS],
+    drawn: u8,
+    orders: f64,
+    total: u8,
+}
+
+/// Every ending from each up card, for one soft-17 rule.
+struct Endings {
+    by_up: [Vec<Ending>; RANKS],
+}
+
+/// The chances of the dealer's hand ending on 17–21, busting, or being a blackjack (a two-card 21).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct DealerOdds {
+    /// Ending on 17, 18, 19, 20, 21 without a blackjack.
+    pub on: [f64; 5],
+    /// Going over 21.
+    pub bust: f64,
+    /// A blackjack (only with an ace or a ten up).
+    pub blackjack: f64,
+}
+
+impl DealerOdds {
+    /// What standing on `total` (a hand that is not a blackjack) is worth against these odds, a dealer blackjack
+    /// taking the bet.
+    pub fn stand(&self, total: u8) -> f64 {
+        let mut value = self.bust - self.blackjack;
+        for (i, p) in self.on.iter().enumerate() {
+            let dealer = 17 + i as u8;
+            if total > dealer {
+                value += p;
+            } else if total < dealer {
+                value -= p;
+            }
+        }
+        value
+    }
+}
+
+/// A hand's total as the rules count it: aces as 11 while that does not bust it; with whether it is soft.
+pub fn total(cards: &Ranks) -> (u8, bool) {
+    let hard: u32 = cards
+        .iter()
+        .enumerate()
+        .map(|(i, &n)| u32::from(n) * (i as u32 + 1))
+        .sum();
+    if cards[0] > 0 && hard + 10 <= 21 {
+        (hard as u8 + 10, true)
+    } else {
+        (hard.min(255) as u8, false)
+    }
+}
+
+fn endings(h17: bool) -> &'static Endings {
+    static S17: OnceLock<Endings> = OnceLock::new();
+    static H17: OnceLock<Endings> = OnceLock::new();
+    let cell = if h17 { &H17 } else { &S17 };
+    cell.get_or_init(|| list_endings(h17))
+}
+
+fn list_endings(h17: bool) -> Endings {
+    let by_up = std::array::from_fn(|up| {
+        let mut found: HashMap<[u8; RANKS], Ending> = HashMap::new();
+        let mut hand = [0u8; RANKS];
+        hand[up] = 1;
+        let mut drawn = [0u8; RANKS];
+        draw(h17, &mut hand, &mut drawn, 0, &mut found);
+        let mut list: Vec<Ending> = found.into_values().collect();
+        list.sort_by_key(|ending| ending.cards);
+        list
+    });
+    Endings { by_up }
+}
+
+/// Draws on in every order the dealer would, counting the orders of each multiset that ends.
+fn draw(
+    h17: bool,
+    hand: &mut Ranks,
+    drawn: &mut [u8; RANKS],
+    count: u8,
+    found: &mut HashMap<[u8; RANKS], Ending>,
+) {
+    let (value, soft) = total(hand);
+    let stops = value > 17 || (value == 17 && !(soft && h17));
+    if stops {
+        if value > 21 || (count == 1 && value == 21) {
+            return; // busts are what is left over; a two-card 21 is the blackjack, counted apart
+        }
+        found
+            .entry(*drawn)
+            .or_insert(Ending {
+                cards: *drawn,
+                drawn: count,
+                orders: 0.0,
+                total: value,
+            })
+            .orders += 1.0;
+        return;
+    }
+    for rank in 0..RANKS {
+        hand[rank] += 1;
+        drawn[rank] += 1;
+        draw(h17, hand, drawn, count + 1, found);
+        hand[rank] -= 1;
+        drawn[rank] -= 1;
+    }
+}
+
+/// The dealer's odds with `up` showing and `shoe` the cards the hole card and the draws come from.
+pub fn odds(h17: bool, up: usize, shoe: &Ranks) -> DealerOdds {
+    let left: u32 = shoe.iter().map(|&n| u32::from(n)).sum();
+    let mut odds = DealerOdds::default();
+    if left == 0 {
+        return odds;
+    }
+    // falling[r][k]: the product shoe[r] · (shoe[r] − 1) ⋯ (k factors); below[k]: the same for the whole shoe.
+    let mut falling = [[0.0f64; 12]; RANKS];
+    for (rank, row) in falling.iter_mut().enumerate() {
+        row[0] = 1.0;
+        for k in 1..12 {
+            let n = f64::from(shoe[rank]) - (k as f64 - 1.0);
+            row[k] = if n > 0.0 { row[k - 1] * n } else { 0.0 };
+        }
+    }
+    let mut below = [1.0f64; 13];
+    for k in 1..13 {
+        let n = f64::from(left) - (k as f64 - 1.0);
+        below[k] = if n > 0.0 { below[k - 1] * n } else { 0.0 };
+    }
+    'ending: for ending in &endings(h17).by_up[up] {
+        let mut p = ending.orders;
+        for rank in 0..RANKS {
+            let k = usize::from(ending.cards[rank]);
+            if k > 0 {
+                if k > usize::from(shoe[rank]) {
+                    continue 'ending;
+                }
+                p *= falling[rank][k];
+            }
+        }
+        let d = below[usize::from(ending.drawn)];
+        if d > 0.0 {
+            odds.on[usize::from(ending.total - 17)] += p / d;
+        }
+    }
+    let hole = match up {
+        0 => Some(9),
+        9 => Some(0),
+        _ => None,
+    };
+    if let Some(hole) = hole {
+        odds.blackjack = f64::from(shoe[hole]) / f64::from(left);
+    }
+    odds.bust = 1.0 - odds.on.iter().sum::<f64>() - odds.blackjack;
+    odds
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn one_deck() -> Ranks {
+        [4, 4, 4, 4, 4, 4, 4, 4, 4, 16]
+    }
+
+    #[test]
+    fn a_dealers_chances_from_any_up_card_add_up_to_one() {
+        for h17 in [false, true] {
+            for up in 0..RANKS {
+                let mut shoe = one_deck();
+                shoe[up] -= 1;
+                let odds = odds(h17, up, &shoe);
+                let sum: f64 = odds.on.iter().sum::<f64>() + odds.bust + odds.blackjack;
+                assert!((sum - 1.0).abs() < 1e-12, "up {up}: {sum}");
+                assert!(odds.bust > 0.0 && odds.on.iter().all(|&p| p >= 0.0));
+            }
+        }
+    }
+
+    #[test]
+    fn a_six_up_busts_more_than_a_ten_up_and_hitting_soft_17_busts_more() {
+        let mut six = one_deck();
+        six[5] -= 1;
+        let mut ten = one_deck();
+        ten[9] -= 1;
+        assert!(odds(false, 5, &six).bust > odds(false, 9, &ten).bust);
+        assert!(odds(true, 5, &six).bust > odds(false, 5, &six).bust);
+    }
+
+    #[test]
+    fn a_shoe_of_only_tens_under_a_ten_ends_on_20() {
+        let odds = odds(false, 9, &[0, 0, 0, 0, 0, 0, 0, 0, 0, 5]);
+        assert_eq!(odds.on, [0.0, 0.0, 0.0, 1.0, 0.0]);
+        assert_eq!(odds.bust, 0.0);
+    }
+}
