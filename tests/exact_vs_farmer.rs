@@ -4,7 +4,7 @@
 //! rich and poor in tens. The analyzer's figures are in tests/fixtures/farmer/, written by scripts/farmer/fixtures
 //! (which clones and builds the analyzer outside the project, with our driver). Agreement is to 1e-9.
 
-use holecard::engine::exact::{ExactRules, PostSplit, Question, Ranks, evaluate, overall};
+use holecard::engine::exact::{ExactRules, PostSplit, Question, Ranks, Values, evaluate, table};
 use holecard::engine::{DoubleOn, HoleCard, Surrender};
 use std::collections::HashMap;
 use std::path::Path;
@@ -76,6 +76,13 @@ fn check(name: &str) {
         checked += 1;
     };
     let mut by_up_seen = HashMap::new();
+    // The whole table at once (the path the house edge and the chart take), beside each live question.
+    let whole = table(f.rules, f.shoe);
+    let deals: HashMap<(u8, [u8; 2]), &Values> = whole
+        .deals
+        .iter()
+        .map(|deal| ((deal.up, deal.cards), &deal.values))
+        .collect();
     for line in &f.lines {
         let words: Vec<&str> = line.split_whitespace().collect();
         let number = |key: &str| -> Option<f64> {
@@ -102,31 +109,38 @@ fn check(name: &str) {
                     up,
                     peeked: true,
                 };
-                let values = evaluate(&question).unwrap_or_else(|e| panic!("{line}: {e}"));
-                let at = format!("{} vs {up}", words[1]);
-                for (play, ours) in [("stand", values.stand), ("hit", values.hit)] {
-                    compare(&format!("{at} {play}"), ours, number(play).expect(play));
+                let live = evaluate(&question).unwrap_or_else(|e| panic!("{line}: {e}"));
+                let mut answers = vec![("", &live)];
+                if let [a, b] = hand[..] {
+                    let deal = deals.get(&(up, [a.min(b), a.max(b)])).expect("a deal");
+                    answers.push((" (table)", deal));
                 }
-                if let Some(double) = values.double {
-                    compare(
-                        &format!("{at} double"),
-                        double,
-                        number("double").expect("double"),
-                    );
-                }
-                match (values.split, number("cdz")) {
-                    (Some(split), Some(cdz)) => {
-                        for (name, ours, key) in [
-                            ("CDZ-", split.cdz, cdz),
-                            ("CDP1", split.cdp1, number("cdp1").expect("cdp1")),
-                            ("CDP", split.cdp, number("cdp").expect("cdp")),
-                        ] {
-                            compare(&format!("{at} split {name}"), ours, key);
-                        }
+                for (path, values) in answers {
+                    let at = format!("{} vs {up}{path}", words[1]);
+                    for (play, ours) in [("stand", values.stand), ("hit", values.hit)] {
+                        compare(&format!("{at} {play}"), ours, number(play).expect(play));
                     }
-                    (None, None) => {}
-                    (ours, theirs) => {
-                        panic!("{}: {at}: split {ours:?} here, {theirs:?} there", f.name)
+                    if let Some(double) = values.double {
+                        compare(
+                            &format!("{at} double"),
+                            double,
+                            number("double").expect("double"),
+                        );
+                    }
+                    match (values.split, number("cdz")) {
+                        (Some(split), Some(cdz)) => {
+                            for (name, ours, key) in [
+                                ("CDZ-", split.cdz, cdz),
+                                ("CDP1", split.cdp1, number("cdp1").expect("cdp1")),
+                                ("CDP", split.cdp, number("cdp").expect("cdp")),
+                            ] {
+                                compare(&format!("{at} split {name}"), ours, key);
+                            }
+                        }
+                        (None, None) => {}
+                        (ours, theirs) => {
+                            panic!("{}: {at}: split {ours:?} here, {theirs:?} there", f.name)
+                        }
                     }
                 }
             }
@@ -140,7 +154,7 @@ fn check(name: &str) {
                     (PostSplit::Cdp1, words[3]),
                     (PostSplit::Cdp, words[5]),
                 ] {
-                    let (value, by_up) = overall(f.rules, f.shoe, mode);
+                    let (value, by_up) = (whole.value(mode), whole.by_up[mode.index()]);
                     compare(
                         &format!("overall {mode:?}"),
                         value,

@@ -32,6 +32,9 @@ enum Tool {
     Ev(EvArgs),
     /// The exact value of a round on a full (or depleted) shoe: the table's house edge, by up card too.
     Edge(EdgeArgs),
+    /// Times the live question (every play of one hand, splits included) for every two-card hand against every up
+    /// card on a shoe: the worst, the median and the total.
+    LiveTimes(LiveTimesArgs),
     /// Put bot clients on a running server: accounts made on the fly, basic strategy, one JSON report.
     #[cfg(feature = "server")]
     Load(LoadArgs),
@@ -243,6 +246,21 @@ struct EdgeArgs {
     /// The post-split strategy: CDZ- (`cdz`), CDP1 or CDP.
     #[arg(long, value_enum, default_value = "cdz")]
     split: SplitFlag,
+    /// Threads to share the work (the default: two where there are two cores).
+    #[arg(long, value_name = "N")]
+    threads: Option<usize>,
+    #[command(flatten)]
+    table: RuleArgs,
+    /// Print one JSON object.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Args)]
+struct LiveTimesArgs {
+    /// Cards already out of the shoe (the full shoe when empty).
+    #[arg(long, value_name = "CARDS", default_value = "")]
+    seen: String,
     #[command(flatten)]
     table: RuleArgs,
     /// Print one JSON object.
@@ -374,24 +392,35 @@ fn edge(args: &EdgeArgs) -> ExitCode {
             SplitFlag::Cdp => exact::PostSplit::Cdp,
         };
         let started = std::time::Instant::now();
-        let (value, by_up) = exact::overall(exact_rules, shoe, mode);
+        let threads = args.threads.unwrap_or_else(exact::threads).max(1);
+        let table = exact::table_on(exact_rules, shoe, threads);
+        let (value, by_up) = (table.value(mode), table.by_up[mode.index()]);
         let seconds = started.elapsed().as_secs_f64();
         if args.json {
             return Ok(serde_json::json!({
                 "rules": rules.to_string(),
-                "split": format!("{mode:?}"),
+                "split": mode.name(),
                 "value": value,
                 "house_edge_pct": -100.0 * value,
                 "by_up": by_up,
+                "values_by_split": exact::PostSplit::ALL
+                    .iter()
+                    .map(|m| (m.name(), table.value(*m)))
+                    .collect::<std::collections::BTreeMap<_, _>>(),
+                "threads": threads,
                 "seconds": seconds,
             })
             .to_string());
         }
         let mut text = format!(
-            "{} ({mode:?} splits): the player's exact value {value:+.9} a round, house edge {:.4}%\n",
+            "{} ({} splits): the player's exact value {value:+.9} a round, house edge {:.4}%\n",
             rules,
+            mode.name(),
             -100.0 * value
         );
+        for other in exact::PostSplit::ALL {
+            text += &format!("  {:<5} splits: {:+.9}\n", other.name(), table.value(other));
+        }
         for (up, v) in by_up.iter().enumerate() {
             let name = match up {
                 0 => "A".to_string(),
@@ -400,7 +429,11 @@ fn edge(args: &EdgeArgs) -> ExitCode {
             };
             text += &format!("  vs {name:<2} {v:+.6}\n");
         }
-        text += &format!("  computed in {:.1} ms", seconds * 1000.0);
+        text += &format!(
+            "  computed in {:.1} ms on {threads} thread{}",
+            seconds * 1000.0,
+            if threads == 1 { "" } else { "s" }
+        );
         Ok(text)
     };
     answer(run())
@@ -594,6 +627,7 @@ fn main() -> ExitCode {
         Tool::Play(args) => play(&args),
         Tool::Ev(args) => ev(&args),
         Tool::Edge(args) => edge(&args),
+        Tool::LiveTimes(args) => live_times(&args),
         #[cfg(feature = "server")]
         Tool::Load(args) => load(&args),
         Tool::Simulate(args) => {
@@ -649,6 +683,76 @@ fn main() -> ExitCode {
             }
         }
     }
+}
+
+fn live_times(args: &LiveTimesArgs) -> ExitCode {
+    let run = || -> Result<String, String> {
+        let (rules, exact_rules, shoe) = exact_table(&args.table)?;
+        let seen = exact::points_of(&args.seen).map_err(|e| format!("--seen: {e}"))?;
+        let unseen = exact::unseen(shoe, &seen).map_err(|e| format!("--seen: {e}"))?;
+        let mut times = Vec::new();
+        for up in 1..=10u8 {
+            for first in 1..=10u8 {
+                for second in first..=10u8 {
+                    let mut left = unseen;
+                    let mut ok = true;
+                    for card in [up, first, second] {
+                        let rank = usize::from(card - 1);
+                        if left[rank] == 0 {
+                            ok = false;
+                            break;
+                        }
+                        left[rank] -= 1;
+                    }
+                    if !ok {
+                        continue;
+                    }
+                    let question = exact::Question {
+                        rules: exact_rules,
+                        unseen: left,
+                        hand: vec![first, second],
+                        up,
+                        peeked: true,
+                    };
+                    let started = std::time::Instant::now();
+                    exact::evaluate(&question).map_err(|e| e.to_string())?;
+                    times.push((started.elapsed().as_secs_f64(), first, second, up));
+                }
+            }
+        }
+        if times.is_empty() {
+            return Err("no two-card hand can be dealt from that shoe".to_string());
+        }
+        let total: f64 = times.iter().map(|t| t.0).sum();
+        times.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let median = times[times.len() / 2].0;
+        let (worst, a, b, up) = times[times.len() - 1];
+        let name = |card: u8| match card {
+            1 => "A".to_string(),
+            10 => "T".to_string(),
+            n => n.to_string(),
+        };
+        let hand = format!("{},{} vs {}", name(a), name(b), name(up));
+        if args.json {
+            return Ok(serde_json::json!({
+                "rules": rules.to_string(),
+                "questions": times.len(),
+                "worst_ms": worst * 1000.0,
+                "worst_hand": hand,
+                "median_ms": median * 1000.0,
+                "total_ms": total * 1000.0,
+            })
+            .to_string());
+        }
+        Ok(format!(
+            "{rules}: {} live questions, worst {:.2} ms ({hand}), median {:.3} ms, all {:.1} ms",
+            times.len(),
+            worst * 1000.0,
+            median * 1000.0,
+            total * 1000.0
+        ))
+    };
+    answer(run())
 }
 
 /// Prints a tool's answer, or its error on standard error with exit status 2.

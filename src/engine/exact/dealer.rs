@@ -9,11 +9,11 @@ use std::sync::OnceLock;
 /// One way the dealer's hand can end: the cards drawn after the up card (hole card first), how many orders of them
 /// the dealer's rule would draw, and the total it stops on (17–21).
 #[derive(Clone, Copy, Debug)]
-struct Ending {
-    cards: [u8; RANKS],
-    drawn: u8,
-    orders: f64,
-    total: u8,
+pub(super) struct Ending {
+    pub(super) cards: [u8; RANKS],
+    pub(super) drawn: u8,
+    pub(super) orders: f64,
+    pub(super) total: u8,
 }
 
 /// Every ending from each up card, for one soft-17 rule.
@@ -61,6 +61,11 @@ pub fn total(cards: &Ranks) -> (u8, bool) {
     } else {
         (hard.min(255) as u8, false)
     }
+}
+
+/// Every way the dealer's hand can end from `up` (a two-card 21 and busts apart), listed once per rule.
+pub(super) fn endings_from(h17: bool, up: usize) -> &'static [Ending] {
+    &endings(h17).by_up[up]
 }
 
 fn endings(h17: bool) -> &'static Endings {
@@ -115,6 +120,21 @@ fn draw(
         draw(h17, hand, drawn, count + 1, found);
         hand[rank] -= 1;
         drawn[rank] -= 1;
+    }
+}
+
+/// The chance that the hole card makes a blackjack with `up` showing, drawn from `shoe`.
+pub fn blackjack_chance(up: usize, shoe: &Ranks) -> f64 {
+    let left: u32 = shoe.iter().map(|&n| u32::from(n)).sum();
+    let hole = match up {
+        0 => 9,
+        9 => 0,
+        _ => return 0.0,
+    };
+    if left == 0 {
+        0.0
+    } else {
+        f64::from(shoe[hole]) / f64::from(left)
     }
 }
 

@@ -15,11 +15,13 @@
 //! Beyond that analyzer: hitting split aces, early surrender, no-hole-card tables (a dealer blackjack taking every
 //! bet or only the original one) and insurance; checked by Monte Carlo and by their relations to the peek values.
 
+mod compositions;
 pub mod dealer;
 mod play;
 
+pub use compositions::threads;
 pub use dealer::DealerOdds;
-pub use play::{Question, SplitValues, Values, evaluate, overall};
+pub use play::{Deal, Question, SplitValues, Table, Values, evaluate, table, table_on};
 
 use super::rules::{DoubleOn, EnhcLoss, HoleCard, Rules, Soft17, Surrender};
 use thiserror::Error;
@@ -46,6 +48,25 @@ pub enum PostSplit {
     Cdp1,
     /// CDP: played best for each number of pair cards removed.
     Cdp,
+}
+
+impl PostSplit {
+    /// All three, in the order of `index`.
+    pub const ALL: [PostSplit; 3] = [PostSplit::Cdz, PostSplit::Cdp1, PostSplit::Cdp];
+
+    /// Where this strategy's value sits in arrays of three.
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    /// Farmer's name for it.
+    pub fn name(self) -> &'static str {
+        match self {
+            PostSplit::Cdz => "CDZ-",
+            PostSplit::Cdp1 => "CDP1",
+            PostSplit::Cdp => "CDP",
+        }
+    }
 }
 
 /// The rules that change a hand's value.

@@ -1,10 +1,10 @@
 //! The player's side: standing, hitting and doubling by recursion over the hand's compositions, memoised; splitting
 //! by Farmer's algorithm; the peek's conditioning; the whole table's value.
 
-use super::dealer::{self, DealerOdds};
+use super::compositions::{self, Compositions, NONE};
+use super::dealer;
 use super::{ExactError, ExactRules, PostSplit, RANKS, Ranks};
 use crate::engine::rules::{HoleCard, Surrender};
-use std::collections::HashMap;
 
 /// A live question: a hand against an up card on the cards the seat has not seen.
 #[derive(Clone, Debug, PartialEq)]
@@ -49,18 +49,7 @@ pub struct Values {
     pub insurance: Option<f64>,
 }
 
-/// Which hands a value is for: an ordinary hand, or a split hand with `removed + 1` more pair cards gone.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-enum Context {
-    Whole,
-    Split {
-        removed: u8,
-        pair: u8,
-        mode: PostSplit,
-    },
-}
-
-/// Stand, hit and double, unconditioned on the peek, a dealer blackjack taking the original bet.
+/// Stand, hit and double for an unsplit hand, unconditioned on the peek, a dealer blackjack taking the original bet.
 #[derive(Clone, Copy, Debug)]
 struct Node {
     stand: f64,
@@ -68,263 +57,405 @@ struct Node {
     double: f64,
 }
 
-/// One up card's values over a shoe, memoised by the hand's composition.
-struct Solver {
+/// The same for a split hand, with hitting valued under each post-split strategy (`PostSplit::index`).
+#[derive(Clone, Copy, Debug)]
+struct SplitNode {
+    stand: f64,
+    double: f64,
+    hit: [f64; 3],
+}
+
+const STAND: u8 = 0;
+const HIT: u8 = 1;
+const DOUBLE: u8 = 2;
+
+/// The best of stand, hit and double by these values, ties to the earlier (as Farmer's analyzer breaks them).
+fn best(stand: f64, hit: f64, double: f64, may_double: bool) -> u8 {
+    let mut value = stand;
+    let mut option = STAND;
+    if value < hit {
+        value = hit;
+        option = HIT;
+    }
+    if may_double && value < double {
+        option = DOUBLE;
+    }
+    option
+}
+
+fn pick(stand: f64, hit: f64, double: f64, option: u8) -> f64 {
+    match option {
+        STAND => stand,
+        HIT => hit,
+        _ => double,
+    }
+}
+
+fn natural(hand: &Ranks) -> bool {
+    hand[0] == 1 && hand[9] == 1 && hand.iter().sum::<u8>() == 2
+}
+
+/// One up card's values, memoised by composition (split hands by composition for one pair and one number of pair
+/// cards gone at a time).
+struct Solver<'a> {
     rules: ExactRules,
     /// The shoe before the round: the unseen cards, the player's cards and the up card.
     shoe: Ranks,
     up: usize,
-    memo: HashMap<(Ranks, Context), Node>,
+    slot: usize,
+    hands: &'a Compositions,
+    whole: Vec<Option<Node>>,
+    /// Split hands with one pair card gone besides their own (Farmer's X[0]), for the pair being valued.
+    first: Vec<Option<SplitNode>>,
+    /// Split hands with more gone, for the number being valued.
+    later: Vec<Option<SplitNode>>,
+    touched_first: Vec<u32>,
+    touched_later: Vec<u32>,
 }
 
-const OPTION_STAND: u8 = 0;
-const OPTION_HIT: u8 = 1;
-const OPTION_DOUBLE: u8 = 2;
-
-impl Solver {
-    fn new(rules: ExactRules, shoe: Ranks, up: usize) -> Solver {
+impl<'a> Solver<'a> {
+    fn new(
+        rules: ExactRules,
+        shoe: Ranks,
+        up: usize,
+        slot: usize,
+        hands: &'a Compositions,
+    ) -> Self {
+        let n = hands.cards.len();
         Solver {
             rules,
             shoe,
             up,
-            memo: HashMap::new(),
+            slot,
+            hands,
+            whole: vec![None; n],
+            first: vec![None; n],
+            later: vec![None; n],
+            touched_first: Vec::new(),
+            touched_later: Vec::new(),
         }
     }
 
-    /// The cards the next card comes from, for a hand of `hand` in `context`.
-    fn rest(&self, hand: &Ranks, context: Context) -> Ranks {
+    /// The cards the next card comes from: the shoe less the hand, the up card and `gone` more of `pair`.
+    fn rest(&self, hand: &Ranks, pair: usize, gone: u8) -> (Ranks, f64) {
         let mut rest = self.shoe;
         for rank in 0..RANKS {
             rest[rank] -= hand[rank];
         }
         rest[self.up] -= 1;
-        if let Context::Split { removed, pair, .. } = context {
-            rest[usize::from(pair)] -= removed + 1;
-        }
-        rest
+        rest[pair] -= gone;
+        let left = rest.iter().map(|&n| f64::from(n)).sum();
+        (rest, left)
     }
 
-    fn natural(hand: &Ranks) -> bool {
-        hand[0] == 1 && hand[9] == 1 && hand.iter().sum::<u8>() == 2
+    fn may_double(&self, i: u32, split: bool) -> bool {
+        let hand = &self.hands.cards[i as usize];
+        hand.iter().sum::<u8>() == 2
+            && (!split || self.rules.double_after_split)
+            && self.rules.double_on.allows(dealer::total(hand).0)
     }
 
-    fn node(&mut self, hand: &Ranks, context: Context) -> Node {
-        if let Some(node) = self.memo.get(&(*hand, context)) {
-            return *node;
-        }
-        let rest = self.rest(hand, context);
-        let left: u32 = rest.iter().map(|&n| u32::from(n)).sum();
-        let odds: DealerOdds = dealer::odds(self.rules.hits_soft_17, self.up, &rest);
-        let (total, _) = dealer::total(hand);
-        let stand = if context == Context::Whole && Self::natural(hand) {
-            self.rules.blackjack_pays * (1.0 - odds.blackjack)
-        } else {
-            odds.stand(total)
-        };
-        let cards: u8 = hand.iter().sum();
-        let mut hit = 0.0;
-        let mut double = if self.rules.blackjack_takes_original_only() {
-            odds.blackjack
+    /// Where a double's value starts: where a dealer blackjack takes only the original bet, the doubled half of it
+    /// comes back.
+    fn double_start(&self, blackjack: f64) -> f64 {
+        if self.rules.blackjack_takes_original_only() {
+            blackjack
         } else {
             0.0
-        };
-        if left > 0 {
-            let mut next = *hand;
-            for rank in 0..RANKS {
-                if rest[rank] == 0 {
-                    continue;
-                }
-                let p = f64::from(rest[rank]) / f64::from(left);
-                next[rank] += 1;
-                let (after, _) = dealer::total(&next);
-                if after > 21 {
-                    hit -= p;
-                    double -= 2.0 * p;
-                } else {
-                    let later = self.node(&next, context);
-                    hit += p * self.play_on(&next, context, &later);
-                    double += p * 2.0 * later.stand;
-                }
-                next[rank] -= 1;
-            }
         }
-        if cards != 2 {
-            double = f64::NAN; // only two cards double (never read: `may_double` says no)
+    }
+
+    /// Each card the next can be (from `rest`, `left` cards in all): its chance and the hand it makes of hand `i`
+    /// (`NONE` past 21).
+    fn draws(&self, i: u32, rest: Ranks, left: f64) -> impl Iterator<Item = (f64, u32)> + use<'a> {
+        let hands = self.hands;
+        let hard = u32::from(hands.hard[i as usize]);
+        (0..RANKS)
+            .filter(move |&rank| rest[rank] > 0)
+            .map(move |rank| {
+                let child = if hard + rank as u32 + 1 > 21 {
+                    NONE
+                } else {
+                    hands.child[i as usize][rank]
+                };
+                (f64::from(rest[rank]) / left, child)
+            })
+    }
+
+    /// An unsplit hand's values.
+    fn whole(&mut self, i: u32) -> Node {
+        if let Some(node) = self.whole[i as usize] {
+            return node;
+        }
+        let hands = self.hands;
+        let hand = hands.cards[i as usize];
+        let (rest, left) = self.rest(&hand, 0, 0);
+        let odds = hands.odds(i, self.slot);
+        let stand = if natural(&hand) {
+            self.rules.blackjack_pays * (1.0 - odds.blackjack)
+        } else {
+            odds.stand(dealer::total(&hand).0)
+        };
+        let mut hit = 0.0;
+        let mut double = self.double_start(odds.blackjack);
+        for (p, child) in self.draws(i, rest, left) {
+            if child == NONE {
+                hit -= p;
+                double -= 2.0 * p;
+                continue;
+            }
+            let next = self.whole(child);
+            let option = best(
+                next.stand,
+                next.hit,
+                next.double,
+                self.may_double(child, false),
+            );
+            hit += p * pick(next.stand, next.hit, next.double, option);
+            double += p * 2.0 * next.stand;
         }
         let node = Node { stand, hit, double };
-        self.memo.insert((*hand, context), node);
+        self.whole[i as usize] = Some(node);
         node
     }
 
-    fn may_double(&self, hand: &Ranks, context: Context) -> bool {
-        let cards: u8 = hand.iter().sum();
-        let split_ok = match context {
-            Context::Whole => true,
-            Context::Split { .. } => self.rules.double_after_split,
+    /// A split hand's values with `removed + 1` pair cards gone besides its own.
+    fn split_node(&mut self, i: u32, pair: usize, removed: u8) -> SplitNode {
+        let memo = if removed == 0 {
+            &self.first
+        } else {
+            &self.later
         };
-        cards == 2 && split_ok && self.rules.double_on.allows(dealer::total(hand).0)
-    }
-
-    /// The best of stand, hit and double by these values, ties to the earlier (as Farmer's analyzer breaks them).
-    fn best(node: &Node, may_double: bool) -> u8 {
-        let mut value = node.stand;
-        let mut option = OPTION_STAND;
-        if value < node.hit {
-            value = node.hit;
-            option = OPTION_HIT;
+        if let Some(node) = memo[i as usize] {
+            return node;
         }
-        if may_double && value < node.double {
-            option = OPTION_DOUBLE;
-        }
-        option
-    }
-
-    fn pick(node: &Node, option: u8) -> f64 {
-        match option {
-            OPTION_STAND => node.stand,
-            OPTION_HIT => node.hit,
-            _ => node.double,
-        }
-    }
-
-    /// What a hand reached by hitting (or a split hand's first two cards) is worth, played on.
-    fn play_on(&mut self, hand: &Ranks, context: Context, node: &Node) -> f64 {
-        let may_double = self.may_double(hand, context);
-        match context {
-            Context::Whole => Self::pick(node, Self::best(node, may_double)),
-            Context::Split {
-                removed,
-                pair,
-                mode,
-            } => {
-                let option = match mode {
-                    PostSplit::Cdz => {
-                        // The play the same cards would get unsplit, on the shoe less only themselves.
-                        let whole = self.node(hand, Context::Whole);
-                        Self::best(&whole, may_double)
-                    }
-                    PostSplit::Cdp1 if removed > 0 => {
-                        let first = Context::Split {
-                            removed: 0,
-                            pair,
-                            mode,
-                        };
-                        let once = self.node(hand, first);
-                        Self::best(&once, may_double)
-                    }
-                    _ => Self::best(node, may_double),
-                };
-                Self::pick(node, option)
+        let hands = self.hands;
+        let hand = hands.cards[i as usize];
+        let (rest, left) = self.rest(&hand, pair, removed + 1);
+        let odds = hands.odds(hands.more(i, pair, removed + 1), self.slot);
+        let stand = odds.stand(dealer::total(&hand).0);
+        let mut double = self.double_start(odds.blackjack);
+        let mut hit = [0.0; 3];
+        for (p, child) in self.draws(i, rest, left) {
+            if child == NONE {
+                hit.iter_mut().for_each(|h| *h -= p);
+                double -= 2.0 * p;
+                continue;
+            }
+            let next = self.split_node(child, pair, removed);
+            double += p * 2.0 * next.stand;
+            for (mode, h) in hit.iter_mut().enumerate() {
+                *h += p * self.play_split(child, pair, removed, mode, &next, false);
             }
         }
+        let node = SplitNode { stand, double, hit };
+        if removed == 0 {
+            self.first[i as usize] = Some(node);
+            self.touched_first.push(i);
+        } else {
+            self.later[i as usize] = Some(node);
+            self.touched_later.push(i);
+        }
+        node
     }
 
-    /// A split hand of the pair card and `card`, played on (split aces that may not hit stand).
-    fn split_hand(&mut self, pair: usize, card: usize, context: Context) -> f64 {
+    /// A split hand played on under post-split strategy `mode`.
+    fn play_split(
+        &mut self,
+        i: u32,
+        pair: usize,
+        removed: u8,
+        mode: usize,
+        node: &SplitNode,
+        may_double: bool,
+    ) -> f64 {
+        let option = match mode {
+            // CDZ-: the play the same cards would get unsplit.
+            0 => {
+                let whole = self.whole(i);
+                best(whole.stand, whole.hit, whole.double, may_double)
+            }
+            // CDP1: the play for one pair card gone, whatever the number.
+            1 if removed > 0 => {
+                let first = self.split_node(i, pair, 0);
+                best(first.stand, first.hit[2], first.double, may_double)
+            }
+            _ => best(node.stand, node.hit[mode], node.double, may_double),
+        };
+        pick(node.stand, node.hit[mode], node.double, option)
+    }
+
+    /// A split hand of the pair card and `card`, played on under each strategy (split aces that may not hit stand).
+    fn split_hand(&mut self, pair: usize, card: usize, removed: u8) -> [f64; 3] {
         let mut hand = [0u8; RANKS];
         hand[pair] += 1;
         hand[card] += 1;
-        let node = self.node(&hand, context);
+        let Some(i) = self.hands.find(&hand) else {
+            return [f64::NAN; 3];
+        };
         if pair == 0 && !self.rules.hit_split_aces {
-            node.stand
+            let at = self.hands.more(i, pair, removed + 1);
+            return [self.hands.odds(at, self.slot).stand(dealer::total(&hand).0); 3];
+        }
+        let node = self.split_node(i, pair, removed);
+        let may_double = self.may_double(i, true);
+        std::array::from_fn(|mode| self.play_split(i, pair, removed, mode, &node, may_double))
+    }
+
+    fn forget(&mut self, first: bool) {
+        let (memo, touched) = if first {
+            (&mut self.first, &mut self.touched_first)
         } else {
-            self.play_on(&hand, context, &node)
+            (&mut self.later, &mut self.touched_later)
+        };
+        for i in touched.drain(..) {
+            memo[i as usize] = None;
         }
     }
 
-    /// Farmer's split: the value of splitting a pair of `pair`, unconditioned on the peek.
-    fn split(&mut self, pair: usize, mode: PostSplit) -> f64 {
+    /// Farmer's split: the value of splitting a pair of `pair` under each post-split strategy, unconditioned on the
+    /// peek.
+    fn split(&mut self, pair: usize) -> [f64; 3] {
         let up = self.up;
         let most = self.rules.split_hands(pair).min(self.shoe[pair]);
         if most < 2 {
-            return f64::NAN;
+            return [f64::NAN; 3];
         }
         let most_removed = ((most - 2) * 2).min(self.shoe[pair] - 2);
         // X[a]: a split hand's value with a more pair cards gone; P[a]: the same when its second card is a pair card.
-        let mut x = vec![0.0; usize::from(most_removed) + 1];
-        let mut p = vec![0.0; usize::from(most_removed) + 1];
+        let slots = usize::from(most_removed) + 1;
+        let mut x = [vec![0.0; slots], vec![0.0; slots], vec![0.0; slots]];
+        let mut p = x.clone();
+        self.forget(true);
         for removed in 0..=most_removed {
-            let context = Context::Split {
-                removed,
-                pair: pair as u8,
-                mode,
-            };
+            self.forget(false);
             let mut rest = self.shoe;
             rest[pair] -= removed + 2;
             if rest[up] == 0 {
                 continue;
             }
             rest[up] -= 1;
-            let left: u32 = rest.iter().map(|&n| u32::from(n)).sum();
+            let left: f64 = rest.iter().map(|&n| f64::from(n)).sum();
             for (card, &count) in rest.iter().enumerate() {
                 if count == 0 {
                     continue;
                 }
-                let value = self.split_hand(pair, card, context);
-                x[usize::from(removed)] += value * f64::from(count) / f64::from(left);
-                if card == pair {
-                    p[usize::from(removed)] = value;
+                let values = self.split_hand(pair, card, removed);
+                for mode in 0..3 {
+                    x[mode][usize::from(removed)] += values[mode] * f64::from(count) / left;
+                    if card == pair {
+                        p[mode][usize::from(removed)] = values[mode];
+                    }
                 }
             }
         }
         let mut base = self.shoe;
         base[pair] -= 2;
         let base_left: f64 = base.iter().map(|&n| f64::from(n)).sum();
-        let pairs = f64::from(base[pair]);
-        let up_is_pair = if up == pair { 1.0 } else { 0.0 };
-        let splitting = Splitting {
-            pairs,
-            base_left,
-            up_is_pair,
-            x: &x,
-            p: &p,
+        let correction = self.original_only_correction(pair, most, &base);
+        std::array::from_fn(|mode| {
+            let splitting = Splitting {
+                pairs: f64::from(base[pair]),
+                base_left,
+                up_is_pair: if up == pair { 1.0 } else { 0.0 },
+                x: &x[mode],
+                p: &p[mode],
+            };
+            splitting.value(most) + correction
+        })
+    }
+
+    /// Where a dealer blackjack takes only the original bet, the split's values above lost every hand's bet to it:
+    /// the hands past the first get theirs back.
+    fn original_only_correction(&self, pair: usize, most: u8, base: &Ranks) -> f64 {
+        let up = self.up;
+        if !self.rules.blackjack_takes_original_only() || !(up == 0 || up == 9) {
+            return 0.0;
+        }
+        let hole = 9 - up;
+        if base[up] == 0 || base[hole] == 0 {
+            return 0.0;
+        }
+        let mut shoe = *base;
+        shoe[up] -= 1;
+        let n0: f64 = shoe.iter().map(|&n| f64::from(n)).sum();
+        let blackjack = f64::from(shoe[hole]) / n0;
+        shoe[hole] -= 1;
+        let n = n0 - 1.0;
+        let pc = f64::from(shoe[pair]);
+        let (p2, p3, p4);
+        if most > 2 {
+            p2 = (n - pc) / n * (n - pc - 1.0) / (n - 1.0);
+            if most > 3 {
+                p3 = 2.0 * pc / n * (n - pc) / (n - 1.0) * (n - pc - 1.0) / (n - 2.0)
+                    * (n - pc - 2.0)
+                    / (n - 3.0);
+                p4 = 1.0 - p2 - p3;
+            } else {
+                p3 = 1.0 - p2;
+                p4 = 0.0;
+            }
+        } else {
+            (p2, p3, p4) = (1.0, 0.0, 0.0);
+        }
+        let hands = p2 * 2.0 + p3 * 3.0 + p4 * 4.0;
+        (hands - 1.0) * blackjack
+    }
+
+    /// Every play's value for hand `i` (unconditioned on the peek), its split values given.
+    fn values(&mut self, i: u32, split: Option<[f64; 3]>) -> Values {
+        let node = self.whole(i);
+        let hand = self.hands.cards[i as usize];
+        let cards: u8 = hand.iter().sum();
+        let (rest, _) = self.rest(&hand, 0, 0);
+        let blackjack = dealer::blackjack_chance(self.up, &rest);
+        let surrender = match self.rules.surrender {
+            Surrender::None => None,
+            _ if cards != 2 => None,
+            Surrender::Early => Some(-0.5),
+            Surrender::Late => Some(-0.5 - blackjack / 2.0),
         };
-        let mut value = 0.0;
-        // Stopping early: exactly h hands, fewer than the most.
-        for h in 2..most {
-            let q = splitting.chance(h - 2, h, f64::from(h - 1));
-            value += splitting.ev_n(q * f64::from(h), f64::from(h - 2), f64::from(h - 1));
+        Values {
+            stand: node.stand,
+            hit: node.hit,
+            double: self.may_double(i, false).then_some(node.double),
+            surrender,
+            split: split.map(|[cdz, cdp1, cdp]| SplitValues { cdz, cdp1, cdp }),
+            // Half the bet, paid 2 to 1 when the hole card is a ten.
+            insurance: (self.up == 0).then_some(0.5 * (3.0 * blackjack - 1.0)),
         }
-        // The most hands, k of them finished before the last pair card came.
-        for k in 0..most - 1 {
-            let m = if most == 4 && k > 0 { 2.0 } else { 1.0 };
-            let r = splitting.chance(most - 2, k, m);
-            if k > 0 {
-                value += splitting.ev_n(r * f64::from(k), f64::from(most - 2), f64::from(k - 1));
-            }
-            value += splitting.ev_x(r * f64::from(most - k), f64::from(most - 2), f64::from(k));
+    }
+}
+
+/// The compositions a split of `pair` needs: every split hand, and each with up to `most_removed + 1` more pair cards
+/// gone (where the dealer's odds are taken).
+fn split_needs(rules: &ExactRules, shoe: &Ranks, pair: usize, needed: &mut Vec<Ranks>) {
+    let most = rules.split_hands(pair).min(shoe[pair]);
+    if most < 2 {
+        return;
+    }
+    let gone = ((most - 2) * 2).min(shoe[pair] - 2) + 1;
+    let mut hands = Vec::new();
+    let mut one = [0u8; RANKS];
+    one[pair] = 1;
+    if pair == 0 && !rules.hit_split_aces {
+        for card in 0..RANKS {
+            let mut hand = one;
+            hand[card] += 1;
+            hands.push(hand);
         }
-        // A dealer blackjack takes only the original bet.
-        if self.rules.blackjack_takes_original_only() && (up == 0 || up == 9) {
-            let hole = 9 - up;
-            if base[up] > 0 && base[hole] > 0 {
-                let mut shoe = base;
-                shoe[up] -= 1;
-                let n0: f64 = shoe.iter().map(|&n| f64::from(n)).sum();
-                let blackjack = f64::from(shoe[hole]) / n0;
-                shoe[hole] -= 1;
-                let n = n0 - 1.0;
-                let pc = f64::from(shoe[pair]);
-                let (p2, p3, p4);
-                if most > 2 {
-                    p2 = (n - pc) / n * (n - pc - 1.0) / (n - 1.0);
-                    if most > 3 {
-                        p3 = 2.0 * pc / n * (n - pc) / (n - 1.0) * (n - pc - 1.0) / (n - 2.0)
-                            * (n - pc - 2.0)
-                            / (n - 3.0);
-                        p4 = 1.0 - p2 - p3;
-                    } else {
-                        p3 = 1.0 - p2;
-                        p4 = 0.0;
-                    }
-                } else {
-                    (p2, p3, p4) = (1.0, 0.0, 0.0);
-                }
-                let hands = p2 * 2.0 + p3 * 3.0 + p4 * 4.0;
-                value += (hands - 1.0) * blackjack;
+    } else {
+        compositions::grow(one, 0, 2, shoe, &mut hands);
+    }
+    for hand in hands {
+        needed.push(hand);
+        for more in 1..=gone {
+            let mut cards = hand;
+            cards[pair] += more;
+            if cards[pair] <= shoe[pair] {
+                needed.push(cards);
             }
         }
-        value
     }
 }
 
@@ -339,6 +470,25 @@ struct Splitting<'a> {
 }
 
 impl Splitting<'_> {
+    /// The split's value: stopping early at exactly h hands, fewer than the most; or reaching the most hands, k of
+    /// them finished before the last pair card came.
+    fn value(&self, most: u8) -> f64 {
+        let mut value = 0.0;
+        for h in 2..most {
+            let q = self.chance(h - 2, h, f64::from(h - 1));
+            value += self.ev_n(q * f64::from(h), f64::from(h - 2), f64::from(h - 1));
+        }
+        for k in 0..most - 1 {
+            let m = if most == 4 && k > 0 { 2.0 } else { 1.0 };
+            let r = self.chance(most - 2, k, m);
+            if k > 0 {
+                value += self.ev_n(r * f64::from(k), f64::from(most - 2), f64::from(k - 1));
+            }
+            value += self.ev_x(r * f64::from(most - k), f64::from(most - 2), f64::from(k));
+        }
+        value
+    }
+
     /// `weight` times the chance that the next cards are `pair_cards` pair cards and then `others` other cards (the
     /// up card among neither when it is a pair card). Splitting exactly h hands: h − 2 pair cards then h others; the
     /// most hands with k finished first: most − 2 pair cards then k others.
@@ -435,45 +585,32 @@ fn setup(question: &Question) -> Result<(Ranks, Ranks, usize), ExactError> {
 pub fn evaluate(question: &Question) -> Result<Values, ExactError> {
     let (shoe, hand, up) = setup(question)?;
     let rules = question.rules;
-    let mut solver = Solver::new(rules, shoe, up);
-    let node = solver.node(&hand, Context::Whole);
-    let cards = question.hand.len();
-    let pair = (cards == 2 && question.hand[0] == question.hand[1])
-        .then(|| usize::from(question.hand[0] - 1));
-    let split = pair
-        .filter(|&pair| rules.split_hands(pair) >= 2 && shoe[pair] >= 2)
-        .map(|pair| SplitValues {
-            cdz: solver.split(pair, PostSplit::Cdz),
-            cdp1: solver.split(pair, PostSplit::Cdp1),
-            cdp: solver.split(pair, PostSplit::Cdp),
-        });
-    let double = solver
-        .may_double(&hand, Context::Whole)
-        .then_some(node.double);
-    let blackjack = dealer::odds(rules.hits_soft_17, up, &question.unseen).blackjack;
-    let peek = matches!(rules.hole_card, HoleCard::Peek);
-    let surrender = match rules.surrender {
-        Surrender::None => None,
-        _ if cards != 2 => None,
-        // Early surrender is offered before the dealer looks, so not after a peek.
-        Surrender::Early if peek && question.peeked => None,
-        Surrender::Early => Some(-0.5),
-        Surrender::Late => Some(-0.5 - blackjack / 2.0),
-    };
-    let mut values = Values {
-        stand: node.stand,
-        hit: node.hit,
-        double,
-        surrender,
-        split,
-        insurance: None,
-    };
-    if up == 0 && !(peek && question.peeked) {
-        // Half the bet, paid 2 to 1 when the hole card is a ten.
-        values.insurance = Some(0.5 * (3.0 * blackjack - 1.0));
+    let pair = (question.hand.len() == 2 && question.hand[0] == question.hand[1])
+        .then(|| usize::from(question.hand[0] - 1))
+        .filter(|&pair| rules.split_hands(pair) >= 2 && shoe[pair] >= 2);
+    let mut limit = shoe;
+    limit[up] -= 1;
+    let mut needed = Vec::new();
+    compositions::grow(hand, 0, 2, &limit, &mut needed);
+    if let Some(pair) = pair {
+        split_needs(&rules, &limit, pair, &mut needed);
     }
-    if peek && question.peeked && blackjack > 0.0 {
-        condition_on_no_blackjack(&mut values, blackjack, Solver::natural(&hand));
+    let hands = Compositions::new(rules.hits_soft_17, &shoe, &[up], &needed, 1);
+    let mut solver = Solver::new(rules, shoe, up, 0, &hands);
+    let i = hands.find(&hand).ok_or(ExactError::ShoeTooShort(0))?;
+    let split = pair.map(|pair| solver.split(pair));
+    let mut values = solver.values(i, split);
+    let peek = matches!(rules.hole_card, HoleCard::Peek);
+    if peek && question.peeked {
+        // Early surrender and insurance are offered before the dealer looks.
+        if rules.surrender == Surrender::Early {
+            values.surrender = None;
+        }
+        values.insurance = None;
+        let blackjack = dealer::blackjack_chance(up, &question.unseen);
+        if blackjack > 0.0 {
+            condition_on_no_blackjack(&mut values, blackjack, natural(&hand));
+        }
     }
     Ok(values)
 }
@@ -501,58 +638,165 @@ fn condition_on_no_blackjack(values: &mut Values, blackjack: f64, natural: bool)
     }
 }
 
-/// The value of a round on a shoe, before any card is dealt, playing every hand as well as the values say (splits by
-/// `mode`), insurance never taken: the table's edge is its negative. With the value for each up card.
-pub fn overall(rules: ExactRules, shoe: Ranks, mode: PostSplit) -> (f64, [f64; RANKS]) {
-    let total: f64 = shoe.iter().map(|&n| f64::from(n)).sum();
-    let mut by_up = [0.0; RANKS];
-    let mut value = 0.0;
-    for up in 0..RANKS {
-        if shoe[up] == 0 {
-            continue;
+/// One two-card deal against one up card on a whole shoe, and what each play is worth as the player sees it at the
+/// decision (after the peek where the dealer peeks).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Deal {
+    /// The up card's points.
+    pub up: u8,
+    /// The player's two cards' points, lower first.
+    pub cards: [u8; 2],
+    /// The chance of these two cards, given the up card.
+    pub chance: f64,
+    /// Every play's value.
+    pub values: Values,
+}
+
+/// A whole shoe's values: every two-card deal against every up card, and the round's value under each post-split
+/// strategy.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Table {
+    /// Every deal, by up card then cards.
+    pub deals: Vec<Deal>,
+    /// The round's value with each up card, by post-split strategy (`PostSplit::index`).
+    pub by_up: [[f64; RANKS]; 3],
+    /// The round's value, by post-split strategy: the table's house edge is its negative.
+    pub value: [f64; 3],
+}
+
+impl Table {
+    /// The round's value when splits are played by `mode`.
+    pub fn value(&self, mode: PostSplit) -> f64 {
+        self.value[mode.index()]
+    }
+}
+
+/// Every two-card deal's values and the round's value on `shoe` before any card is dealt, playing every hand as well
+/// as the values say, insurance never taken; on two threads where there are threads (`table_on` says how many).
+pub fn table(rules: ExactRules, shoe: Ranks) -> Table {
+    table_on(rules, shoe, compositions::threads())
+}
+
+/// `table` on `threads` threads (1: on this one).
+pub fn table_on(rules: ExactRules, shoe: Ranks, threads: usize) -> Table {
+    let mut needed = Vec::new();
+    compositions::grow([0; RANKS], 0, 2, &shoe, &mut needed);
+    for pair in 0..RANKS {
+        if rules.split_hands(pair) >= 2 && shoe[pair] >= 2 {
+            split_needs(&rules, &shoe, pair, &mut needed);
         }
-        let mut solver = Solver::new(rules, shoe, up);
-        let mut rest = shoe;
-        rest[up] -= 1;
-        let left: f64 = total - 1.0;
-        let mut splits = [None; RANKS];
-        for first in 0..RANKS {
-            for second in 0..RANKS {
-                if rest[first] == 0 || rest[second] == 0 || (first == second && rest[first] < 2) {
-                    continue;
+    }
+    let ups: Vec<usize> = (0..RANKS).filter(|&up| shoe[up] > 0).collect();
+    let hands = Compositions::new(rules.hits_soft_17, &shoe, &ups, &needed, threads);
+    let total: f64 = shoe.iter().map(|&n| f64::from(n)).sum();
+    let mut table = Table {
+        deals: Vec::new(),
+        by_up: [[0.0; RANKS]; 3],
+        value: [0.0; 3],
+    };
+    // The up cards shared out between the threads, the heaviest (ace, 2, 3: the most dealer endings) first.
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let work = || {
+        let mut solver = Solver::new(rules, shoe, 0, 0, &hands);
+        let mut done = Vec::new();
+        loop {
+            let slot = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let Some(&up) = ups.get(slot) else {
+                break done;
+            };
+            done.push((slot, up_card(&mut solver, up, slot)));
+        }
+    };
+    let mut results: Vec<(usize, UpCard)> = if threads > 1 {
+        std::thread::scope(|scope| {
+            let handles: Vec<_> = (0..threads).map(|_| scope.spawn(work)).collect();
+            handles
+                .into_iter()
+                .flat_map(|handle| {
+                    handle
+                        .join()
+                        .unwrap_or_else(|e| std::panic::resume_unwind(e))
+                })
+                .collect()
+        })
+    } else {
+        work()
+    };
+    results.sort_by_key(|&(slot, _)| slot);
+    for (slot, (deals, by_up)) in results {
+        let up = ups[slot];
+        table.deals.extend(deals);
+        for (mode, value) in by_up.into_iter().enumerate() {
+            table.by_up[mode][up] = value;
+            table.value[mode] += value * f64::from(shoe[up]) / total;
+        }
+    }
+    table
+}
+
+/// One up card's deals, and the round's value with it showing by post-split strategy.
+type UpCard = (Vec<Deal>, [f64; 3]);
+
+/// The deals against `up` (the composition's odds at `slot`), on a solver whose split memos are clear.
+fn up_card(solver: &mut Solver, up: usize, slot: usize) -> UpCard {
+    solver.up = up;
+    solver.slot = slot;
+    solver.whole.fill(None);
+    let (rules, shoe, hands) = (solver.rules, solver.shoe, solver.hands);
+    let mut rest = shoe;
+    rest[up] -= 1;
+    let left: f64 = rest.iter().map(|&n| f64::from(n)).sum();
+    let peek = matches!(rules.hole_card, HoleCard::Peek);
+    let mut deals = Vec::new();
+    let mut by_up = [0.0; 3];
+    for first in 0..RANKS {
+        for second in first..RANKS {
+            if rest[first] == 0 || rest[second] == 0 || (first == second && rest[first] < 2) {
+                continue;
+            }
+            let orders = if first == second { 1.0 } else { 2.0 };
+            let chance = orders * f64::from(rest[first]) / left
+                * f64::from(rest[second] - u8::from(first == second))
+                / (left - 1.0);
+            let mut hand = [0u8; RANKS];
+            hand[first] += 1;
+            hand[second] += 1;
+            let Some(i) = hands.find(&hand) else {
+                continue;
+            };
+            let split =
+                (first == second && rules.split_hands(first) >= 2).then(|| solver.split(first));
+            let values = solver.values(i, split);
+            for (mode, value) in by_up.iter_mut().enumerate() {
+                let mut best = values.stand.max(values.hit);
+                for other in [
+                    values.double,
+                    split.map(|split| split[mode]),
+                    values.surrender,
+                ] {
+                    best = best.max(other.unwrap_or(f64::NEG_INFINITY));
                 }
-                let p = f64::from(rest[first]) / left
-                    * f64::from(rest[second] - u8::from(first == second))
-                    / (left - 1.0);
-                let mut hand = [0u8; RANKS];
-                hand[first] += 1;
-                hand[second] += 1;
-                let node = solver.node(&hand, Context::Whole);
-                let mut best = node.stand.max(node.hit);
-                if solver.may_double(&hand, Context::Whole) {
-                    best = best.max(node.double);
-                }
-                if first == second && rules.split_hands(first) >= 2 {
-                    let split = *splits[first].get_or_insert_with(|| solver.split(first, mode));
-                    best = best.max(split);
-                }
+                *value += chance * best;
+            }
+            let mut seen = values;
+            // After the peek (early surrender comes before it, and is compared with values before it).
+            if peek && rules.surrender != Surrender::Early {
+                seen.insurance = None;
                 let mut after = rest;
                 after[first] -= 1;
                 after[second] -= 1;
-                let blackjack = match up {
-                    0 => f64::from(after[9]) / (left - 2.0),
-                    9 => f64::from(after[0]) / (left - 2.0),
-                    _ => 0.0,
-                };
-                match rules.surrender {
-                    Surrender::None => {}
-                    Surrender::Late => best = best.max(-0.5 - blackjack / 2.0),
-                    Surrender::Early => best = best.max(-0.5),
+                let blackjack = dealer::blackjack_chance(up, &after);
+                if blackjack > 0.0 {
+                    condition_on_no_blackjack(&mut seen, blackjack, natural(&hand));
                 }
-                by_up[up] += p * best;
             }
+            deals.push(Deal {
+                up: up as u8 + 1,
+                cards: [first as u8 + 1, second as u8 + 1],
+                chance,
+                values: seen,
+            });
         }
-        value += by_up[up] * f64::from(shoe[up]) / total;
     }
-    (value, by_up)
+    (deals, by_up)
 }

@@ -1,0 +1,615 @@
+//! The hands a question can reach, and the dealer's odds on the shoe each one leaves, for every up card at once.
+//!
+//! A hand (or a split hand with more pair cards gone) takes its cards out of the shoe and the dealer draws from what is
+//! left. One ending's chance is `orders · Π s_r (s_r − 1) ⋯ / L (L − 1) ⋯` (falling products of the counts left, `e_r`
+//! factors for a rank the ending draws `e_r` times, `k` factors of the cards left `L` for its `k` cards). Taking one
+//! more card of rank `c` out of the shoe multiplies that numerator by `(s_c − e_c) / s_c`, and leaves every ending that
+//! draws no `c` as it was. So the compositions are walked as a tree (cards added in rank order, the way Farmer's
+//! analyzer lists hands), each step updating only the endings that draw its card, with the numerators summed by
+//! (total, cards drawn): a composition's odds are those sums over the falling products of `L`.
+
+use super::dealer::{self, DealerOdds};
+use super::{RANKS, Ranks};
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+/// No such composition (a child past 21 that no split needs).
+pub(super) const NONE: u32 = u32::MAX;
+
+/// A composition as one number: 6 bits for each rank but the tens, which take the top 8.
+pub(super) fn key(cards: &Ranks) -> u64 {
+    cards
+        .iter()
+        .enumerate()
+        .fold(0, |key, (rank, &n)| key | u64::from(n) << (6 * rank))
+}
+
+/// A hasher for those numbers (they are not chosen by anyone, so no defence against collisions is needed).
+#[derive(Default)]
+pub(super) struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &byte in bytes {
+            self.write_u64(self.0 ^ u64::from(byte));
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        let h = n.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        self.0 = h ^ (h >> 29);
+    }
+}
+
+/// Maps keyed by compositions.
+pub(super) type KeyMap = HashMap<u64, u32, BuildHasherDefault<KeyHasher>>;
+
+/// The hard total of a composition (every ace one).
+pub(super) fn hard(cards: &Ranks) -> u32 {
+    cards
+        .iter()
+        .enumerate()
+        .map(|(rank, &n)| u32::from(n) * (rank as u32 + 1))
+        .sum()
+}
+
+/// Every composition `from + X` with a hard total of 21 or less and at least `least` cards, within `limit`, `X`
+/// drawn in rank order from `start` (each composition once).
+pub(super) fn grow(from: Ranks, start: usize, least: u8, limit: &Ranks, out: &mut Vec<Ranks>) {
+    if from.iter().sum::<u8>() >= least {
+        out.push(from);
+    }
+    let total = hard(&from);
+    for rank in start..RANKS {
+        if total + rank as u32 + 1 > 21 {
+            break;
+        }
+        if from[rank] < limit[rank] {
+            let mut next = from;
+            next[rank] += 1;
+            grow(next, rank, least, limit, out);
+        }
+    }
+}
+
+/// The compositions and the dealer's odds against each, for some up cards.
+pub(super) struct Compositions {
+    /// Each composition's cards.
+    pub(super) cards: Vec<Ranks>,
+    /// Its hard total.
+    pub(super) hard: Vec<u8>,
+    /// The composition with one more card of each rank, or `NONE`.
+    pub(super) child: Vec<[u32; RANKS]>,
+    /// For each slot (an up card the odds are for), the walk that found its odds and its place among that walk's.
+    slots: Vec<(usize, usize)>,
+    /// Each walk's odds: `odds[w][i * walked[w] + place]` for composition `i`.
+    odds: Vec<Vec<DealerOdds>>,
+    /// How many slots each walk took.
+    walked: Vec<usize>,
+}
+
+impl Compositions {
+    /// The odds against composition `i` with `ups[slot]` showing.
+    pub(super) fn odds(&self, i: u32, slot: usize) -> &DealerOdds {
+        let (walk, place) = self.slots[slot];
+        &self.odds[walk][i as usize * self.walked[walk] + place]
+    }
+
+    /// Where a composition is, if it was listed.
+    pub(super) fn find(&self, cards: &Ranks) -> Option<u32> {
+        let mut i = 0;
+        for (rank, &n) in cards.iter().enumerate() {
+            i = self.more(i, rank, n);
+        }
+        (i != NONE).then_some(i)
+    }
+
+    /// `i` with `n` more cards of `rank`.
+    pub(super) fn more(&self, mut i: u32, rank: usize, n: u8) -> u32 {
+        for _ in 0..n {
+            if i == NONE {
+                break;
+            }
+            i = self.child[i as usize][rank];
+        }
+        i
+    }
+
+    /// Lists `needed` (with every composition on the way to each, in rank order) and works out the dealer's odds
+    /// against each on `shoe` less the composition and the up card, for each of `ups`. Where there are threads, the
+    /// up cards are shared out between two walks of the same tree.
+    pub(super) fn new(
+        h17: bool,
+        shoe: &Ranks,
+        ups: &[usize],
+        needed: &[Ranks],
+        threads: usize,
+    ) -> Compositions {
+        // Each composition on the way, and whether the walk goes on from it.
+        let mut on_the_way = KeyMap::default();
+        on_the_way.insert(key(&[0; RANKS]), 0);
+        for cards in needed {
+            let mut cards = *cards;
+            if on_the_way.contains_key(&key(&cards)) {
+                continue;
+            }
+            on_the_way.insert(key(&cards), 0);
+            while let Some(rank) = (0..RANKS).rev().find(|&rank| cards[rank] > 0) {
+                cards[rank] -= 1;
+                if on_the_way.insert(key(&cards), 1).is_some() {
+                    break;
+                }
+            }
+        }
+        let slots: Vec<Slot> = ups.iter().map(|&up| Slot::new(h17, shoe, up)).collect();
+        let deepest = needed
+            .iter()
+            .map(|cards| cards.iter().map(|&n| usize::from(n)).sum::<usize>())
+            .max()
+            .unwrap_or(0);
+        let tables = Tables::new(shoe, deepest);
+        let shares = share_out(&slots, ups.len().min(threads));
+        let mut walks: Vec<Found> = if shares.len() > 1 {
+            std::thread::scope(|scope| {
+                let handles: Vec<_> = shares
+                    .iter()
+                    .enumerate()
+                    .map(|(n, share)| {
+                        let (slots, tables, on_the_way) = (&slots, &tables, &on_the_way);
+                        scope.spawn(move || Walk::run(slots, share, tables, on_the_way, n == 0))
+                    })
+                    .collect();
+                handles
+                    .into_iter()
+                    .map(|handle| {
+                        handle
+                            .join()
+                            .unwrap_or_else(|e| std::panic::resume_unwind(e))
+                    })
+                    .collect()
+            })
+        } else {
+            shares
+                .iter()
+                .map(|share| Walk::run(&slots, share, &tables, &on_the_way, true))
+                .collect()
+        };
+        let mut slot_of = vec![(0, 0); ups.len()];
+        for (walk, share) in shares.iter().enumerate() {
+            for (place, &slot) in share.iter().enumerate() {
+                slot_of[slot] = (walk, place);
+            }
+        }
+        let odds: Vec<Vec<DealerOdds>> = walks
+            .iter_mut()
+            .map(|walk| std::mem::take(&mut walk.odds))
+            .collect();
+        let first = walks.swap_remove(0);
+        let n = first.cards.len();
+        // The tree's links, then every other: `cards + c` for c below the last rank is (parent + c) + last rank, a link
+        // of a composition with one card fewer and then a link of the tree.
+        let mut child = vec![[NONE; RANKS]; n];
+        for (i, &(parent, rank)) in first.parent.iter().enumerate().skip(1) {
+            child[parent as usize][usize::from(rank)] = i as u32;
+        }
+        let mut by_size: Vec<u32> = (1..n as u32).collect();
+        by_size.sort_by_key(|&i| first.cards[i as usize].iter().sum::<u8>());
+        for i in by_size {
+            let (parent, last) = first.parent[i as usize];
+            for rank in 0..usize::from(last) {
+                let beside = child[parent as usize][rank];
+                if beside != NONE {
+                    child[i as usize][rank] = child[beside as usize][usize::from(last)];
+                }
+            }
+        }
+        Compositions {
+            hard: first
+                .cards
+                .iter()
+                .map(|cards| hard(cards).min(255) as u8)
+                .collect(),
+            cards: first.cards,
+            child,
+            slots: slot_of,
+            odds,
+            walked: shares.iter().map(Vec::len).collect(),
+        }
+    }
+}
+
+/// How many threads a whole table uses unless told: two where there are threads (more gain little: the work is a few
+/// tens of milliseconds), one in the browser.
+pub fn threads() -> usize {
+    if cfg!(target_arch = "wasm32") {
+        1
+    } else {
+        std::thread::available_parallelism().map_or(1, |n| n.get().min(2))
+    }
+}
+
+/// The slots shared out into `ways` lists of about equal work (the endings each walk updates).
+fn share_out(slots: &[Slot], ways: usize) -> Vec<Vec<usize>> {
+    let ways = ways.max(1);
+    let mut order: Vec<usize> = (0..slots.len()).collect();
+    order.sort_by_key(|&s| std::cmp::Reverse(slots[s].endings.len()));
+    let mut shares = vec![(0usize, Vec::new()); ways];
+    for s in order {
+        if let Some(least) = shares.iter_mut().min_by_key(|(work, _)| *work) {
+            least.0 += slots[s].endings.len();
+            least.1.push(s);
+        }
+    }
+    shares
+        .into_iter()
+        .map(|(_, mut share)| {
+            share.sort_unstable();
+            share
+        })
+        .filter(|share| !share.is_empty())
+        .collect()
+}
+
+/// Ratios and falling products the walk looks up instead of dividing.
+struct Tables {
+    /// `ratios[s][e]`: (s − e) / s, what taking one card of a rank with `s` left does to an ending drawing `e` of it.
+    ratios: Vec<[f64; 16]>,
+    /// `inverse_falling[d][k]`: 1 / L (L − 1) ⋯ (k factors) where L is the shoe less the up card less `d` cards.
+    inverse_falling: Vec<[f64; 16]>,
+}
+
+impl Tables {
+    fn new(shoe: &Ranks, deepest: usize) -> Tables {
+        let most = shoe.iter().copied().max().unwrap_or(0);
+        let ratios = (0..=most)
+            .map(|left| {
+                std::array::from_fn(|e| {
+                    if left == 0 {
+                        0.0
+                    } else {
+                        (f64::from(left) - e as f64).max(0.0) / f64::from(left)
+                    }
+                })
+            })
+            .collect();
+        let shoe_left: u32 = shoe
+            .iter()
+            .map(|&n| u32::from(n))
+            .sum::<u32>()
+            .saturating_sub(1);
+        let inverse_falling = (0..=deepest)
+            .map(|drawn| {
+                let left = f64::from(shoe_left) - drawn as f64;
+                let mut inverse = [0.0; 16];
+                let mut falling = 1.0;
+                for (k, slot) in inverse.iter_mut().enumerate() {
+                    if falling > 0.0 {
+                        *slot = 1.0 / falling;
+                    }
+                    let n = left - k as f64;
+                    falling = if n > 0.0 { falling * n } else { 0.0 };
+                }
+                inverse
+            })
+            .collect();
+        Tables {
+            ratios,
+            inverse_falling,
+        }
+    }
+}
+
+/// One up card's endings, and how the walk updates them.
+struct Slot {
+    up: usize,
+    /// The shoe less the up card.
+    base: Ranks,
+    base_left: u32,
+    endings: &'static [dealer::Ending],
+    /// Each ending's (total, cards drawn) group.
+    group_of: Vec<u32>,
+    /// The groups: the total's index (0 for 17) and the cards drawn.
+    groups: Vec<(usize, u8)>,
+    /// For each rank, the endings that draw it (this slot's index, and how many of it), by group.
+    drawing: [Vec<(u32, u8)>; RANKS],
+    /// For each rank, the runs of `drawing` in one group: (group, end of the run).
+    runs: [Vec<(u32, u32)>; RANKS],
+}
+
+impl Slot {
+    fn new(h17: bool, shoe: &Ranks, up: usize) -> Slot {
+        let mut base = *shoe;
+        base[up] = base[up].saturating_sub(1);
+        let endings = dealer::endings_from(h17, up);
+        let mut groups: Vec<(usize, u8)> = Vec::new();
+        let mut group_of = Vec::with_capacity(endings.len());
+        let mut drawing: [Vec<(u32, u8)>; RANKS] = Default::default();
+        for (i, ending) in endings.iter().enumerate() {
+            let group = (usize::from(ending.total - 17), ending.drawn);
+            let g = match groups.iter().position(|&g| g == group) {
+                Some(g) => g,
+                None => {
+                    groups.push(group);
+                    groups.len() - 1
+                }
+            };
+            group_of.push(g as u32);
+            for (list, &n) in drawing.iter_mut().zip(&ending.cards) {
+                if n > 0 {
+                    list.push((i as u32, n));
+                }
+            }
+        }
+        let runs = std::array::from_fn(|rank| {
+            drawing[rank].sort_by_key(|&(i, _)| (group_of[i as usize], i));
+            let mut runs: Vec<(u32, u32)> = Vec::new();
+            for (n, &(i, _)) in drawing[rank].iter().enumerate() {
+                let group = group_of[i as usize];
+                match runs.last_mut() {
+                    Some((last, end)) if *last == group => *end = n as u32 + 1,
+                    _ => runs.push((group, n as u32 + 1)),
+                }
+            }
+            runs
+        });
+        Slot {
+            up,
+            base,
+            base_left: base.iter().map(|&n| u32::from(n)).sum(),
+            endings,
+            group_of,
+            groups,
+            runs,
+            drawing,
+        }
+    }
+}
+
+/// One step of the walk for one up card: the endings that draw the card taken take its ratio and their groups' sums
+/// change by as much; with `undo`, the old numerators are kept there to put back, and without it (a step to a
+/// composition the walk does not go on from) only the sums change.
+fn step(
+    numerators: &mut [f64],
+    undo: Option<&mut Vec<f64>>,
+    sums: &mut [f64],
+    drawing: &[(u32, u8)],
+    runs: &[(u32, u32)],
+    ratio: &[f64; 16],
+) {
+    let keep = undo.is_some();
+    if let Some(undo) = undo {
+        undo.extend(
+            drawing
+                .iter()
+                .map(|&(ending, _)| numerators[ending as usize]),
+        );
+    }
+    let mut start = 0;
+    for &(group, end) in runs {
+        // Four sums side by side, so the additions need not wait on each other.
+        let mut delta = [0.0f64; 4];
+        let run = &drawing[start..end as usize];
+        let mut chunks = run.chunks_exact(4);
+        for chunk in &mut chunks {
+            for (lane, &(ending, e)) in chunk.iter().enumerate() {
+                let at = ending as usize;
+                let old = numerators[at];
+                let new = old * ratio[usize::from(e) & 15];
+                if keep {
+                    numerators[at] = new;
+                }
+                delta[lane] += new - old;
+            }
+        }
+        for &(ending, e) in chunks.remainder() {
+            let at = ending as usize;
+            let old = numerators[at];
+            let new = old * ratio[usize::from(e) & 15];
+            if keep {
+                numerators[at] = new;
+            }
+            delta[0] += new - old;
+        }
+        sums[group as usize] += (delta[0] + delta[1]) + (delta[2] + delta[3]);
+        start = end as usize;
+    }
+}
+
+/// One walk of the tree for some of the slots: each ending's numerator for the composition it is at, the groups'
+/// sums at each depth, and what it found.
+struct Walk<'a> {
+    slots: Vec<&'a Slot>,
+    tables: &'a Tables,
+    on_the_way: &'a KeyMap,
+    /// Where each slot's endings and groups start in `numerators` and the sums.
+    ending_base: Vec<usize>,
+    group_base: Vec<usize>,
+    numerators: Vec<f64>,
+    sums: Vec<Vec<f64>>,
+    undo: Vec<f64>,
+    cards: Ranks,
+    /// The compositions in the order visited (listed by the first walk only).
+    list: bool,
+    odds: Vec<DealerOdds>,
+    cards_seen: Vec<Ranks>,
+    /// Each composition's parent in the tree and the rank that made it (listed by the first walk only).
+    parent: Vec<(u32, u8)>,
+    /// How many compositions the walk has found.
+    count: u32,
+}
+
+/// What a walk found: the compositions and their parents (if it listed them) and the odds for its slots against each.
+struct Found {
+    cards: Vec<Ranks>,
+    parent: Vec<(u32, u8)>,
+    odds: Vec<DealerOdds>,
+}
+
+impl Walk<'_> {
+    fn run(
+        slots: &[Slot],
+        share: &[usize],
+        tables: &Tables,
+        on_the_way: &KeyMap,
+        list: bool,
+    ) -> Found {
+        let slots: Vec<&Slot> = share.iter().map(|&s| &slots[s]).collect();
+        let mut ending_base = Vec::new();
+        let mut group_base = Vec::new();
+        let mut numerators = Vec::new();
+        let mut first_sums = Vec::new();
+        for slot in &slots {
+            ending_base.push(numerators.len());
+            group_base.push(first_sums.len());
+            let base = first_sums.len();
+            first_sums.resize(base + slot.groups.len(), 0.0);
+            for (ending, &group) in slot.endings.iter().zip(&slot.group_of) {
+                let mut q = ending.orders;
+                for rank in 0..RANKS {
+                    for k in 0..ending.cards[rank] {
+                        q *= f64::from(slot.base[rank].saturating_sub(k));
+                    }
+                }
+                numerators.push(q);
+                first_sums[base + group as usize] += q;
+            }
+        }
+        let mut walk = Walk {
+            slots,
+            tables,
+            on_the_way,
+            ending_base,
+            group_base,
+            numerators,
+            sums: vec![first_sums],
+            undo: Vec::new(),
+            cards: [0; RANKS],
+            list,
+            odds: Vec::with_capacity(on_the_way.len() * share.len()),
+            cards_seen: Vec::with_capacity(if list { on_the_way.len() } else { 0 }),
+            parent: Vec::with_capacity(if list { on_the_way.len() } else { 0 }),
+            count: 0,
+        };
+        let all = if share.len() >= 32 {
+            u32::MAX
+        } else {
+            (1u32 << share.len()) - 1
+        };
+        walk.found(0, all, (NONE, 0));
+        walk.visit(0, 0, 0, all);
+        Found {
+            cards: walk.cards_seen,
+            parent: walk.parent,
+            odds: walk.odds,
+        }
+    }
+
+    /// Records the composition the walk is at, with the sums at `depth`.
+    fn found(&mut self, depth: usize, valid: u32, parent: (u32, u8)) -> u32 {
+        let here = self.count;
+        self.count += 1;
+        if self.list {
+            self.cards_seen.push(self.cards);
+            self.parent.push(parent);
+        }
+        let drawn: u32 = self.cards.iter().map(|&n| u32::from(n)).sum();
+        for s in 0..self.slots.len() {
+            let odds = if valid & (1 << s) != 0 {
+                self.odds_for(s, &self.sums[depth], drawn)
+            } else {
+                DealerOdds::default()
+            };
+            self.odds.push(odds);
+        }
+        here
+    }
+
+    /// The compositions after the one at `depth` (the walk's `cards`), each adding a card of `start` or above.
+    fn visit(&mut self, depth: usize, here: u32, start: usize, valid: u32) {
+        let cards = self.cards;
+        for rank in start..RANKS {
+            let mut next = cards;
+            next[rank] += 1;
+            let Some(&goes_on) = self.on_the_way.get(&key(&next)) else {
+                continue;
+            };
+            let goes_on = goes_on == 1;
+            if self.sums.len() <= depth + 1 {
+                self.sums.push(Vec::new());
+            }
+            let (done, rest) = self.sums.split_at_mut(depth + 1);
+            let sums = &mut rest[0];
+            sums.clone_from(&done[depth]);
+            let mark = self.undo.len();
+            let mut still = valid;
+            let mut stepped = 0u32;
+            for (s, slot) in self.slots.iter().enumerate() {
+                if valid & (1 << s) == 0 {
+                    continue;
+                }
+                let left = i32::from(slot.base[rank]) - i32::from(cards[rank]);
+                if left <= 0 {
+                    still &= !(1 << s);
+                    continue;
+                }
+                stepped |= 1 << s;
+                step(
+                    &mut self.numerators[self.ending_base[s]..],
+                    goes_on.then_some(&mut self.undo),
+                    &mut sums[self.group_base[s]..],
+                    &slot.drawing[rank],
+                    &slot.runs[rank],
+                    &self.tables.ratios[left as usize],
+                );
+            }
+            self.cards[rank] += 1;
+            let child = self.found(depth + 1, still, (here, rank as u8));
+            if goes_on {
+                self.visit(depth + 1, child, rank, still);
+                // Put back what the step changed, slot by slot in the same order.
+                let mut at_undo = mark;
+                for (s, slot) in self.slots.iter().enumerate() {
+                    if stepped & (1 << s) == 0 {
+                        continue;
+                    }
+                    let base = self.ending_base[s];
+                    for &(ending, _) in &slot.drawing[rank] {
+                        self.numerators[base + ending as usize] = self.undo[at_undo];
+                        at_undo += 1;
+                    }
+                }
+                self.undo.truncate(mark);
+            }
+            self.cards[rank] -= 1;
+        }
+    }
+
+    /// Slot `s`'s odds from the group sums, with `drawn` cards gone besides the up card.
+    fn odds_for(&self, s: usize, sums: &[f64], drawn: u32) -> DealerOdds {
+        let slot = self.slots[s];
+        let mut odds = DealerOdds::default();
+        let Some(left) = slot.base_left.checked_sub(drawn).filter(|&n| n > 0) else {
+            return odds;
+        };
+        let inverse = &self.tables.inverse_falling[drawn as usize];
+        let sums = &sums[self.group_base[s]..];
+        for (&(total, k), &sum) in slot.groups.iter().zip(sums) {
+            odds.on[total] += sum * inverse[usize::from(k)];
+        }
+        let hole = match slot.up {
+            0 => Some(9),
+            9 => Some(0),
+            _ => None,
+        };
+        if let Some(hole) = hole {
+            odds.blackjack = f64::from(slot.base[hole] - self.cards[hole].min(slot.base[hole]))
+                / f64::from(left);
+        }
+        odds.bust = 1.0 - odds.on.iter().sum::<f64>() - odds.blackjack;
+        odds
+    }
+}
