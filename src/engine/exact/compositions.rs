@@ -82,21 +82,19 @@ pub(super) struct Compositions {
     pub(super) cards: Vec<Ranks>,
     /// Its hard total.
     pub(super) hard: Vec<u8>,
+    /// Its total as the rules count it (an ace eleven where that does not bust it).
+    pub(super) total: Vec<u8>,
     /// The composition with one more card of each rank, or `NONE`.
     pub(super) child: Vec<[u32; RANKS]>,
-    /// For each slot (an up card the odds are for), the walk that found its odds and its place among that walk's.
-    slots: Vec<(usize, usize)>,
-    /// Each walk's odds: `odds[w][i * walked[w] + place]` for composition `i`.
+    /// For each slot (an up card the odds are for), the odds against each composition, in one run so that the
+    /// values for one up card read close together.
     odds: Vec<Vec<DealerOdds>>,
-    /// How many slots each walk took.
-    walked: Vec<usize>,
 }
 
 impl Compositions {
     /// The odds against composition `i` with `ups[slot]` showing.
     pub(super) fn odds(&self, i: u32, slot: usize) -> &DealerOdds {
-        let (walk, place) = self.slots[slot];
-        &self.odds[walk][i as usize * self.walked[walk] + place]
+        &self.odds[slot][i as usize]
     }
 
     /// Where a composition is, if it was listed.
@@ -129,7 +127,7 @@ impl Compositions {
         needed: &[Ranks],
         threads: usize,
     ) -> Compositions {
-        // Each composition on the way, and whether the walk goes on from it.
+        // Each composition on the way, with the ranks the walk goes on by from it (a bit each).
         let mut on_the_way = KeyMap::default();
         on_the_way.insert(key(&[0; RANKS]), 0);
         for cards in needed {
@@ -140,7 +138,9 @@ impl Compositions {
             on_the_way.insert(key(&cards), 0);
             while let Some(rank) = (0..RANKS).rev().find(|&rank| cards[rank] > 0) {
                 cards[rank] -= 1;
-                if on_the_way.insert(key(&cards), 1).is_some() {
+                let known = on_the_way.contains_key(&key(&cards));
+                *on_the_way.entry(key(&cards)).or_insert(0) |= 1 << rank;
+                if known {
                     break;
                 }
             }
@@ -178,16 +178,12 @@ impl Compositions {
                 .map(|share| Walk::run(&slots, share, &tables, &on_the_way, true))
                 .collect()
         };
-        let mut slot_of = vec![(0, 0); ups.len()];
-        for (walk, share) in shares.iter().enumerate() {
+        let mut odds = vec![Vec::new(); ups.len()];
+        for (walk, share) in walks.iter_mut().zip(&shares) {
             for (place, &slot) in share.iter().enumerate() {
-                slot_of[slot] = (walk, place);
+                odds[slot] = std::mem::take(&mut walk.odds[place]);
             }
         }
-        let odds: Vec<Vec<DealerOdds>> = walks
-            .iter_mut()
-            .map(|walk| std::mem::take(&mut walk.odds))
-            .collect();
         let first = walks.swap_remove(0);
         let n = first.cards.len();
         // The tree's links, then every other: `cards + c` for c below the last rank is (parent + c) + last rank, a link
@@ -213,11 +209,14 @@ impl Compositions {
                 .iter()
                 .map(|cards| hard(cards).min(255) as u8)
                 .collect(),
+            total: first
+                .cards
+                .iter()
+                .map(|cards| dealer::total(cards).0)
+                .collect(),
             cards: first.cards,
             child,
-            slots: slot_of,
             odds,
-            walked: shares.iter().map(Vec::len).collect(),
         }
     }
 }
@@ -434,7 +433,8 @@ struct Walk<'a> {
     cards: Ranks,
     /// The compositions in the order visited (listed by the first walk only).
     list: bool,
-    odds: Vec<DealerOdds>,
+    /// The odds found, a list for each of the walk's slots.
+    odds: Vec<Vec<DealerOdds>>,
     cards_seen: Vec<Ranks>,
     /// Each composition's parent in the tree and the rank that made it (listed by the first walk only).
     parent: Vec<(u32, u8)>,
@@ -446,7 +446,7 @@ struct Walk<'a> {
 struct Found {
     cards: Vec<Ranks>,
     parent: Vec<(u32, u8)>,
-    odds: Vec<DealerOdds>,
+    odds: Vec<Vec<DealerOdds>>,
 }
 
 impl Walk<'_> {
@@ -489,7 +489,7 @@ impl Walk<'_> {
             undo: Vec::new(),
             cards: [0; RANKS],
             list,
-            odds: Vec::with_capacity(on_the_way.len() * share.len()),
+            odds: vec![Vec::with_capacity(on_the_way.len()); share.len()],
             cards_seen: Vec::with_capacity(if list { on_the_way.len() } else { 0 }),
             parent: Vec::with_capacity(if list { on_the_way.len() } else { 0 }),
             count: 0,
@@ -500,7 +500,8 @@ impl Walk<'_> {
             (1u32 << share.len()) - 1
         };
         walk.found(0, all, (NONE, 0));
-        walk.visit(0, 0, 0, all);
+        let from_root = on_the_way.get(&key(&[0; RANKS])).copied().unwrap_or(0);
+        walk.visit(0, 0, from_root, all);
         Found {
             cards: walk.cards_seen,
             parent: walk.parent,
@@ -523,21 +524,19 @@ impl Walk<'_> {
             } else {
                 DealerOdds::default()
             };
-            self.odds.push(odds);
+            self.odds[s].push(odds);
         }
         here
     }
 
-    /// The compositions after the one at `depth` (the walk's `cards`), each adding a card of `start` or above.
-    fn visit(&mut self, depth: usize, here: u32, start: usize, valid: u32) {
+    /// The compositions after the one at `depth` (the walk's `cards`), one for each rank in `onwards`.
+    fn visit(&mut self, depth: usize, here: u32, onwards: u32, valid: u32) {
         let cards = self.cards;
-        for rank in start..RANKS {
+        for rank in (0..RANKS).filter(|&rank| onwards & (1 << rank) != 0) {
             let mut next = cards;
             next[rank] += 1;
-            let Some(&goes_on) = self.on_the_way.get(&key(&next)) else {
-                continue;
-            };
-            let goes_on = goes_on == 1;
+            let further = self.on_the_way.get(&key(&next)).copied().unwrap_or(0);
+            let goes_on = further != 0;
             if self.sums.len() <= depth + 1 {
                 self.sums.push(Vec::new());
             }
@@ -569,7 +568,7 @@ impl Walk<'_> {
             self.cards[rank] += 1;
             let child = self.found(depth + 1, still, (here, rank as u8));
             if goes_on {
-                self.visit(depth + 1, child, rank, still);
+                self.visit(depth + 1, child, further, still);
                 // Put back what the step changed, slot by slot in the same order.
                 let mut at_undo = mark;
                 for (s, slot) in self.slots.iter().enumerate() {

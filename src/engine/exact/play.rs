@@ -65,6 +65,11 @@ struct SplitNode {
     hit: [f64; 3],
 }
 
+/// The post-split strategies' places (`PostSplit::index`).
+const CDZ: usize = 0;
+const CDP1: usize = 1;
+const CDP: usize = 2;
+
 const STAND: u8 = 0;
 const HIT: u8 = 1;
 const DOUBLE: u8 = 2;
@@ -152,7 +157,7 @@ impl<'a> Solver<'a> {
         let hand = &self.hands.cards[i as usize];
         hand.iter().sum::<u8>() == 2
             && (!split || self.rules.double_after_split)
-            && self.rules.double_on.allows(dealer::total(hand).0)
+            && self.rules.double_on.allows(self.hands.total[i as usize])
     }
 
     /// Where a double's value starts: where a dealer blackjack takes only the original bet, the doubled half of it
@@ -194,7 +199,7 @@ impl<'a> Solver<'a> {
         let stand = if natural(&hand) {
             self.rules.blackjack_pays * (1.0 - odds.blackjack)
         } else {
-            odds.stand(dealer::total(&hand).0)
+            odds.stand(hands.total[i as usize])
         };
         let mut hit = 0.0;
         let mut double = self.double_start(odds.blackjack);
@@ -219,44 +224,80 @@ impl<'a> Solver<'a> {
         node
     }
 
-    /// A split hand's values with `removed + 1` pair cards gone besides its own.
+    /// A split hand's values with `removed + 1` pair cards gone besides its own: stand, double and CDP's hit; the
+    /// other strategies' hits are worked out when their plays call for them (`split_hit`).
     fn split_node(&mut self, i: u32, pair: usize, removed: u8) -> SplitNode {
-        let memo = if removed == 0 {
-            &self.first
-        } else {
-            &self.later
-        };
-        if let Some(node) = memo[i as usize] {
+        if let Some(node) = self.split_memo(removed)[i as usize] {
             return node;
         }
         let hands = self.hands;
         let hand = hands.cards[i as usize];
         let (rest, left) = self.rest(&hand, pair, removed + 1);
         let odds = hands.odds(hands.more(i, pair, removed + 1), self.slot);
-        let stand = odds.stand(dealer::total(&hand).0);
+        let stand = odds.stand(hands.total[i as usize]);
         let mut double = self.double_start(odds.blackjack);
-        let mut hit = [0.0; 3];
+        let mut hit = 0.0;
         for (p, child) in self.draws(i, rest, left) {
             if child == NONE {
-                hit.iter_mut().for_each(|h| *h -= p);
+                hit -= p;
                 double -= 2.0 * p;
                 continue;
             }
             let next = self.split_node(child, pair, removed);
             double += p * 2.0 * next.stand;
-            for (mode, h) in hit.iter_mut().enumerate() {
-                *h += p * self.play_split(child, pair, removed, mode, &next, false);
-            }
+            hit += p * self.play_split(child, pair, removed, CDP, false);
         }
-        let node = SplitNode { stand, double, hit };
-        if removed == 0 {
-            self.first[i as usize] = Some(node);
-            self.touched_first.push(i);
-        } else {
-            self.later[i as usize] = Some(node);
-            self.touched_later.push(i);
-        }
+        // CDP1 with one pair card gone is CDP.
+        let cdp1 = if removed == 0 { hit } else { f64::NAN };
+        let node = SplitNode {
+            stand,
+            double,
+            hit: [f64::NAN, cdp1, hit],
+        };
+        self.remember(i, removed, node);
         node
+    }
+
+    fn split_memo(&self, removed: u8) -> &[Option<SplitNode>] {
+        if removed == 0 {
+            &self.first
+        } else {
+            &self.later
+        }
+    }
+
+    fn remember(&mut self, i: u32, removed: u8, node: SplitNode) {
+        let (memo, touched) = if removed == 0 {
+            (&mut self.first, &mut self.touched_first)
+        } else {
+            (&mut self.later, &mut self.touched_later)
+        };
+        if memo[i as usize].is_none() {
+            touched.push(i);
+        }
+        memo[i as usize] = Some(node);
+    }
+
+    /// Hitting split hand `i` and playing on under `mode`.
+    fn split_hit(&mut self, i: u32, pair: usize, removed: u8, mode: usize) -> f64 {
+        let node = self.split_node(i, pair, removed);
+        if !node.hit[mode].is_nan() {
+            return node.hit[mode];
+        }
+        let hand = self.hands.cards[i as usize];
+        let (rest, left) = self.rest(&hand, pair, removed + 1);
+        let mut hit = 0.0;
+        for (p, child) in self.draws(i, rest, left) {
+            hit += if child == NONE {
+                -p
+            } else {
+                p * self.play_split(child, pair, removed, mode, false)
+            };
+        }
+        let mut node = node;
+        node.hit[mode] = hit;
+        self.remember(i, removed, node);
+        hit
     }
 
     /// A split hand played on under post-split strategy `mode`.
@@ -266,23 +307,27 @@ impl<'a> Solver<'a> {
         pair: usize,
         removed: u8,
         mode: usize,
-        node: &SplitNode,
         may_double: bool,
     ) -> f64 {
+        let node = self.split_node(i, pair, removed);
         let option = match mode {
             // CDZ-: the play the same cards would get unsplit.
-            0 => {
+            CDZ => {
                 let whole = self.whole(i);
                 best(whole.stand, whole.hit, whole.double, may_double)
             }
             // CDP1: the play for one pair card gone, whatever the number.
-            1 if removed > 0 => {
+            CDP1 if removed > 0 => {
                 let first = self.split_node(i, pair, 0);
-                best(first.stand, first.hit[2], first.double, may_double)
+                best(first.stand, first.hit[CDP], first.double, may_double)
             }
-            _ => best(node.stand, node.hit[mode], node.double, may_double),
+            _ => best(node.stand, node.hit[CDP], node.double, may_double),
         };
-        pick(node.stand, node.hit[mode], node.double, option)
+        match option {
+            STAND => node.stand,
+            DOUBLE => node.double,
+            _ => self.split_hit(i, pair, removed, mode),
+        }
     }
 
     /// A split hand of the pair card and `card`, played on under each strategy (split aces that may not hit stand).
@@ -295,11 +340,13 @@ impl<'a> Solver<'a> {
         };
         if pair == 0 && !self.rules.hit_split_aces {
             let at = self.hands.more(i, pair, removed + 1);
-            return [self.hands.odds(at, self.slot).stand(dealer::total(&hand).0); 3];
+            return [self
+                .hands
+                .odds(at, self.slot)
+                .stand(self.hands.total[i as usize]); 3];
         }
-        let node = self.split_node(i, pair, removed);
         let may_double = self.may_double(i, true);
-        std::array::from_fn(|mode| self.play_split(i, pair, removed, mode, &node, may_double))
+        std::array::from_fn(|mode| self.play_split(i, pair, removed, mode, may_double))
     }
 
     fn forget(&mut self, first: bool) {
