@@ -1,0 +1,51 @@
+// Times the exact engine's live question in WebAssembly under Node's V8 (Chromium's JavaScript engine): every
+// two-card hand against every up card on a full shoe, each question timed alone, after one warm-up pass.
+//   node scripts/bench/exact-wasm.mjs MODULE.wasm [DECKS] [H17]
+import { readFileSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
+
+const [file, decks = '6', h17 = '0'] = process.argv.slice(2);
+if (!file) {
+    console.error('usage: exact-wasm.mjs MODULE.wasm [DECKS] [H17]');
+    process.exit(2);
+}
+// The library links wasm-bindgen's glue for the game's sake; the engine calls none of it, so each import only says so.
+const module = new WebAssembly.Module(readFileSync(file));
+const imports = {};
+for (const { module: from, name } of WebAssembly.Module.imports(module)) {
+    imports[from] ??= {};
+    imports[from][name] = () => {
+        throw new Error(`the engine called ${from}.${name}`);
+    };
+}
+const instance = new WebAssembly.Instance(module, imports);
+const live = instance.exports.live;
+const names = ['', 'A', '2', '3', '4', '5', '6', '7', '8', '9', 'T'];
+const pass = () => {
+    const times = [];
+    for (let up = 1; up <= 10; up++) {
+        for (let a = 1; a <= 10; a++) {
+            for (let b = a; b <= 10; b++) {
+                const start = performance.now();
+                const value = live(Number(decks), Number(h17), up, a, b);
+                const ms = performance.now() - start;
+                if (Number.isNaN(value)) {
+                    throw new Error(`no answer for ${names[a]},${names[b]} vs ${names[up]}`);
+                }
+                times.push({ ms, hand: `${names[a]},${names[b]} vs ${names[up]}` });
+            }
+        }
+    }
+    return times;
+};
+pass();
+const times = pass().sort((x, y) => x.ms - y.ms);
+const all = times.reduce((sum, t) => sum + t.ms, 0);
+const worst = times[times.length - 1];
+console.log(JSON.stringify({
+    questions: times.length,
+    worst_ms: +worst.ms.toFixed(3),
+    worst_hand: worst.hand,
+    median_ms: +times[times.length >> 1].ms.toFixed(3),
+    total_ms: +all.toFixed(1),
+}));

@@ -1,0 +1,58 @@
+//! The exact engine's live question as a bare WebAssembly module, to time it in a browser's JavaScript engine
+//! (scripts/bench-exact runs it in Node, whose V8 is Chromium's): `live` answers one question on a full shoe, every
+//! legal play of one two-card hand against one up card, splits included, and returns the best play's value (so that
+//! nothing is left out as unused).
+//!
+//! Built with `cargo build --profile web --target wasm32-unknown-unknown --no-default-features --features exact-wasm
+//! --bin holecard-exact-wasm` (the browser game's profile), or `--profile release` for comparison. Natively it does
+//! nothing.
+
+use holecard::engine::exact::{ExactRules, Question, evaluate, full_shoe};
+use holecard::engine::rules::{DoubleOn, HoleCard, Surrender};
+
+/// Every play of `first`,`second` against `up` (points, 1 = ace, 10 = a ten) on a full shoe of `decks` decks, the
+/// dealer standing on soft 17 (`h17` = 0) or hitting it (1), doubling any two cards and after splits, splits to four
+/// hands, late surrender, 3:2: the best play's value, or NaN where the question is not one.
+#[unsafe(no_mangle)]
+pub extern "C" fn live(decks: u32, h17: u32, up: u32, first: u32, second: u32) -> f64 {
+    let rules = ExactRules {
+        hits_soft_17: h17 == 1,
+        double_on: DoubleOn::AnyTwo,
+        double_after_split: true,
+        max_split_hands: 4,
+        resplit_aces: false,
+        hit_split_aces: false,
+        surrender: Surrender::Late,
+        hole_card: HoleCard::Peek,
+        blackjack_pays: 1.5,
+    };
+    let mut unseen = full_shoe(decks.clamp(1, 8) as u8);
+    for card in [up, first, second] {
+        let Some(rank) = (card as usize).checked_sub(1).filter(|&rank| rank < 10) else {
+            return f64::NAN;
+        };
+        if unseen[rank] == 0 {
+            return f64::NAN;
+        }
+        unseen[rank] -= 1;
+    }
+    let question = Question {
+        rules,
+        unseen,
+        hand: vec![first as u8, second as u8],
+        up: up as u8,
+        peeked: true,
+    };
+    match evaluate(&question) {
+        Ok(values) => {
+            let mut best = values.stand.max(values.hit);
+            for other in [values.double, values.surrender, values.split.map(|s| s.cdz)] {
+                best = best.max(other.unwrap_or(f64::NEG_INFINITY));
+            }
+            best
+        }
+        Err(_) => f64::NAN,
+    }
+}
+
+fn main() {}
