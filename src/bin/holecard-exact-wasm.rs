@@ -8,23 +8,16 @@
 //! nothing.
 
 use holecard::engine::exact::{ExactRules, Question, evaluate, full_shoe};
-use holecard::engine::rules::{DoubleOn, HoleCard, Surrender};
+use holecard::engine::rules::Preset;
 
 /// Every play of `first`,`second` against `up` (points, 1 = ace, 10 = a ten) on a full shoe of `decks` decks, the
-/// dealer standing on soft 17 (`h17` = 0) or hitting it (1), doubling any two cards and after splits, splits to four
-/// hands, late surrender, 3:2: the best play's value, or NaN where the question is not one.
+/// Strip's rules but the dealer standing on soft 17 (`h17` = 0) or hitting it (1): the best play's value, or NaN
+/// where the question is not one.
 #[unsafe(no_mangle)]
 pub extern "C" fn live(decks: u32, h17: u32, up: u32, first: u32, second: u32) -> f64 {
     let rules = ExactRules {
         hits_soft_17: h17 == 1,
-        double_on: DoubleOn::AnyTwo,
-        double_after_split: true,
-        max_split_hands: 4,
-        resplit_aces: false,
-        hit_split_aces: false,
-        surrender: Surrender::Late,
-        hole_card: HoleCard::Peek,
-        blackjack_pays: 1.5,
+        ..ExactRules::of(&Preset::LasVegasStrip.rules())
     };
     let mut unseen = full_shoe(decks.clamp(1, 8) as u8);
     for card in [up, first, second] {

@@ -612,3 +612,53 @@ impl Walk<'_> {
         odds
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 24, .. ProptestConfig::default() })]
+
+        /// Each composition's odds from the walk's running sums are the odds worked out afresh on its shoe.
+        #[test]
+        fn the_walks_odds_are_the_dealers_odds_on_each_shoe(
+            shoe in proptest::array::uniform10(0u8..=12),
+            tens in 8u8..=40,
+            h17 in any::<bool>(),
+            threads in 1usize..=2,
+        ) {
+            let mut shoe = shoe;
+            shoe[9] = tens;
+            let ups: Vec<usize> = (0..RANKS).filter(|&up| shoe[up] > 0).collect();
+            let mut needed = Vec::new();
+            grow([0; RANKS], 0, 2, &shoe, &mut needed);
+            let hands = Compositions::new(h17, &shoe, &ups, &needed, threads);
+            prop_assert!(hands.cards.len() >= needed.len().min(1));
+            for (i, cards) in hands.cards.iter().enumerate().step_by(7) {
+                prop_assert_eq!(hands.find(cards), Some(i as u32));
+                for (slot, &up) in ups.iter().enumerate() {
+                    let mut rest = shoe;
+                    if rest[up] == 0 || (0..RANKS).any(|r| cards[r] > rest[r] - u8::from(r == up)) {
+                        continue;
+                    }
+                    rest[up] -= 1;
+                    for r in 0..RANKS {
+                        rest[r] -= cards[r];
+                    }
+                    if rest.iter().map(|&n| u32::from(n)).sum::<u32>() < 12 {
+                        continue;
+                    }
+                    let walked = hands.odds(i as u32, slot);
+                    let fresh = dealer::odds(h17, up, &rest);
+                    for (a, b) in walked.on.iter().chain([&walked.bust, &walked.blackjack])
+                        .zip(fresh.on.iter().chain([&fresh.bust, &fresh.blackjack]))
+                    {
+                        prop_assert!((a - b).abs() < 1e-12, "{cards:?} up {up}: {walked:?} against {fresh:?}");
+                    }
+                }
+            }
+        }
+    }
+}
