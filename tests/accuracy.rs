@@ -121,3 +121,49 @@ fn six_to_five_six_decks_h17_das_late_surrender() {
         1.914,
     );
 }
+
+/// Every casino table's exact house edge for a basic-strategy player (`holecard-lab edge --chart`: the full shoe,
+/// every hand played by the chart) against the simulator dealing every round from a fresh shoe (`--fresh-shoe`, no cut
+/// card) with the same chart, 10⁸ rounds: within three standard errors. Playing best for the cards (`edge` without
+/// `--chart`) is worth a little more, never less.
+#[test]
+#[ignore = "plays 10^8 rounds at each table; run with --include-ignored (scripts/test does)"]
+fn every_tables_exact_house_edge_is_what_the_simulator_finds() {
+    let mut levels: Vec<_> = std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/levels"))
+        .expect("the levels folder")
+        .map(|entry| entry.expect("a level").path())
+        .filter(|path| path.extension().is_some_and(|e| e == "ron"))
+        .collect();
+    levels.sort();
+    assert!(levels.len() >= 5, "{levels:?}");
+    for level in levels {
+        let path = level.to_str().expect("a path");
+        let edge = |chart: &[&str]| {
+            let exact = Command::new(env!("CARGO_BIN_EXE_holecard-lab"))
+                .args(["edge", "--json", "--level", path])
+                .args(chart)
+                .output()
+                .expect("holecard-lab runs");
+            assert!(
+                exact.status.success(),
+                "{}",
+                String::from_utf8_lossy(&exact.stderr)
+            );
+            let exact: Value = serde_json::from_slice(&exact.stdout).expect("one JSON object");
+            exact["house_edge_pct"].as_f64().expect("edge")
+        };
+        let (exact, best) = (edge(&["--chart"]), edge(&[]));
+        let (simulated, std_error) = house_edge(&["--fresh-shoe", "--level", path]);
+        println!(
+            "{path}: exact {exact:.4}% by the chart ({best:.4}% playing best), simulated {simulated:.4}% ± {std_error:.4}"
+        );
+        assert!(
+            best <= exact + 1e-9,
+            "{path}: playing best {best}% is worse than the chart's {exact}%"
+        );
+        assert!(
+            (simulated - exact).abs() < 3.0 * std_error,
+            "{path}: exact {exact:.4}% and simulated {simulated:.4}% ± {std_error:.4} differ by over three errors"
+        );
+    }
+}

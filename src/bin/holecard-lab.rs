@@ -32,6 +32,9 @@ enum Tool {
     Ev(EvArgs),
     /// The exact value of a round on a full (or depleted) shoe: the table's house edge, by up card too.
     Edge(EdgeArgs),
+    /// The strategy chart for a rule set, by two-card hand: basic strategy's, or with --exact the
+    /// composition-dependent one on the full (or depleted) shoe, cells where it differs from basic strategy marked.
+    Chart(ChartArgs),
     /// Times the live question (every play of one hand, splits included) for every two-card hand against every up
     /// card on a shoe: the worst, the median and the total.
     LiveTimes(LiveTimesArgs),
@@ -161,6 +164,10 @@ struct SimulateArgs {
     /// Worker threads (default: every core).
     #[arg(long)]
     threads: Option<u32>,
+    /// Deal every round from a freshly shuffled shoe (no cut card): the full shoe's value, which `edge` works out
+    /// exactly.
+    #[arg(long)]
+    fresh_shoe: bool,
     /// Print one JSON object instead of the summary.
     #[arg(long)]
     json: bool,
@@ -249,6 +256,28 @@ struct EdgeArgs {
     /// Threads to share the work (the default: two where there are two cores).
     #[arg(long, value_name = "N")]
     threads: Option<usize>,
+    /// Play every hand by the basic-strategy chart instead of as well as the shoe allows: the edge a chart player
+    /// faces (what `simulate --fresh-shoe` measures).
+    #[arg(long)]
+    chart: bool,
+    #[command(flatten)]
+    table: RuleArgs,
+    /// Print one JSON object.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Args)]
+struct ChartArgs {
+    /// Each play's exact value on the shoe instead of the published chart.
+    #[arg(long)]
+    exact: bool,
+    /// Cards already out of the shoe (with --exact).
+    #[arg(long, value_name = "CARDS", default_value = "", requires = "exact")]
+    seen: String,
+    /// The post-split strategy a split is valued by (with --exact).
+    #[arg(long, value_enum, default_value = "cdz")]
+    split: SplitFlag,
     #[command(flatten)]
     table: RuleArgs,
     /// Print one JSON object.
@@ -323,15 +352,13 @@ fn ev(args: &EvArgs) -> ExitCode {
             plays.push(("split (CDP)", split.cdp));
         }
         plays.extend(values.surrender.map(|v| ("surrender", v)));
-        let best = plays
-            .iter()
-            .filter(|(name, _)| !name.starts_with("split (CDP"))
-            .fold(None::<(&str, f64)>, |best, &(name, v)| match best {
-                Some((_, b)) if b >= v => best,
-                _ => Some((name, v)),
-            })
-            .map(|(name, _)| name)
-            .unwrap_or("stand");
+        let best = match values.best(exact::PostSplit::Cdz).0 {
+            exact::Best::Stand => "stand",
+            exact::Best::Hit => "hit",
+            exact::Best::Double => "double",
+            exact::Best::Split => "split (CDZ-)",
+            exact::Best::Surrender => "surrender",
+        };
         if args.json {
             let mut json = serde_json::json!({
                 "rules": rules.to_string(),
@@ -393,7 +420,8 @@ fn edge(args: &EdgeArgs) -> ExitCode {
         };
         let started = std::time::Instant::now();
         let threads = args.threads.unwrap_or_else(exact::threads).max(1);
-        let table = exact::table_on(exact_rules, shoe, threads);
+        let chart = holecard::engine::strategy::BasicStrategy::for_rules(&rules);
+        let table = exact::table_with(exact_rules, shoe, args.chart.then_some(&chart), threads);
         let (value, by_up) = (table.value(mode), table.by_up[mode.index()]);
         let seconds = started.elapsed().as_secs_f64();
         if args.json {
@@ -408,9 +436,18 @@ fn edge(args: &EdgeArgs) -> ExitCode {
                     .map(|m| (m.name(), table.value(*m)))
                     .collect::<std::collections::BTreeMap<_, _>>(),
                 "threads": threads,
+                "chart": args.chart,
                 "seconds": seconds,
             })
             .to_string());
+        }
+        if args.chart {
+            return Ok(format!(
+                "{rules}, every hand by the basic-strategy chart: the player's exact value {value:+.9} a round, \
+                 house edge {:.4}%\n  computed in {:.1} ms",
+                -100.0 * value,
+                seconds * 1000.0
+            ));
         }
         let mut text = format!(
             "{} ({} splits): the player's exact value {value:+.9} a round, house edge {:.4}%\n",
@@ -628,6 +665,7 @@ fn main() -> ExitCode {
         Tool::Ev(args) => ev(&args),
         Tool::Edge(args) => edge(&args),
         Tool::LiveTimes(args) => live_times(&args),
+        Tool::Chart(args) => chart(&args),
         #[cfg(feature = "server")]
         Tool::Load(args) => load(&args),
         Tool::Simulate(args) => {
@@ -647,6 +685,7 @@ fn main() -> ExitCode {
                 rounds: args.rounds,
                 seed: args.seed,
                 threads,
+                fresh_shoe: args.fresh_shoe,
             };
             let bar = if args.json || args.rounds < 1_000_000 {
                 ProgressBar::hidden()
@@ -751,6 +790,141 @@ fn live_times(args: &LiveTimesArgs) -> ExitCode {
             median * 1000.0,
             total * 1000.0
         ))
+    };
+    answer(run())
+}
+
+/// The name of a card by points: A, 2–9, T.
+fn card_name(points: u8) -> String {
+    match points {
+        1 => "A".to_string(),
+        10 => "T".to_string(),
+        n => n.to_string(),
+    }
+}
+
+fn chart(args: &ChartArgs) -> ExitCode {
+    use holecard::engine::card::{Card, Rank, Suit};
+    use holecard::engine::command::Action;
+    use holecard::engine::hand::Cards;
+    use holecard::engine::strategy::BasicStrategy;
+    let run = || -> Result<String, String> {
+        let (rules, exact_rules, shoe) = exact_table(&args.table)?;
+        let basic = BasicStrategy::for_rules(&rules);
+        let card = |points: u8| {
+            let rank = if points == 10 {
+                Rank::Ten
+            } else {
+                Rank::from_number(points).unwrap_or(Rank::Ace)
+            };
+            Card::new(0, Suit::Spades, rank)
+        };
+        let chart_play = |a: u8, b: u8, up: u8| -> char {
+            let mut cards = Cards::default();
+            cards.push(card(a));
+            cards.push(card(b));
+            let allowed = |action: Action| match action {
+                Action::Surrender => rules.surrender != Surrender::None,
+                Action::Double => rules.double_on.allows(cards.total().value()),
+                _ => true,
+            };
+            match basic.play(&cards, card(up), allowed) {
+                Action::Stand => 'S',
+                Action::Double => 'D',
+                Action::Split => 'P',
+                Action::Surrender => 'R',
+                _ => 'H',
+            }
+        };
+        let mode = match args.split {
+            SplitFlag::Cdz => exact::PostSplit::Cdz,
+            SplitFlag::Cdp1 => exact::PostSplit::Cdp1,
+            SplitFlag::Cdp => exact::PostSplit::Cdp,
+        };
+        let table = if args.exact {
+            let seen = exact::points_of(&args.seen).map_err(|e| format!("--seen: {e}"))?;
+            let shoe = exact::unseen(shoe, &seen).map_err(|e| format!("--seen: {e}"))?;
+            if shoe.iter().map(|&n| u32::from(n)).sum::<u32>() < 20 {
+                return Err(
+                    "--seen leaves fewer than 20 cards: too few to play a round out".to_string(),
+                );
+            }
+            Some(exact::table(exact_rules, shoe))
+        } else {
+            None
+        };
+        // The rows: pairs, soft hands, then hard hands by total, each two-card hand once.
+        let mut rows: Vec<(u8, u8)> = (1..=10).rev().map(|p| (p, p)).collect();
+        rows.extend((2..=9).rev().map(|b| (1, b)));
+        for total in (5..=20).rev() {
+            for a in 2..=9u8 {
+                let b = total - a;
+                if b > a && b <= 10 {
+                    rows.push((a, b));
+                }
+            }
+        }
+        let ups = [2u8, 3, 4, 5, 6, 7, 8, 9, 10, 1];
+        let mut cells = Vec::new();
+        let mut text = format!(
+            "{rules}: {}\n hand   {}\n",
+            if args.exact {
+                format!(
+                    "the exact composition-dependent chart (splits {}), * where it differs from basic strategy",
+                    mode.name()
+                )
+            } else {
+                "basic strategy".to_string()
+            },
+            ups.iter()
+                .map(|&u| format!("{:>3}", card_name(u)))
+                .collect::<String>()
+        );
+        let mut differ = 0;
+        for &(a, b) in &rows {
+            text += &format!(" {:<6}", format!("{},{}", card_name(a), card_name(b)));
+            for &up in &ups {
+                let chart = chart_play(a, b, up);
+                let (letter, value) = match &table {
+                    Some(table) => {
+                        let deal = table.deals.iter().find(|d| d.up == up && d.cards == [a, b]);
+                        match deal {
+                            Some(deal) => {
+                                let (best, value) = deal.values.best(mode);
+                                (best.letter(), Some(value))
+                            }
+                            None => ('-', None),
+                        }
+                    }
+                    None => (chart, None),
+                };
+                let mark = if args.exact && letter != '-' && letter != chart {
+                    differ += 1;
+                    '*'
+                } else {
+                    ' '
+                };
+                text += &format!(" {letter}{mark}");
+                cells.push(serde_json::json!({
+                    "hand": [a, b], "up": up, "play": letter.to_string(), "chart": chart.to_string(), "value": value,
+                }));
+            }
+            text += "\n";
+        }
+        if args.exact {
+            text += &format!("{differ} cells differ from basic strategy");
+        }
+        if args.json {
+            return Ok(serde_json::json!({
+                "rules": rules.to_string(),
+                "exact": args.exact,
+                "split": mode.name(),
+                "cells": cells,
+                "differ": differ,
+            })
+            .to_string());
+        }
+        Ok(text.trim_end().to_string())
     };
     answer(run())
 }

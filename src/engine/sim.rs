@@ -24,6 +24,9 @@ pub struct SimConfig {
     pub seed: u64,
     /// Worker threads (at least 1).
     pub threads: u32,
+    /// Every round from a freshly shuffled shoe instead of to the cut card: the full shoe's value, as the exact
+    /// engine works it out (src/engine/exact).
+    pub fresh_shoe: bool,
 }
 
 /// Counts from the simulated rounds.
@@ -127,9 +130,13 @@ pub fn simulate_rounds(
     rules: &Rules,
     seed: Seed,
     rounds: u64,
+    fresh_shoe: bool,
     progress: &AtomicU64,
 ) -> Result<Tally, SimError> {
     let mut table = Solo::new(rules.clone(), seed)?;
+    if fresh_shoe {
+        table = table.with_fresh_shoe_each_round();
+    }
     let mut tally = Tally::default();
     // Counted by outcome, indexed by the enum's discriminant: cheaper than a branch per hand.
     let mut outcomes = [0u64; Outcome::ALL.len()];
@@ -193,7 +200,13 @@ pub fn simulate(
                 let done = Finished(done_tx.clone());
                 scope.spawn(move || {
                     let _done = done;
-                    simulate_rounds(rules, thread_seed(config.seed, thread), rounds, progress)
+                    simulate_rounds(
+                        rules,
+                        thread_seed(config.seed, thread),
+                        rounds,
+                        config.fresh_shoe,
+                        progress,
+                    )
                 })
             })
             .collect();

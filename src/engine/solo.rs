@@ -31,6 +31,8 @@ pub struct Solo {
     bet: Cents,
     /// The seat's result so far this round.
     net: Cents,
+    /// Every round from a freshly shuffled shoe (no cut card: what an exact analysis of the full shoe values).
+    fresh_shoe: bool,
 }
 
 impl Solo {
@@ -46,7 +48,15 @@ impl Solo {
             hands: ArrayVec::new(),
             dealer: Cards::default(),
             net: Cents::ZERO,
+            fresh_shoe: false,
         })
+    }
+
+    /// Deals every round from a freshly shuffled shoe (as a continuous shuffler nearly does), so that no cut card
+    /// shifts the odds: the round's value is then the full shoe's, which the exact engine works out.
+    pub fn with_fresh_shoe_each_round(mut self) -> Solo {
+        self.fresh_shoe = true;
+        self
     }
 
     /// The shoe and discard tray.
@@ -68,7 +78,7 @@ impl Solo {
     pub fn play_round(&mut self) -> Cents {
         self.clear_table();
         self.net = Cents::ZERO;
-        if self.shoe.needs_shuffle() {
+        if self.fresh_shoe || self.shoe.needs_shuffle() {
             self.shoe.shuffle();
             if self.rules.burn_card
                 && let Some(card) = self.draw()

@@ -21,7 +21,9 @@ mod play;
 
 pub use compositions::threads;
 pub use dealer::DealerOdds;
-pub use play::{Deal, Question, SplitValues, Table, Values, evaluate, table, table_on};
+pub use play::{
+    Best, Deal, Question, SplitValues, Table, Values, evaluate, table, table_on, table_with,
+};
 
 use super::rules::{DoubleOn, EnhcLoss, HoleCard, Rules, Soft17, Surrender};
 use thiserror::Error;

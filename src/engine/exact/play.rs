@@ -4,7 +4,11 @@
 use super::compositions::{self, Compositions, NONE};
 use super::dealer;
 use super::{ExactError, ExactRules, PostSplit, RANKS, Ranks};
+use crate::engine::card::{Card, Rank, Suit};
+use crate::engine::command::Action;
+use crate::engine::hand::Cards;
 use crate::engine::rules::{HoleCard, Surrender};
+use crate::engine::strategy::BasicStrategy;
 
 /// A live question: a hand against an up card on the cards the seat has not seen.
 #[derive(Clone, Debug, PartialEq)]
@@ -47,6 +51,60 @@ pub struct Values {
     pub split: Option<SplitValues>,
     /// Taking insurance (half the bet, paying 2 to 1 on a dealer blackjack): the side bet's value alone.
     pub insurance: Option<f64>,
+}
+
+/// A play, as the values name it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Best {
+    /// Standing.
+    Stand,
+    /// Hitting.
+    Hit,
+    /// Doubling.
+    Double,
+    /// Splitting.
+    Split,
+    /// Surrendering.
+    Surrender,
+}
+
+impl Best {
+    /// The chart's letter for it: S, H, D, P, R.
+    pub fn letter(self) -> char {
+        match self {
+            Best::Stand => 'S',
+            Best::Hit => 'H',
+            Best::Double => 'D',
+            Best::Split => 'P',
+            Best::Surrender => 'R',
+        }
+    }
+}
+
+impl Values {
+    /// The play worth most (a split by `mode`), and its value; ties go to the play listed first (stand, hit, double,
+    /// split, surrender).
+    pub fn best(&self, mode: PostSplit) -> (Best, f64) {
+        let split = self.split.map(|split| match mode {
+            PostSplit::Cdz => split.cdz,
+            PostSplit::Cdp1 => split.cdp1,
+            PostSplit::Cdp => split.cdp,
+        });
+        let mut best = (Best::Stand, self.stand);
+        for (play, value) in [
+            (Best::Hit, Some(self.hit)),
+            (Best::Double, self.double),
+            (Best::Split, split),
+            (Best::Surrender, self.surrender),
+        ] {
+            if let Some(value) = value
+                && value > best.1
+            {
+                best = (play, value);
+            }
+        }
+        best
+    }
 }
 
 /// Stand, hit and double for an unsplit hand, unconditioned on the peek, a dealer blackjack taking the original bet.
@@ -116,9 +174,47 @@ struct Solver<'a> {
     later: Vec<Option<SplitNode>>,
     touched_first: Vec<u32>,
     touched_later: Vec<u32>,
+    /// Play by this chart instead of as well as the values say (the house edge a chart player faces).
+    chart: Option<&'a BasicStrategy>,
+}
+
+/// A card of these points, for asking the chart.
+fn card_of(points: usize) -> Card {
+    let rank = match points {
+        10 => Rank::Ten,
+        n => Rank::from_number(n as u8).unwrap_or(Rank::Ace),
+    };
+    Card::new(0, Suit::Spades, rank)
+}
+
+/// A hand of these counts, for asking the chart (the order does not change a total-dependent chart's play).
+fn cards_of(hand: &Ranks) -> Cards {
+    let mut cards = Cards::default();
+    for (rank, &n) in hand.iter().enumerate() {
+        for _ in 0..n {
+            cards.push(card_of(rank + 1));
+        }
+    }
+    cards
 }
 
 impl<'a> Solver<'a> {
+    /// The chart's play for hand `i` as stand, hit or double, if the solver plays by a chart.
+    fn chart_play(&self, i: u32, may_double: bool) -> Option<u8> {
+        let chart = self.chart?;
+        let cards = cards_of(&self.hands.cards[i as usize]);
+        let allowed = |action: Action| match action {
+            Action::Hit | Action::Stand => true,
+            Action::Double => may_double,
+            _ => false,
+        };
+        Some(match chart.play(&cards, card_of(self.up + 1), allowed) {
+            Action::Stand => STAND,
+            Action::Double => DOUBLE,
+            _ => HIT,
+        })
+    }
+
     fn new(
         rules: ExactRules,
         shoe: Ranks,
@@ -138,6 +234,7 @@ impl<'a> Solver<'a> {
             later: vec![None; n],
             touched_first: Vec::new(),
             touched_later: Vec::new(),
+            chart: None,
         }
     }
 
@@ -210,12 +307,10 @@ impl<'a> Solver<'a> {
                 continue;
             }
             let next = self.whole(child);
-            let option = best(
-                next.stand,
-                next.hit,
-                next.double,
-                self.may_double(child, false),
-            );
+            let may_double = self.may_double(child, false);
+            let option = self
+                .chart_play(child, may_double)
+                .unwrap_or_else(|| best(next.stand, next.hit, next.double, may_double));
             hit += p * pick(next.stand, next.hit, next.double, option);
             double += p * 2.0 * next.stand;
         }
@@ -311,6 +406,7 @@ impl<'a> Solver<'a> {
     ) -> f64 {
         let node = self.split_node(i, pair, removed);
         let option = match mode {
+            _ if self.chart.is_some() => self.chart_play(i, may_double).unwrap_or(STAND),
             // CDZ-: the play the same cards would get unsplit.
             CDZ => {
                 let whole = self.whole(i);
@@ -726,6 +822,17 @@ pub fn table(rules: ExactRules, shoe: Ranks) -> Table {
 
 /// `table` on `threads` threads (1: on this one).
 pub fn table_on(rules: ExactRules, shoe: Ranks, threads: usize) -> Table {
+    table_with(rules, shoe, None, threads)
+}
+
+/// `table` with every hand played by `chart` where one is given: the round's value is then a chart player's on
+/// this shoe (each deal's values stay every play's, played on by the chart).
+pub fn table_with(
+    rules: ExactRules,
+    shoe: Ranks,
+    chart: Option<&BasicStrategy>,
+    threads: usize,
+) -> Table {
     let mut needed = Vec::new();
     compositions::grow([0; RANKS], 0, 2, &shoe, &mut needed);
     for pair in 0..RANKS {
@@ -745,6 +852,7 @@ pub fn table_on(rules: ExactRules, shoe: Ranks, threads: usize) -> Table {
     let next = std::sync::atomic::AtomicUsize::new(0);
     let work = || {
         let mut solver = Solver::new(rules, shoe, 0, 0, &hands);
+        solver.chart = chart;
         let mut done = Vec::new();
         loop {
             let slot = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
@@ -781,6 +889,38 @@ pub fn table_on(rules: ExactRules, shoe: Ranks, threads: usize) -> Table {
     table
 }
 
+/// What the chart's play of a two-card hand is worth (a split valued with the chart's plays after it).
+fn chart_value(
+    chart: &BasicStrategy,
+    rules: &ExactRules,
+    hand: &Ranks,
+    up: usize,
+    values: &Values,
+) -> f64 {
+    let cards = cards_of(hand);
+    let up = card_of(up + 1);
+    if rules.surrender == Surrender::Early
+        && values.surrender.is_some()
+        && chart.surrenders_early(&cards, up)
+    {
+        return -0.5;
+    }
+    let allowed = |action: Action| match action {
+        Action::Hit | Action::Stand => true,
+        Action::Double => values.double.is_some(),
+        Action::Split => values.split.is_some(),
+        Action::Surrender => values.surrender.is_some(),
+        _ => false,
+    };
+    match chart.play(&cards, up, allowed) {
+        Action::Stand => values.stand,
+        Action::Double => values.double.unwrap_or(values.hit),
+        Action::Split => values.split.map_or(values.hit, |split| split.cdz),
+        Action::Surrender => values.surrender.unwrap_or(values.stand),
+        _ => values.hit,
+    }
+}
+
 /// One up card's deals, and the round's value with it showing by post-split strategy.
 type UpCard = (Vec<Deal>, [f64; 3]);
 
@@ -814,7 +954,15 @@ fn up_card(solver: &mut Solver, up: usize, slot: usize) -> UpCard {
             let split =
                 (first == second && rules.split_hands(first) >= 2).then(|| solver.split(first));
             let values = solver.values(i, split);
-            for (mode, value) in by_up.iter_mut().enumerate() {
+            if let Some(chart) = solver.chart {
+                let value = chart_value(chart, &rules, &hand, up, &values);
+                by_up.iter_mut().for_each(|v| *v += chance * value);
+            }
+            for (mode, value) in by_up
+                .iter_mut()
+                .enumerate()
+                .filter(|_| solver.chart.is_none())
+            {
                 let mut best = values.stand.max(values.hit);
                 for other in [
                     values.double,
