@@ -21,6 +21,7 @@ fn question(rules: ExactRules, unseen: Ranks, hand: &[u8], up: u8, peeked: bool)
         hand: hand.to_vec(),
         up,
         peeked,
+        split_hand: false,
     }
 }
 

@@ -108,6 +108,7 @@ fn check(name: &str) {
                     hand: hand.clone(),
                     up,
                     peeked: true,
+                    split_hand: false,
                 };
                 let live = evaluate(&question).unwrap_or_else(|e| panic!("{line}: {e}"));
                 let mut answers = vec![("", &live)];
@@ -195,6 +196,7 @@ fn one_deck_s17_one_split_no_das_and_the_published_pair_of_twos() {
         hand: vec![2, 2],
         up: 6,
         peeked: true,
+        split_hand: false,
     })
     .expect("values");
     let split = values.split.expect("a pair splits").cdz;

@@ -297,3 +297,69 @@ fn a_sealed_hole_card_keeps_what_the_peek_told() {
         "the real hole card is no likelier than another: {ranks:?}"
     );
 }
+
+/// The advisor asks only what the seat sees: at a table and at the same table with another shoe order or another
+/// face-down hole card, every seat's decision puts the same question to the exact engine (and so gets the same
+/// advice), whatever the seat saw go by before.
+#[test]
+fn the_advisor_asks_the_same_question_at_tables_that_differ_only_in_unseen_cards() {
+    use holecard::engine::exact::{Tray, advise, decision, evaluate};
+    let rules = Rules {
+        min_bet: Cents::units(1),
+        ..holecard::engine::Preset::LasVegasStrip.rules()
+    };
+    let (mut asked, mut hole_cards, mut valued) = (0, 0, 0);
+    for seed in 0..40u64 {
+        let mut table = Table::new(
+            rules.clone(),
+            seed_from_number(seed),
+            Cents::units(10_000_000),
+        )
+        .expect("valid rules");
+        let mut tray = Tray::default();
+        for n in 0..400u64 {
+            let pick = (seed.wrapping_mul(131) ^ n.wrapping_mul(37)) as u8;
+            let command = command_for(&table, &Step::Play { pick });
+            if let Ok(events) = table.apply(command) {
+                events.iter().for_each(|event| tray.observe(event));
+            }
+            for seat in 0..7 {
+                let viewer = Viewer::Seat(seat);
+                let Some(mine) = decision(&table.view(viewer), &tray) else {
+                    continue;
+                };
+                asked += 1;
+                let mut others = vec![other_order(&table, seed ^ 0xfeed)];
+                if table.view(viewer).dealer().hole_down
+                    && let Some(other) = other_hole_card(&table)
+                {
+                    hole_cards += 1;
+                    others.push(other);
+                }
+                for other in others {
+                    let theirs =
+                        decision(&other.view(viewer), &tray).expect("the same decision there");
+                    assert_eq!(mine, theirs, "seed {seed}, step {n}: the question differs");
+                }
+                // The unseen cards are the shoe, the tray's unwatched cards and the hole card: more than the shoe.
+                let unseen: u32 = mine.question.unseen.iter().map(|&c| u32::from(c)).sum();
+                assert!(
+                    unseen as usize >= table.shoe().remaining(),
+                    "seed {seed}: {unseen} unseen"
+                );
+                if valued < 30 {
+                    let values = evaluate(&mine.question).expect("a question the engine answers");
+                    let advice = advise(&mine, &values);
+                    assert!(advice.plays.iter().any(|p| p.action == advice.best));
+                    assert!(advice.plays.iter().all(|p| mine.legal.contains(&p.action)));
+                    valued += 1;
+                }
+            }
+        }
+    }
+    eprintln!("{asked} questions, {hole_cards} with a hole card, {valued} valued");
+    assert!(
+        asked > 100 && hole_cards > 20 && valued == 30,
+        "{asked} questions, {hole_cards} with a hole card"
+    );
+}

@@ -35,6 +35,7 @@ pub extern "C" fn live(decks: u32, h17: u32, up: u32, first: u32, second: u32) -
         hand: vec![first as u8, second as u8],
         up: up as u8,
         peeked: true,
+        split_hand: false,
     };
     match evaluate(&question) {
         Ok(values) => {
@@ -49,3 +50,22 @@ pub extern "C" fn live(decks: u32, h17: u32, up: u32, first: u32, second: u32) -
 }
 
 fn main() {}
+
+/// The whole table's value on a full shoe of `decks` decks, the Strip's rules but the dealer's soft 17 (`h17`), every
+/// hand played by the basic-strategy chart (`chart` = 1) or as well as can be (0): what a table's house edge costs.
+#[unsafe(no_mangle)]
+pub extern "C" fn edge(decks: u32, h17: u32, chart: u32) -> f64 {
+    let mut rules = Preset::LasVegasStrip.rules();
+    rules.decks = decks.clamp(1, 8) as u8;
+    if h17 == 1 {
+        rules.soft_17 = holecard::engine::rules::Soft17::Hit;
+    }
+    let basic = holecard::engine::strategy::BasicStrategy::for_rules(&rules);
+    holecard::engine::exact::table_with(
+        ExactRules::of(&rules),
+        full_shoe(rules.decks),
+        (chart == 1).then_some(&basic),
+        1,
+    )
+    .value[0]
+}

@@ -342,6 +342,7 @@ fn ev(args: &EvArgs) -> ExitCode {
             hand: hand.clone(),
             up,
             peeked: peek && (up == 1 || up == 10),
+            split_hand: false,
         };
         let values = exact::evaluate(&question).map_err(|e| e.to_string())?;
         let mut plays: Vec<(&str, f64)> = vec![("stand", values.stand), ("hit", values.hit)];
@@ -752,6 +753,7 @@ fn live_times(args: &LiveTimesArgs) -> ExitCode {
                         hand: vec![first, second],
                         up,
                         peeked: true,
+                        split_hand: false,
                     };
                     let started = std::time::Instant::now();
                     exact::evaluate(&question).map_err(|e| e.to_string())?;

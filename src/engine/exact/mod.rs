@@ -15,10 +15,12 @@
 //! Beyond that analyzer: hitting split aces, early surrender, no-hole-card tables (a dealer blackjack taking every
 //! bet or only the original one) and insurance; checked by Monte Carlo and by their relations to the peek values.
 
+mod advice;
 mod compositions;
 pub mod dealer;
 mod play;
 
+pub use advice::{Advice, Decision, Priced, Tray, advise, decision};
 pub use compositions::threads;
 pub use dealer::DealerOdds;
 pub use play::{

@@ -23,6 +23,8 @@ pub struct Question {
     pub up: u8,
     /// The dealer has looked and has no blackjack (values are conditioned on it).
     pub peeked: bool,
+    /// The hand came from a split: two cards making 21 are not a blackjack.
+    pub split_hand: bool,
 }
 
 /// A split's value under each post-split strategy.
@@ -743,6 +745,11 @@ pub fn evaluate(question: &Question) -> Result<Values, ExactError> {
     let i = hands.find(&hand).ok_or(ExactError::ShoeTooShort(0))?;
     let split = pair.map(|pair| solver.split(pair));
     let mut values = solver.values(i, split);
+    let blackjack_hand = natural(&hand) && !question.split_hand;
+    if natural(&hand) && question.split_hand {
+        // 21 on a split hand stands as 21, no blackjack.
+        values.stand = hands.odds(i, 0).stand(21);
+    }
     let peek = matches!(rules.hole_card, HoleCard::Peek);
     if peek && question.peeked {
         // Early surrender and insurance are offered before the dealer looks.
@@ -752,7 +759,7 @@ pub fn evaluate(question: &Question) -> Result<Values, ExactError> {
         values.insurance = None;
         let blackjack = dealer::blackjack_chance(up, &question.unseen);
         if blackjack > 0.0 {
-            condition_on_no_blackjack(&mut values, blackjack, natural(&hand));
+            condition_on_no_blackjack(&mut values, blackjack, blackjack_hand);
         }
     }
     Ok(values)

@@ -1,0 +1,222 @@
+//! The advisor's question, from what a seat sees and nothing else: the table's rules, the cards face up on the felt,
+//! and the cards of earlier rounds the seat watched go to the tray since the shuffle. Not the shoe's order, not the
+//! generator, not a face-down card: two tables that differ only in those ask the same question.
+
+use super::play::{Question, Values};
+use super::{ExactRules, RANKS, Ranks, full_shoe};
+use crate::engine::checks::TableState;
+use crate::engine::command::{Action, Phase, SeatId};
+use crate::engine::event::Event;
+use crate::engine::money::Cents;
+use crate::engine::rules::HoleCard;
+use crate::engine::strategy::BasicStrategy;
+use crate::engine::view::{TableView, Viewer};
+
+/// The cards a seat has watched since the shuffle, kept from the events it hears: this round's, and earlier rounds'
+/// now in the tray. Cards it did not see (before it came, burned, the hole card until turned) are simply unseen.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Tray {
+    earlier: Ranks,
+    this_round: Ranks,
+}
+
+impl Tray {
+    /// Takes in one event the seat heard.
+    pub fn observe(&mut self, event: &Event) {
+        let add = |counts: &mut Ranks, points: u8| {
+            let rank = usize::from(points.clamp(1, 10) - 1);
+            counts[rank] = counts[rank].saturating_add(1);
+        };
+        match *event {
+            Event::Shuffled { .. } => *self = Tray::default(),
+            // The tray went back into the shoe: what lay there is unseen again.
+            Event::DiscardsShuffledIn { .. } => self.earlier = [0; RANKS],
+            Event::Dealt { card, .. } | Event::HoleCardRevealed { card } => {
+                add(&mut self.this_round, card.points());
+            }
+            Event::TableCleared { .. } => {
+                for rank in 0..RANKS {
+                    self.earlier[rank] = self.earlier[rank].saturating_add(self.this_round[rank]);
+                }
+                self.this_round = [0; RANKS];
+            }
+            _ => {}
+        }
+    }
+
+    /// Earlier rounds' cards, by points (ace first, tens together).
+    pub fn earlier(&self) -> &Ranks {
+        &self.earlier
+    }
+}
+
+/// A decision the seat faces now, and the question that values it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Decision {
+    /// The seat deciding.
+    pub seat: SeatId,
+    /// Its hand in turn (0 on an offer before the turns).
+    pub hand: u8,
+    /// The question for the engine.
+    pub question: Question,
+    /// The bet the values are per unit of: the hand's wager.
+    pub wager: Cents,
+    /// What the seat may do now.
+    pub legal: Vec<Action>,
+    /// The basic-strategy chart's play.
+    pub chart: Option<Action>,
+}
+
+/// The decision the viewer's seat faces, if it faces one now: a hand in turn, or an offer of insurance, even money
+/// or early surrender. None when the seat has nothing to decide or the felt and tray hold more of a rank than the
+/// shoe (a view that cannot be).
+pub fn decision(view: &TableView, tray: &Tray) -> Option<Decision> {
+    let Viewer::Seat(me) = view.viewer() else {
+        return None;
+    };
+    if view.seat_to_act() != Some(me) {
+        return None;
+    }
+    let rules = view.rules();
+    let (hand_no, hand) = match view.phase() {
+        Phase::PlayerTurn { .. } => {
+            let (seat, number) = view.hand_in_turn()?;
+            (number, &view.hands()[view.hand_index(seat, number)?])
+        }
+        Phase::Insurance | Phase::EarlySurrender => (0, view.seat_hands(me).next()?),
+        Phase::Betting => return None,
+    };
+    let up = view.upcard()?;
+    // Everything face up now: every hand's cards and the dealer's.
+    let mut seen = *tray.earlier();
+    let felt = view
+        .hands()
+        .iter()
+        .flat_map(|hand| hand.cards.as_slice())
+        .chain(view.dealer().cards.as_slice());
+    for card in felt {
+        let rank = usize::from(card.points() - 1);
+        seen[rank] = seen[rank].saturating_add(1);
+    }
+    let mut unseen = full_shoe(rules.decks);
+    for rank in 0..RANKS {
+        unseen[rank] = unseen[rank].checked_sub(seen[rank])?;
+    }
+    let mut exact = ExactRules::of(rules);
+    let hands_now = view.seat_hands(me).count() as u8;
+    if hand.from_split {
+        // This pair may become only as many more hands as the seat has left.
+        exact.max_split_hands = exact.max_split_hands.saturating_sub(hands_now - 1).max(1);
+    }
+    let legal: Vec<Action> = view.legal_actions(me).iter().collect();
+    let peek = rules.hole_card == HoleCard::Peek;
+    let question = Question {
+        rules: exact,
+        unseen,
+        hand: hand
+            .cards
+            .as_slice()
+            .iter()
+            .map(|card| card.points())
+            .collect(),
+        up: up.points(),
+        // In the turns of a peek game the dealer has looked (with an ace or a ten up); offers come before.
+        peeked: peek && matches!(view.phase(), Phase::PlayerTurn { .. }),
+        split_hand: hand.from_split,
+    };
+    let chart = matches!(view.phase(), Phase::PlayerTurn { .. }).then(|| {
+        let book = BasicStrategy::for_rules(rules);
+        book.play(&hand.cards, up, |action| legal.contains(&action))
+    });
+    Some(Decision {
+        seat: me,
+        hand: hand_no,
+        question,
+        wager: hand.wager,
+        legal,
+        chart,
+    })
+}
+
+/// One legal play's value, per unit of the wager and in money.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Priced {
+    /// The play.
+    pub action: Action,
+    /// Its value per unit of the wager.
+    pub value: f64,
+    /// Its value on the wager, to the cent (for showing; the table's money never passes through here).
+    pub amount: Cents,
+}
+
+/// What the advisor says: each legal play's value, the best one, and whether the shoe makes it differ from the chart.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Advice {
+    /// Each legal play, in the order the table lists them.
+    pub plays: Vec<Priced>,
+    /// The play worth most.
+    pub best: Action,
+    /// The chart's play, where it is not the best on this shoe.
+    pub chart_differs: Option<Action>,
+}
+
+/// Prices the legal plays of `decision` with the engine's `values` (splits by CDP: each split hand played best for
+/// what its own cards leave, as the advisor then advises it).
+pub fn advise(decision: &Decision, values: &Values) -> Advice {
+    let value_of = |action: Action| -> Option<f64> {
+        match action {
+            Action::Stand => Some(values.stand),
+            Action::Hit => Some(values.hit),
+            Action::Double => values.double,
+            Action::Split => values.split.map(|split| split.cdp),
+            Action::Surrender => values.surrender,
+            // Keeping the hand: the best of playing it out (valued before the dealer looks, as the offer is).
+            Action::DeclineSurrender => Some(
+                [values.double, values.split.map(|split| split.cdp)]
+                    .into_iter()
+                    .flatten()
+                    .fold(values.stand.max(values.hit), f64::max),
+            ),
+            // Insurance is a side bet of half the wager: its value alone, against nothing for declining it.
+            Action::TakeInsurance => values.insurance,
+            Action::DeclineInsurance => Some(0.0),
+            // Even money is the wager won at once, against the blackjack's value if the dealer may have one too.
+            Action::TakeEvenMoney => Some(1.0),
+            Action::DeclineEvenMoney => Some(values.stand),
+        }
+    };
+    let plays: Vec<Priced> = decision
+        .legal
+        .iter()
+        .filter_map(|&action| {
+            let value = value_of(action)?;
+            let amount = Cents((value * decision.wager.0 as f64).round() as i64);
+            Some(Priced {
+                action,
+                value,
+                amount,
+            })
+        })
+        .collect();
+    let best = plays
+        .iter()
+        .fold(None::<Priced>, |best, &play| match best {
+            Some(b) if b.value >= play.value => Some(b),
+            _ => Some(play),
+        })
+        .map_or(Action::Stand, |play| play.action);
+    let chart_differs = decision.chart.filter(|&chart| {
+        // A tie is no difference.
+        let chart_value = plays.iter().find(|p| p.action == chart).map(|p| p.value);
+        let best_value = plays.iter().find(|p| p.action == best).map(|p| p.value);
+        chart != best
+            && chart_value
+                .zip(best_value)
+                .is_none_or(|(c, b)| b - c > 1e-12)
+    });
+    Advice {
+        plays,
+        best,
+        chart_differs,
+    }
+}
