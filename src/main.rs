@@ -39,6 +39,13 @@ struct Cli {
     /// The screen to open on after loading (default: the table with --autoplay or --screenshot, else the title).
     #[arg(long, value_enum)]
     start: Option<window::Start>,
+    /// Open with the advisor on (each legal play's exact value beside the buttons), whatever Settings last said.
+    #[arg(long)]
+    advisor: bool,
+    /// With --screenshot: bet this many dollars each round and deal, the decisions waiting for a person, so that the
+    /// picture can show one.
+    #[arg(long, value_name = "DOLLARS", requires = "screenshot", value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    bet: Option<u32>,
     /// Window size, WIDTHxHEIGHT in logical pixels.
     #[arg(long, value_name = "WxH", default_value = "1280x720", value_parser = parse_size)]
     size: (u32, u32),
@@ -184,6 +191,10 @@ fn main() -> ExitCode {
         server: cli.server,
         #[cfg(target_arch = "wasm32")]
         server: None,
+        advisor: cli.advisor,
+        bet: cli
+            .bet
+            .map(|dollars| holecard::engine::Cents::units(i64::from(dollars))),
     });
     let game = match AppPlugin::new(level, seed, cli.autoplay, display) {
         Ok(game) => game,

@@ -1212,3 +1212,71 @@ fn a_kept_round_replays_on_the_felt_as_it_was_and_keeps_nothing() {
     settle(&mut app);
     assert_eq!(app.world().resource::<Engine>().round(), 1);
 }
+
+/// The advisor at the table: off by default; on, it answers the player's decision off the frame ("thinking…" first)
+/// with each legal play's exact value on the cards the seat has not seen, the same as the engine asked directly from
+/// the seat's view; the hand in turn changes, so does the question; off again, it says nothing.
+#[test]
+fn the_advisor_values_the_players_decision_from_what_the_seat_sees() {
+    use holecard::engine::exact;
+    use holecard::game::model::advisor::{Advisor, Counsel};
+    use holecard::game::model::table::SeatView;
+    // Mae (seat 0) gets 10, 9; the player (seat 3) 8, 8; the dealer shows a 6 (a 10 below).
+    let mut app = human_app(&[Ten, Eight, Six, Nine, Eight, Ten, Three, Two]);
+    assert!(!app.world().resource::<PlayOptions>().advisor, "off by default");
+    bet_25_and_deal(&mut app);
+    assert_eq!(app.world().resource::<Engine>().seat_to_act(), Some(3));
+    assert_eq!(app.world().resource::<Advisor>().counsel(), Counsel::Quiet);
+    app.world_mut().resource_mut::<PlayOptions>().advisor = true;
+    // The question runs on another thread: frames go on meanwhile (this build leaves the game's own code
+    // unoptimised, so it takes a while).
+    let started = std::time::Instant::now();
+    let mut frames = 0;
+    loop {
+        app.update();
+        frames += 1;
+        std::thread::sleep(std::time::Duration::from_millis(2));
+        let counsel = app.world().resource::<Advisor>().counsel();
+        if let Counsel::Ready(decision, advice) = counsel {
+            let view = &app.world().resource::<SeatView>().0;
+            let asked = exact::decision(view, app.world().resource::<Advisor>().tray())
+                .expect("the player's decision");
+            assert_eq!(decision, &asked);
+            assert_eq!(asked.question.hand, vec![8, 8]);
+            assert_eq!(asked.question.up, 6);
+            // Mae's 10 and 9, both 8s and the 6 are out of the unseen cards; the hole card is not.
+            let full = exact::full_shoe(6);
+            assert_eq!(asked.question.unseen[9], full[9] - 1, "Mae's ten is seen, the hole card is not");
+            assert_eq!(asked.question.unseen[7], full[7] - 2);
+            let values = exact::evaluate(&asked.question).expect("an answer");
+            assert_eq!(advice, &exact::advise(&asked, &values));
+            assert_eq!(advice.best, holecard::engine::Action::Split, "8,8 against a 6 splits");
+            let split = advice.plays.iter().find(|p| p.action == advice.best).expect("split");
+            assert_eq!(split.amount, Cents((values.split.expect("split").cdp * 2_500.0).round() as i64));
+            break;
+        }
+        assert!(
+            started.elapsed().as_secs() < 60,
+            "no advice after {frames} frames: {counsel:?}"
+        );
+    }
+    // Split: the first 8 takes a 3, and the question is now that hand's.
+    intend(&mut app, Intent::Play(holecard::engine::Action::Split));
+    settle(&mut app);
+    let started = std::time::Instant::now();
+    while matches!(app.world().resource::<Advisor>().counsel(), Counsel::Thinking)
+        && started.elapsed().as_secs() < 60
+    {
+        app.update();
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    let decision = match app.world().resource::<Advisor>().counsel() {
+        Counsel::Ready(decision, _) => decision.clone(),
+        other => panic!("no advice on the split hand: {other:?}"),
+    };
+    assert_eq!(decision.question.hand, vec![8, 3]);
+    assert!(decision.question.split_hand);
+    app.world_mut().resource_mut::<PlayOptions>().advisor = false;
+    app.update();
+    assert_eq!(app.world().resource::<Advisor>().counsel(), Counsel::Quiet);
+}

@@ -16,6 +16,9 @@ pub struct Preferences {
     pub auto_stand_21: bool,
     /// Keep every seat's hands in the history.
     pub keep_every_seat: bool,
+    /// Show the advisor at the table.
+    #[serde(default)]
+    pub advisor: bool,
     /// How cards are printed, and reduced motion.
     #[serde(default)]
     pub look: crate::game::model::settings::Look,
@@ -30,6 +33,7 @@ impl Default for Preferences {
             speed: crate::game::model::settings::Speed::Normal,
             auto_stand_21: crate::game::model::settings::PlayOptions::default().auto_stand_21,
             keep_every_seat: false,
+            advisor: false,
             look: crate::game::model::settings::Look::default(),
             mix: crate::game::model::settings::Mix::default(),
         }
@@ -84,6 +88,7 @@ pub(crate) fn remember_preferences(
         speed: beats.speed,
         auto_stand_21: options.auto_stand_21,
         keep_every_seat: options.keep_every_seat,
+        advisor: options.advisor,
         look: *look,
         mix: mix.map_or_else(crate::game::model::settings::Mix::default, |m| *m),
     };

@@ -1,10 +1,11 @@
 //! The table as a seat sees it, headless-safe: the screens and round phases with the order of the round's system
 //! sets (`screen`), the sitting's session, the player's settings as plain data, the table's entities built from the
-//! seat's news one beat at a time (`table`), and the player's intents and bet slip (`player`). It runs the same with a
-//! window, without one and in the browser. It uses the engine and the host's public news only; nothing here names
-//! egui, a window, the disk or the network, and nothing here holds the engine's table (the drivers, `local` and
-//! `online`, feed it).
+//! seat's news one beat at a time (`table`), the player's intents and bet slip (`player`), and the advisor's exact
+//! values from what the seat has seen (`advisor`). It runs the same with a window, without one and in the browser. It
+//! uses the engine and the host's public news only; nothing here names egui, a window, the disk or the network, and
+//! nothing here holds the engine's table (the drivers, `local` and `online`, feed it).
 
+pub mod advisor;
 pub mod player;
 pub mod screen;
 pub mod session;
@@ -15,5 +16,10 @@ use bevy::prelude::*;
 
 /// The model's plugins: screens and round phases, the table's entities and news, the player's intents.
 pub fn plugin(app: &mut App) {
-    app.add_plugins((screen::plugin, table::plugin, player::plugin));
+    app.add_plugins((
+        screen::plugin,
+        table::plugin,
+        player::plugin,
+        advisor::plugin,
+    ));
 }

@@ -34,6 +34,8 @@ pub struct PlayOptions {
     pub auto_stand_21: bool,
     /// Keep every seat's hands in the history, not only the player's (the statistics stay the player's own).
     pub keep_every_seat: bool,
+    /// The advisor: each legal play's exact value on the cards this seat has not seen, beside the buttons.
+    pub advisor: bool,
 }
 
 impl Default for PlayOptions {
@@ -41,6 +43,7 @@ impl Default for PlayOptions {
         PlayOptions {
             auto_stand_21: true,
             keep_every_seat: false,
+            advisor: false,
         }
     }
 }

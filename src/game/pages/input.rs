@@ -10,6 +10,7 @@ pub(super) fn keys(
     slip: Res<BetSlip>,
     mut log: ResMut<RoundLog>,
     mut intents: MessageWriter<Intent>,
+    mut options: ResMut<PlayOptions>,
 ) {
     let Some(seen) = seen else {
         return;
@@ -17,6 +18,9 @@ pub(super) fn keys(
     let table = &seen.0;
     if input.just_pressed(KeyCode::KeyL) {
         log.open = !log.open;
+    }
+    if input.just_pressed(KeyCode::KeyA) {
+        options.advisor = !options.advisor;
     }
     if table.phase() == Phase::Betting && !slip.in_play {
         let chips = denominations(table.rules());

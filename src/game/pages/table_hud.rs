@@ -50,10 +50,11 @@ pub(super) fn table_hud(
     mut intents: MessageWriter<Intent>,
     mut next: ResMut<NextState<Screen>>,
     cameras: Query<(&Camera, &GlobalTransform)>,
-    (layout, online, typed): (
+    (layout, online, typed, advisor): (
         Res<crate::game::felt::layout::TableLayout>,
         Option<Res<crate::game::model::table::OnlineTable>>,
         Res<Typed>,
+        Res<crate::game::model::advisor::Advisor>,
     ),
     bankrolls: Query<&crate::game::model::table::Bankroll>,
 ) -> Result {
@@ -132,6 +133,15 @@ pub(super) fn table_hud(
                 if ui.button(label).clicked() {
                     log.open = !log.open;
                 }
+                let advising = settings.options.advisor;
+                let label = if advising {
+                    "Advisor off  [A]"
+                } else {
+                    "Advisor  [A]"
+                };
+                if ui.button(label).clicked() {
+                    settings.options.advisor = !advising;
+                }
             });
         });
 
@@ -159,12 +169,21 @@ pub(super) fn table_hud(
             }
             Some(seat) if table.seat_to_act() == Some(seat) && !busy => {
                 let legal = table.legal_actions(seat);
+                let advising = settings.options.advisor;
+                let your_move = |ui: &mut egui::Ui| {
+                    ui.vertical(|ui| {
+                        ui.label(bold("Your move").color(GOLD));
+                        if advising && let Some(line) = counsel_line(&advisor) {
+                            ui.label(line);
+                        }
+                    });
+                };
                 if portrait {
-                    ui.label(bold("Your move").color(GOLD));
+                    your_move(ui);
                 }
                 ui.horizontal(|ui| {
                     if !portrait {
-                        ui.label(bold("Your move").color(GOLD));
+                        your_move(ui);
                     }
                     for action in legal.iter() {
                         let mut label = format!(
@@ -175,11 +194,36 @@ pub(super) fn table_hud(
                         if action == Action::TakeInsurance {
                             label = format!("Insure {}  [I]", table.max_insurance(seat));
                         }
+                        let counsel = advising.then(|| counsel_for(&advisor, action)).flatten();
+                        let mut text = egui::text::LayoutJob::default();
+                        text.append(
+                            &label,
+                            0.0,
+                            egui::TextFormat::simple(
+                                egui::FontId::new(
+                                    17.0,
+                                    egui::FontFamily::Name(BOLD_FAMILY.into()),
+                                ),
+                                ui.visuals().text_color(),
+                            ),
+                        );
+                        if let Some(counsel) = &counsel {
+                            text.append(
+                                &format!("\n{counsel}"),
+                                0.0,
+                                egui::TextFormat::simple(
+                                    egui::FontId::proportional(13.0),
+                                    if counsel.starts_with('★') {
+                                        GOLD
+                                    } else {
+                                        ui.visuals().text_color()
+                                    },
+                                ),
+                            );
+                        }
+                        let height = if counsel.is_some() { 50.0 } else { 38.0 };
                         if ui
-                            .add(
-                                egui::Button::new(bold(label).size(17.0))
-                                    .min_size(egui::vec2(96.0, 38.0)),
-                            )
+                            .add(egui::Button::new(text).min_size(egui::vec2(96.0, height)))
                             .clicked()
                         {
                             intents.write(Intent::Play(action));
@@ -292,6 +336,82 @@ pub(super) fn table_hud(
             });
     }
     Ok(())
+}
+
+/// An amount to the cent with its sign: `+$1.25`, `-$0.40`, `$0.00` (the advisor's values are fractions of a bet).
+pub(super) fn signed_cents(amount: Cents) -> String {
+    let sign = match amount.0.signum() {
+        1 => "+",
+        -1 => "-",
+        _ => "",
+    };
+    let cents = amount.0.unsigned_abs();
+    format!(
+        "{sign}${}.{:02}",
+        crate::engine::money::group_thousands(cents / 100),
+        cents % 100
+    )
+}
+
+/// The advisor's word on one play: its value on the bet (starred when best), "thinking…" while the engine works it
+/// out, nothing when the advisor is off or has no decision.
+pub(super) fn counsel_for(
+    advisor: &crate::game::model::advisor::Advisor,
+    action: Action,
+) -> Option<String> {
+    use crate::game::model::advisor::Counsel;
+    match advisor.counsel() {
+        Counsel::Quiet | Counsel::Failed(_) => None,
+        Counsel::Thinking => Some("thinking…".to_string()),
+        Counsel::Ready(_, advice) => {
+            advice
+                .plays
+                .iter()
+                .find(|play| play.action == action)
+                .map(|play| {
+                    let star = if play.action == advice.best {
+                        "★ "
+                    } else {
+                        ""
+                    };
+                    format!("{star}{}", signed_cents(play.amount))
+                })
+        }
+    }
+}
+
+/// The advisor's line beside "Your move": where the cards left make the best play another than the chart's, says so
+/// with what it is worth; otherwise which bet the values are on (or why there are none).
+pub(super) fn counsel_line(
+    advisor: &crate::game::model::advisor::Advisor,
+) -> Option<egui::RichText> {
+    use crate::game::model::advisor::Counsel;
+    match advisor.counsel() {
+        Counsel::Quiet | Counsel::Thinking => None,
+        Counsel::Failed(message) => Some(egui::RichText::new(message).size(12.0).color(REFUSAL)),
+        Counsel::Ready(decision, advice) => Some(match advice.chart_differs {
+            Some(chart) => {
+                let value = |action: Action| {
+                    advice
+                        .plays
+                        .iter()
+                        .find(|p| p.action == action)
+                        .map_or(Cents::ZERO, |p| p.amount)
+                };
+                let gain = value(advice.best) - value(chart);
+                egui::RichText::new(format!(
+                    "Chart: {}. This shoe: {}, {} better",
+                    chart.name(),
+                    advice.best.name(),
+                    signed_cents(gain).trim_start_matches('+')
+                ))
+                .size(12.0)
+                .color(GOLD)
+            }
+            None => egui::RichText::new(format!("Exact values on the {} bet", decision.wager))
+                .size(12.0),
+        }),
+    }
 }
 
 /// How far above the window's bottom edge the panels over the bottom bar stand: upright (a phone), the chip rack and

@@ -299,6 +299,10 @@ pub(super) fn settings_page(ui: &mut egui::Ui, settings: &mut Settings) {
             &mut settings.options.keep_every_seat,
             "Keep every seat's hands in the history",
         );
+        ui.checkbox(
+            &mut settings.options.advisor,
+            "Advisor: every play's exact value on this shoe  [A]",
+        );
         ui.add_space(8.0);
         ui.label(bold("Cards and motion"));
         let look = &mut *settings.look;

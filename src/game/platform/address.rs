@@ -2,7 +2,7 @@
 
 /// A page address's query string as command-line words: `?seed=7&speed=fast&autoplay` becomes
 /// `holecard --seed 7 --speed fast --autoplay`, and the words refused. Only the options a player may choose in a
-/// browser pass (`seed`, `level`, `speed`, `start`, `autoplay`).
+/// browser pass (`seed`, `level`, `speed`, `start`, `autoplay`, `advisor`).
 pub fn address_arguments(search: &str) -> (Vec<String>, Vec<String>) {
     const VALUED: [&str; 4] = ["seed", "level", "speed", "start"];
     let mut words = vec!["holecard".to_string()];
@@ -17,8 +17,10 @@ pub fn address_arguments(search: &str) -> (Vec<String>, Vec<String>) {
         if VALUED.contains(&key) && !value.is_empty() {
             // One word, so a value that starts with '-' is still this option's value.
             words.push(format!("--{key}={value}"));
-        } else if key == "autoplay" && matches!(value.as_str(), "" | "1" | "true") {
-            words.push("--autoplay".to_string());
+        } else if (key == "autoplay" || key == "advisor")
+            && matches!(value.as_str(), "" | "1" | "true")
+        {
+            words.push(format!("--{key}"));
         } else {
             refused.push(pair.to_string());
         }

@@ -22,6 +22,11 @@ pub struct WindowOptions {
     /// The casino to play online at (`--server`; in the browser, the page's own server): the Title opens on its
     /// login page when given.
     pub server: Option<String>,
+    /// Open with the advisor on, whatever Settings last said.
+    pub advisor: bool,
+    /// With a screenshot: the player bets this each round and deals, and the decisions wait for a person, so the
+    /// picture can show one.
+    pub bet: Option<crate::engine::Cents>,
 }
 
 /// Where the game opens after loading.
@@ -106,9 +111,32 @@ pub(crate) fn presentation(
     app.insert_resource(crate::game::model::player::PlayOptions {
         auto_stand_21: remembered.auto_stand_21,
         keep_every_seat: remembered.keep_every_seat,
+        advisor: remembered.advisor,
     })
     .insert_resource(remembered.look)
     .insert_resource(remembered.mix);
+    if options.advisor {
+        app.world_mut()
+            .resource_mut::<crate::game::model::player::PlayOptions>()
+            .advisor = true;
+    }
+    if let Some(bet) = options.bet {
+        app.add_systems(
+            Update,
+            (move |slip: Res<crate::game::model::player::BetSlip>,
+                   seen: Option<Res<crate::game::model::table::SeatView>>,
+                   beats: Res<crate::game::model::table::Beats>,
+                   mut intents: MessageWriter<crate::game::model::player::Intent>| {
+                use crate::engine::{Phase, TableState};
+                let betting = seen.is_some_and(|seen| seen.0.phase() == Phase::Betting);
+                if betting && beats.settled() && !slip.in_play && slip.chips.is_empty() {
+                    intents.write(crate::game::model::player::Intent::Chip(bet));
+                    intents.write(crate::game::model::player::Intent::Deal);
+                }
+            })
+            .run_if(in_state(Screen::Table)),
+        );
+    }
     let start = options.start.unwrap_or(if options.server.is_some() {
         Start::Online
     } else if session.autoplay || options.screenshot.is_some() {

@@ -1,0 +1,101 @@
+//! The advisor: every legal play's exact value for the decision the player's seat faces, worked out off the frame
+//! from what the seat has seen (`engine::exact::decision`): the rules, the cards face up and the earlier rounds' cards
+//! it watched go to the tray. Never from a table's host, so it is the same at the game's own tables and at a casino's.
+//! Natively the question runs on Bevy's async compute pool (another thread); in the browser that pool runs it on the
+//! page's one thread between frames (the worst question measured 8 ms in V8, README "The exact engine"). The HUD shows
+//! "thinking…" until the answer is in.
+
+use crate::engine::exact::{self, Advice, Decision, Tray};
+use crate::game::model::screen::{RoundSet, Screen};
+use crate::game::model::settings::PlayOptions;
+use crate::game::model::table::{SeatView, Shown};
+use bevy::prelude::*;
+use bevy::tasks::{AsyncComputeTaskPool, Task, futures::check_ready};
+
+/// The advisor's state at the player's table.
+#[derive(Resource, Default)]
+pub struct Advisor {
+    /// What the seat watched go by since the shuffle.
+    tray: Tray,
+    /// The decision last put to the engine.
+    asked: Option<Decision>,
+    /// Its question, being worked out.
+    task: Option<Task<Result<Advice, String>>>,
+    /// The answer to `asked`, once in.
+    answer: Option<Result<Advice, String>>,
+}
+
+/// What the HUD shows.
+#[derive(Debug, PartialEq)]
+pub enum Counsel<'a> {
+    /// Off, or nothing for the player to decide.
+    Quiet,
+    /// The question is being worked out.
+    Thinking,
+    /// Each legal play's value.
+    Ready(&'a Decision, &'a Advice),
+    /// The engine could not answer (a view it cannot make sense of), in words.
+    Failed(&'a str),
+}
+
+impl Advisor {
+    /// What to show for the decision on the felt now.
+    pub fn counsel(&self) -> Counsel<'_> {
+        match (&self.asked, &self.answer) {
+            (None, _) => Counsel::Quiet,
+            (Some(_), None) => Counsel::Thinking,
+            (Some(decision), Some(Ok(advice))) => Counsel::Ready(decision, advice),
+            (Some(_), Some(Err(message))) => Counsel::Failed(message),
+        }
+    }
+
+    /// The cards the seat has watched go to the tray (for tests).
+    pub fn tray(&self) -> &Tray {
+        &self.tray
+    }
+}
+
+/// Every card the table shows goes into what the seat has seen.
+fn watch(mut shown: MessageReader<Shown>, mut advisor: ResMut<Advisor>) {
+    for Shown(event) in shown.read() {
+        advisor.tray.observe(event);
+    }
+}
+
+/// Puts a new decision to the engine off the frame, and takes the answer in when it is ready.
+fn ask(options: Res<PlayOptions>, seen: Option<Res<SeatView>>, mut advisor: ResMut<Advisor>) {
+    let decision = seen
+        .filter(|_| options.advisor)
+        .and_then(|seen| exact::decision(&seen.0, &advisor.tray));
+    if decision != advisor.asked {
+        advisor.answer = None;
+        advisor.task = decision.clone().map(|decision| {
+            AsyncComputeTaskPool::get().spawn(async move {
+                exact::evaluate(&decision.question)
+                    .map(|values| exact::advise(&decision, &values))
+                    .map_err(|e| e.to_string())
+            })
+        });
+        advisor.asked = decision;
+    }
+    if let Some(task) = advisor.task.as_mut()
+        && let Some(answer) = check_ready(task)
+    {
+        advisor.answer = Some(answer);
+        advisor.task = None;
+    }
+}
+
+pub(crate) fn plugin(app: &mut App) {
+    app.init_resource::<Advisor>()
+        .add_systems(OnEnter(Screen::Table), |mut commands: Commands| {
+            commands.insert_resource(Advisor::default());
+        })
+        .add_systems(
+            Update,
+            (watch, ask)
+                .chain()
+                .after(RoundSet::Present)
+                .run_if(in_state(Screen::Table)),
+        );
+}
