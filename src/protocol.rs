@@ -247,6 +247,10 @@ pub struct Listing {
     pub companions: u8,
     /// People watching.
     pub spectators: u32,
+    /// The house edge, exactly (the full shoe, the chart's plays), in thousandths of a percent (333 is 0.333%;
+    /// negative where the player has the edge); absent until the server has worked it out, a moment after it opens.
+    #[serde(default)]
+    pub house_edge_thousandths: Option<i32>,
 }
 
 /// One line of the leaderboard (`GET /api/leaderboard`).

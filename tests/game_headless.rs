@@ -1223,7 +1223,10 @@ fn the_advisor_values_the_players_decision_from_what_the_seat_sees() {
     use holecard::game::model::table::SeatView;
     // Mae (seat 0) gets 10, 9; the player (seat 3) 8, 8; the dealer shows a 6 (a 10 below).
     let mut app = human_app(&[Ten, Eight, Six, Nine, Eight, Ten, Three, Two]);
-    assert!(!app.world().resource::<PlayOptions>().advisor, "off by default");
+    assert!(
+        !app.world().resource::<PlayOptions>().advisor,
+        "off by default"
+    );
     bet_25_and_deal(&mut app);
     assert_eq!(app.world().resource::<Engine>().seat_to_act(), Some(3));
     assert_eq!(app.world().resource::<Advisor>().counsel(), Counsel::Quiet);
@@ -1246,13 +1249,28 @@ fn the_advisor_values_the_players_decision_from_what_the_seat_sees() {
             assert_eq!(asked.question.up, 6);
             // Mae's 10 and 9, both 8s and the 6 are out of the unseen cards; the hole card is not.
             let full = exact::full_shoe(6);
-            assert_eq!(asked.question.unseen[9], full[9] - 1, "Mae's ten is seen, the hole card is not");
+            assert_eq!(
+                asked.question.unseen[9],
+                full[9] - 1,
+                "Mae's ten is seen, the hole card is not"
+            );
             assert_eq!(asked.question.unseen[7], full[7] - 2);
             let values = exact::evaluate(&asked.question).expect("an answer");
             assert_eq!(advice, &exact::advise(&asked, &values));
-            assert_eq!(advice.best, holecard::engine::Action::Split, "8,8 against a 6 splits");
-            let split = advice.plays.iter().find(|p| p.action == advice.best).expect("split");
-            assert_eq!(split.amount, Cents((values.split.expect("split").cdp * 2_500.0).round() as i64));
+            assert_eq!(
+                advice.best,
+                holecard::engine::Action::Split,
+                "8,8 against a 6 splits"
+            );
+            let split = advice
+                .plays
+                .iter()
+                .find(|p| p.action == advice.best)
+                .expect("split");
+            assert_eq!(
+                split.amount,
+                Cents((values.split.expect("split").cdp * 2_500.0).round() as i64)
+            );
             break;
         }
         assert!(
@@ -1264,8 +1282,10 @@ fn the_advisor_values_the_players_decision_from_what_the_seat_sees() {
     intend(&mut app, Intent::Play(holecard::engine::Action::Split));
     settle(&mut app);
     let started = std::time::Instant::now();
-    while matches!(app.world().resource::<Advisor>().counsel(), Counsel::Thinking)
-        && started.elapsed().as_secs() < 60
+    while matches!(
+        app.world().resource::<Advisor>().counsel(),
+        Counsel::Thinking
+    ) && started.elapsed().as_secs() < 60
     {
         app.update();
         std::thread::sleep(std::time::Duration::from_millis(2));

@@ -450,5 +450,25 @@ fn the_server_serves_the_browser_build_and_the_lobby_over_http(db: &Db) {
     );
     let lobby = get("/api/tables");
     assert!(lobby.contains(r#""id":"strip""#), "{lobby}");
+    // Each table's exact house edge comes into the lobby once the server has worked it out (a moment, or a few
+    // seconds in this unoptimised build); the Strip's is 0.333% for a chart player.
+    let listed = |answer: &str| -> Vec<holecard::protocol::Listing> {
+        let body = &answer[answer.find("\r\n\r\n").expect("a body") + 4..];
+        serde_json::from_str(body).unwrap_or_else(|e| panic!("{e}: {body}"))
+    };
+    let mut tables = listed(&lobby);
+    for _ in 0..900 {
+        if tables.iter().all(|t| t.house_edge_thousandths.is_some()) {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+        tables = listed(&get("/api/tables"));
+    }
+    assert!(
+        tables.iter().all(|t| t.house_edge_thousandths.is_some()),
+        "{tables:?}"
+    );
+    let strip = tables.iter().find(|t| t.id == "strip").expect("the Strip");
+    assert_eq!(strip.house_edge_thousandths, Some(333), "{strip:?}");
     let _ = std::fs::remove_dir_all(&web);
 }

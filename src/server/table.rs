@@ -244,7 +244,9 @@ pub async fn open(
         people: 0,
         companions: 0,
         spectators: 0,
+        house_edge_thousandths: None,
     }));
+    work_out_house_edge(level.rules.rules(), listing.clone());
     let (tx, rx) = mpsc::channel(1024);
     let recorder = Recorder::following(host.view(Viewer::Spectator));
     let task = TableTask {
@@ -917,4 +919,38 @@ async fn sleep_until(at: Option<Instant>) {
         Some(at) => tokio::time::sleep_until(at).await,
         None => std::future::pending().await,
     }
+}
+
+/// Works out a table's exact house edge off the async runtime, one rule set at a time and each only once a process
+/// (tables share rules), and puts it in the table's listing when it is known.
+fn work_out_house_edge(rules: crate::engine::Rules, listing: Arc<Mutex<Listing>>) {
+    type Known = Vec<((u8, crate::engine::exact::ExactRules), i32)>;
+    static KNOWN: Mutex<Known> = Mutex::new(Vec::new());
+    static ONE_AT_A_TIME: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+    tokio::spawn(async move {
+        let key = (rules.decks, crate::engine::exact::ExactRules::of(&rules));
+        let _turn = ONE_AT_A_TIME.lock().await;
+        let known = KNOWN
+            .lock()
+            .ok()
+            .and_then(|known| known.iter().find(|(k, _)| *k == key).map(|(_, edge)| *edge));
+        let edge = match known {
+            Some(edge) => edge,
+            None => {
+                let work =
+                    tokio::task::spawn_blocking(move || crate::engine::exact::house_edge(&rules));
+                let Ok(edge) = work.await else {
+                    return;
+                };
+                let edge = (edge * 1000.0).round() as i32;
+                if let Ok(mut known) = KNOWN.lock() {
+                    known.push((key, edge));
+                }
+                edge
+            }
+        };
+        if let Ok(mut listing) = listing.lock() {
+            listing.house_edge_thousandths = Some(edge);
+        }
+    });
 }

@@ -136,6 +136,20 @@ impl ExactRules {
     }
 }
 
+/// A table's house edge, exactly: the full shoe, every hand played by the table's basic-strategy chart (what a chart
+/// player faces, and what the simulator measures dealing from fresh shoes), in percent of the initial bet (positive:
+/// the house's). About 50 ms on two threads for six decks.
+pub fn house_edge(rules: &Rules) -> f64 {
+    let chart = crate::engine::strategy::BasicStrategy::for_rules(rules);
+    let table = table_with(
+        ExactRules::of(rules),
+        full_shoe(rules.decks),
+        Some(&chart),
+        threads(),
+    );
+    -100.0 * table.value(PostSplit::Cdz)
+}
+
 /// Why a question cannot be answered.
 #[derive(Clone, Debug, Error, PartialEq, Eq)]
 pub enum ExactError {

@@ -178,7 +178,12 @@ struct Solver<'a> {
     touched_later: Vec<u32>,
     /// Play by this chart instead of as well as the values say (the house edge a chart player faces).
     chart: Option<&'a BasicStrategy>,
+    /// The chart's plays asked so far, by composition and whether the hand may double (`UNASKED` before).
+    chart_plays: Vec<[u8; 2]>,
 }
+
+/// A chart play not yet asked for.
+const UNASKED: u8 = u8::MAX;
 
 /// A card of these points, for asking the chart.
 fn card_of(points: usize) -> Card {
@@ -202,19 +207,28 @@ fn cards_of(hand: &Ranks) -> Cards {
 
 impl<'a> Solver<'a> {
     /// The chart's play for hand `i` as stand, hit or double, if the solver plays by a chart.
-    fn chart_play(&self, i: u32, may_double: bool) -> Option<u8> {
+    fn chart_play(&mut self, i: u32, may_double: bool) -> Option<u8> {
         let chart = self.chart?;
+        if self.chart_plays.is_empty() {
+            self.chart_plays = vec![[UNASKED; 2]; self.hands.cards.len()];
+        }
+        let known = self.chart_plays[i as usize][usize::from(may_double)];
+        if known != UNASKED {
+            return Some(known);
+        }
         let cards = cards_of(&self.hands.cards[i as usize]);
         let allowed = |action: Action| match action {
             Action::Hit | Action::Stand => true,
             Action::Double => may_double,
             _ => false,
         };
-        Some(match chart.play(&cards, card_of(self.up + 1), allowed) {
+        let play = match chart.play(&cards, card_of(self.up + 1), allowed) {
             Action::Stand => STAND,
             Action::Double => DOUBLE,
             _ => HIT,
-        })
+        };
+        self.chart_plays[i as usize][usize::from(may_double)] = play;
+        Some(play)
     }
 
     fn new(
@@ -237,6 +251,7 @@ impl<'a> Solver<'a> {
             touched_first: Vec::new(),
             touched_later: Vec::new(),
             chart: None,
+            chart_plays: Vec::new(),
         }
     }
 
@@ -936,6 +951,7 @@ fn up_card(solver: &mut Solver, up: usize, slot: usize) -> UpCard {
     solver.up = up;
     solver.slot = slot;
     solver.whole.fill(None);
+    solver.chart_plays.clear();
     let (rules, shoe, hands) = (solver.rules, solver.shoe, solver.hands);
     let mut rest = shoe;
     rest[up] -= 1;

@@ -1,11 +1,12 @@
 //! The table as a seat sees it, headless-safe: the screens and round phases with the order of the round's system
 //! sets (`screen`), the sitting's session, the player's settings as plain data, the table's entities built from the
 //! seat's news one beat at a time (`table`), the player's intents and bet slip (`player`), and the advisor's exact
-//! values from what the seat has seen (`advisor`). It runs the same with a window, without one and in the browser. It
+//! values from what the seat has seen (`advisor`), and each table's exact house edge (`edges`). It runs the same with a window, without one and in the browser. It
 //! uses the engine and the host's public news only; nothing here names egui, a window, the disk or the network, and
 //! nothing here holds the engine's table (the drivers, `local` and `online`, feed it).
 
 pub mod advisor;
+pub mod edges;
 pub mod player;
 pub mod screen;
 pub mod session;
@@ -21,5 +22,6 @@ pub fn plugin(app: &mut App) {
         table::plugin,
         player::plugin,
         advisor::plugin,
+        edges::plugin,
     ));
 }

@@ -230,6 +230,11 @@ pub(super) fn lobby_page(ui: &mut egui::Ui, online: &mut Online) -> Option<Menu>
                             ))
                             .size(14.0),
                         );
+                        if let Some(edge) = table.house_edge_thousandths {
+                            ui.label(super::title::house_edge_line(Some(
+                                f64::from(edge) / 1000.0,
+                            )));
+                        }
                         ui.label(
                             egui::RichText::new(format!(
                                 "{} · {} · {} watching · {} free",

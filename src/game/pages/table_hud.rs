@@ -200,10 +200,7 @@ pub(super) fn table_hud(
                             &label,
                             0.0,
                             egui::TextFormat::simple(
-                                egui::FontId::new(
-                                    17.0,
-                                    egui::FontFamily::Name(BOLD_FAMILY.into()),
-                                ),
+                                egui::FontId::new(17.0, egui::FontFamily::Name(BOLD_FAMILY.into())),
                                 ui.visuals().text_color(),
                             ),
                         );

@@ -18,6 +18,7 @@ pub(super) fn title_screen(
     mut online: Option<ResMut<crate::game::online::Online>>,
     mut typed: ResMut<Typed>,
     mut commands: Commands,
+    mut edges: ResMut<crate::game::model::edges::HouseEdges>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     super::backdrop::paint_backdrop(ctx, session.level.felt);
@@ -136,7 +137,7 @@ pub(super) fn title_screen(
                         if tables.0.is_empty() {
                             tables.0 = catalogue(Path::new("levels"));
                         }
-                        if let Some(level) = tables_page(ui, &tables.0) {
+                        if let Some(level) = tables_page(ui, &tables.0, &mut edges) {
                             session.player_seat = level.player_seat;
                             session.level = level;
                             to_menu.set(Menu::Main);
@@ -213,7 +214,11 @@ pub(super) fn title_screen(
 }
 
 /// Every level file with its key rules; a broken one shows its file, line and error. Returns the table picked.
-pub(super) fn tables_page(ui: &mut egui::Ui, listings: &[Listing]) -> Option<crate::level::Level> {
+pub(super) fn tables_page(
+    ui: &mut egui::Ui,
+    listings: &[Listing],
+    edges: &mut crate::game::model::edges::HouseEdges,
+) -> Option<crate::level::Level> {
     let mut picked = None;
     // Broken files first, so they are seen.
     let mut order: Vec<&Listing> = listings.iter().collect();
@@ -263,6 +268,7 @@ pub(super) fn tables_page(ui: &mut egui::Ui, listings: &[Listing]) -> Option<cra
                                     ))
                                     .size(13.0),
                                 );
+                                ui.label(house_edge_line(edges.edge(&rules)));
                             }
                             Err(error) => {
                                 ui.label(
@@ -281,6 +287,22 @@ pub(super) fn tables_page(ui: &mut egui::Ui, listings: &[Listing]) -> Option<cra
             });
     });
     picked
+}
+
+/// A table's house edge in words: exact, for a player of the chart, on the full shoe; "working out" until known.
+pub(super) fn house_edge_line(edge: Option<f64>) -> egui::RichText {
+    match edge {
+        Some(edge) if edge < 0.0 => egui::RichText::new(format!(
+            "The player's edge {:.3}% (exact, playing the chart)",
+            -edge
+        )),
+        Some(edge) => {
+            egui::RichText::new(format!("House edge {edge:.3}% (exact, playing the chart)"))
+        }
+        None => egui::RichText::new("House edge: working it out…"),
+    }
+    .size(13.0)
+    .color(GOLD)
 }
 
 pub(super) fn settings_page(ui: &mut egui::Ui, settings: &mut Settings) {
