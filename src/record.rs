@@ -3,6 +3,7 @@
 //! event stream, so whoever hears a table (the server, the terminal table, the game) can keep the same record
 //! without seeing anything secret.
 
+use crate::engine::exact::Tray;
 use crate::engine::{
     Action, BasicStrategy, Card, Cents, Event, Outcome, SeatId, Spot, TableState, TableView, ev,
 };
@@ -15,8 +16,10 @@ pub struct Decision {
     pub action: Action,
     /// The chart's play at that moment (none when the recorder was not following the table's view).
     pub book: Option<Action>,
-    /// What choosing otherwise than the chart cost in expected value, in cents (zero on the chart; none when it
-    /// cannot be priced: see [`crate::engine::ev`]).
+    /// What choosing otherwise than the chart cost in expected value, in cents: zero on the chart; exact on the cards
+    /// the seat had not seen where the recorder prices exactly ([`Recorder::pricing_exactly`]), and then negative
+    /// where the shoe made the decision better than the chart's play; otherwise from an infinite deck
+    /// ([`crate::engine::ev`]); none when it cannot be priced.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cost: Option<Cents>,
 }
@@ -94,6 +97,15 @@ pub struct Recorder {
     /// The table as everyone sees it, kept from the same events, and the chart for its rules: for the book play
     /// beside each decision.
     following: Option<(TableView, BasicStrategy)>,
+    /// Pricing one seat's decisions exactly: the seat, and the cards it watched since the shuffle.
+    exact: Option<(SeatId, Tray)>,
+}
+
+/// What following an event found: a decision's chart play and cost, or what insurance taken cost.
+#[derive(Clone, Copy, Debug)]
+enum Priced {
+    Decision { book: Action, cost: Option<Cents> },
+    Insurance(Option<Cents>),
 }
 
 /// A recorder as it is kept: the chart is left out (made again from the rules).
@@ -102,6 +114,9 @@ pub struct Recorder {
 struct KeptRecorder {
     round: Option<RoundRecord>,
     view: Option<TableView>,
+    /// The seat priced exactly and the cards it watched (absent in recorders kept before there was exact pricing).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    exact: Option<(SeatId, Tray)>,
 }
 
 impl From<Recorder> for KeptRecorder {
@@ -109,6 +124,7 @@ impl From<Recorder> for KeptRecorder {
         KeptRecorder {
             round: recorder.round,
             view: recorder.following.map(|(view, _)| view),
+            exact: recorder.exact,
         }
     }
 }
@@ -117,6 +133,7 @@ impl From<KeptRecorder> for Recorder {
     fn from(kept: KeptRecorder) -> Recorder {
         let mut recorder = kept.view.map_or_else(Recorder::new, Recorder::following);
         recorder.round = kept.round;
+        recorder.exact = kept.exact;
         recorder
     }
 }
@@ -135,7 +152,16 @@ impl Recorder {
         Recorder {
             round: None,
             following: Some((view, strategy)),
+            exact: None,
         }
+    }
+
+    /// Prices `seat`'s decisions off the chart exactly, on the cards it had not seen (the exact engine), from the
+    /// events heard from now on; the other seats' stay priced from an infinite deck. Only off-chart decisions are
+    /// worked out (a decision on the chart costs nothing).
+    pub fn pricing_exactly(mut self, seat: SeatId) -> Recorder {
+        self.exact = Some((seat, Tray::default()));
+        self
     }
 
     /// The table as the recorder follows it (none without [`Recorder::following`], or after an event that did not
@@ -146,32 +172,61 @@ impl Recorder {
 
     /// Hears one event; at the round's end, the round.
     pub fn hear(&mut self, event: &Event) -> Option<RoundRecord> {
-        let book = self.follow(event);
-        self.record(event, book)
+        let priced = self.follow(event);
+        self.record(event, priced)
     }
 
     /// Moves the view on by `event`; for a decision, the chart's play just before it and what the decision cost
     /// against it.
-    fn follow(&mut self, event: &Event) -> Option<(Action, Option<Cents>)> {
-        let (view, strategy) = self.following.as_mut()?;
-        let book = match *event {
-            Event::Acted { seat, action, .. } => strategy
-                .decide(view, seat)
-                .and_then(|c| c.action())
-                .map(|book| (book, ev::decision_cost(view, seat, action, book))),
-            _ => None,
-        };
-        if view.apply_or_spoil(event).is_err() {
-            self.following = None;
+    fn follow(&mut self, event: &Event) -> Option<Priced> {
+        let exact = &mut self.exact;
+        let priced = self.following.as_mut().and_then(|(view, strategy)| {
+            let exactly = |seat: SeatId| {
+                exact
+                    .as_ref()
+                    .filter(|(priced, _)| *priced == seat)
+                    .map(|(_, tray)| tray)
+            };
+            let priced = match *event {
+                Event::Acted { seat, action, .. } => strategy
+                    .decide(view, seat)
+                    .and_then(|c| c.action())
+                    .map(|book| {
+                        let cost = match exactly(seat) {
+                            Some(tray) if book != action => {
+                                crate::engine::exact::decision_cost(view, tray, seat, action, book)
+                            }
+                            _ => ev::decision_cost(view, seat, action, book),
+                        };
+                        Priced::Decision { book, cost }
+                    }),
+                Event::InsuranceTaken { seat, amount } => {
+                    Some(Priced::Insurance(match exactly(seat) {
+                        Some(tray) => crate::engine::exact::insurance_cost(view, tray, amount),
+                        None => Some(ev::insurance_cost(amount)),
+                    }))
+                }
+                _ => None,
+            };
+            if view.apply_or_spoil(event).is_err() {
+                return None;
+            }
+            Some(priced)
+        });
+        if let Some((_, tray)) = exact.as_mut() {
+            tray.observe(event);
         }
-        book
+        match priced {
+            Some(priced) => priced,
+            None => {
+                // The view did not fit an event (or there was none): no book plays from here on.
+                self.following = None;
+                None
+            }
+        }
     }
 
-    fn record(
-        &mut self,
-        event: &Event,
-        book: Option<(Action, Option<Cents>)>,
-    ) -> Option<RoundRecord> {
+    fn record(&mut self, event: &Event, priced: Option<Priced>) -> Option<RoundRecord> {
         if let Event::RoundStarted { round } = *event {
             self.round = Some(RoundRecord {
                 round,
@@ -211,11 +266,13 @@ impl Recorder {
                 card,
             } => hand_mut(round, seat, hand).cards.push(card),
             Event::Acted { seat, hand, action } => {
-                hand_mut(round, seat, hand).decisions.push(Decision {
-                    action,
-                    book: book.map(|(book, _)| book),
-                    cost: book.and_then(|(_, cost)| cost),
-                })
+                let (book, cost) = match priced {
+                    Some(Priced::Decision { book, cost }) => (Some(book), cost),
+                    _ => (None, None),
+                };
+                hand_mut(round, seat, hand)
+                    .decisions
+                    .push(Decision { action, book, cost })
             }
             Event::Split { seat, hand, wager } => {
                 let record = seat_mut(round, seat);
@@ -235,15 +292,16 @@ impl Recorder {
             }
             Event::Doubled { seat, hand, wager } => hand_mut(round, seat, hand).wager = wager,
             Event::InsuranceSettled { seat, net, .. } => seat_mut(round, seat).insurance += net,
-            // Insurance is priced once its amount is known: a thirteenth of it, when the chart declined it.
-            Event::InsuranceTaken { seat, amount } => {
+            // Insurance is priced once its amount is known (a thirteenth of it from an infinite deck), when the chart
+            // declined it.
+            Event::InsuranceTaken { seat, .. } => {
                 let taken = seat_mut(round, seat)
                     .hands
                     .first_mut()
                     .and_then(|hand| hand.decisions.last_mut())
                     .filter(|d| d.action == Action::TakeInsurance && d.off_book());
-                if let Some(decision) = taken {
-                    decision.cost = Some(ev::insurance_cost(amount));
+                if let (Some(decision), Some(Priced::Insurance(cost))) = (taken, priced) {
+                    decision.cost = cost;
                 }
             }
             Event::Settled {
@@ -308,12 +366,21 @@ pub fn cards_text(cards: &[Card]) -> String {
         .join(" ")
 }
 
-/// Decisions as text: `split, hit, stand`, with the chart's play after one that differs: `hit (book: stand)`.
+/// Decisions as text: `split, hit, stand`, with the chart's play after one that differs: `hit (book: stand)`, and
+/// where the cards left made it the better play, `hit (book: stand; better on this shoe by $0.40)`.
 pub fn decisions_text(decisions: &[Decision]) -> String {
     decisions
         .iter()
-        .map(|d| match d.book {
-            Some(book) if d.off_book() => format!("{} (book: {})", d.action.name(), book.name()),
+        .map(|d| match (d.book, d.cost) {
+            (Some(book), Some(cost)) if d.off_book() && cost < Cents::ZERO => format!(
+                "{} (book: {}; better on this shoe by ${})",
+                d.action.name(),
+                book.name(),
+                crate::history::dollars(Cents::ZERO - cost)
+            ),
+            (Some(book), _) if d.off_book() => {
+                format!("{} (book: {})", d.action.name(), book.name())
+            }
             _ => d.action.name().to_string(),
         })
         .collect::<Vec<_>>()

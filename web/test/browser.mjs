@@ -2,7 +2,8 @@
 // Chromium through playwright-core (WebGL2 in software: SwiftShader), and plays the first round of `?seed=7` by
 // clicking like a player: the Title's "Sit down", the $25 chip, Deal, then Stand on every turn until the hands are
 // paid. It fails on any page error or Rust panic, checks the round the game logged against the native game's
-// (tests/fixtures/seed-7-first-round.txt), taps through the same round on a phone-sized touch screen, checks that
+// (tests/fixtures/seed-7-first-round.txt), taps through the same round on a phone-sized touch screen (and deals it
+// once more with the advisor on, which must answer the first decision within a frame's 16 ms), checks that
 // the game plays and says so when localStorage is refused, that a browser without WebGL2 or WebAssembly SIMD gets a
 // message instead of a blank page, times navigation → first table frame, and saves
 // screenshots in web/test-output/. Nothing on the page is there for the test: it reads the console and the
@@ -276,6 +277,42 @@ try {
       // A few frames a second at this size: the round gets longer to settle.
       await table.playFirstRound(PHONE, true, 'phone-', 300_000);
       report.phoneTouch = sameAsNative(table);
+      await context.close();
+    } finally {
+      await phone.close();
+    }
+  }
+
+  // 3b. The advisor on the phone: `?advisor` opens with it on; at the first decision each button carries its play's
+  // exact value, and the game logs the advice with the time the exact engine took in WebAssembly on this page.
+  {
+    const phone = await launch(['--force-device-scale-factor=3']);
+    try {
+      const { context, page } = await phonePage(phone);
+      const table = new Table(page, 'phone advisor');
+      await page.goto(`${base}/?seed=7&speed=fast&advisor`);
+      await table.mark('holecard-ready');
+      await sleep(500);
+      await table.press(PHONE.sitDown, true);
+      await table.mark('holecard-table');
+      await sleep(1500);
+      await table.press(PHONE.chip25, true);
+      await table.until('the deal', async () => {
+        if (table.lines.includes('— Round 1 —')) return true;
+        await table.press(PHONE.deal, true);
+        return table.lines.includes('— Round 1 —');
+      });
+      const advised = () => table.logs.find((l) => l.file.startsWith('src/game/model/advisor.rs'));
+      await table.until("the advisor's answer", () => !!advised(), 180_000);
+      // The buttons take a few frames (a few a second at this size in software WebGL) to show the values.
+      await sleep(4000);
+      await table.shot('phone-advisor');
+      const line = advised().text;
+      const took = line.match(/worked out in ([\d.]+) ms/);
+      if (!took || !/best \w+/.test(line)) throw new Error(`the advisor said: ${line}`);
+      if (!(Number(took[1]) < 16)) throw new Error(`the advisor took ${took[1]} ms on the page: ${line}`);
+      report.phoneAdvisor = line;
+      table.check();
       await context.close();
     } finally {
       await phone.close();

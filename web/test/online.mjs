@@ -1,11 +1,12 @@
 // The online browser test: the casino server (the `holecard-server` binary scripts/test builds, with a fresh SQLite
 // ledger) serves the browser build on 127.0.0.1, and three pages in one Chromium play at one table like people do:
 // Ann and Bob register on the login page by typing and clicking, sit down at the lobby's first table, bet (the chip
-// key and Enter) and play (S to stand, N to decline an offer); Cleo plays as a guest and watches. It checks that the
-// three pages see the same round (the round log's lines, dealer's cards and everyone's hands, in the same order),
-// that a chat line typed in Ann's page reaches Bob's and Cleo's as text, and that Bob's page, reloaded mid-round,
-// gets its seat and its chips back. It saves each page's screenshots and one of the three side by side in
-// web/test-output/online-*.png. It fails on any page error, Rust panic or error logged.
+// key and Enter) and play (S to stand, N to decline an offer), Ann with the advisor on (it must answer her decision);
+// Cleo plays as a guest and watches. It checks that the three pages see the same round (the round log's lines,
+// dealer's cards and everyone's hands, in the same order), that a chat line typed in Ann's page reaches Bob's and
+// Cleo's as text, and that Bob's page, reloaded mid-round, gets its seat and its chips back. It saves each page's
+// screenshots and one of the three side by side in web/test-output/online-*.png. It fails on any page error, Rust
+// panic or error logged.
 import { launch } from './serve.mjs';
 import { Table, root, shots, sleep } from './page.mjs';
 import { spawn } from 'node:child_process';
@@ -70,12 +71,12 @@ try {
     }
   }
   browser = await launch();
-  const open = async (name) => {
+  const open = async (name, options = '') => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
     const page = await context.newPage();
     const table = new Table(page, name);
     pages.push(table);
-    await page.goto(`${base}/?start=online`);
+    await page.goto(`${base}/?start=online${options}`);
     await table.mark('holecard-ready');
     await sleep(800);
     return table;
@@ -95,7 +96,8 @@ try {
   };
 
   // Ann and Bob register on the login page; Cleo plays as a guest.
-  const ann = await open('Ann');
+  // Ann plays with the advisor on: at the casino's table it works from the casino's news alone.
+  const ann = await open('Ann', '&advisor');
   await ann.shot('online-login');
   await type(ann, AT.name, 'Ann');
   await type(ann, AT.password, 'correct horse');
@@ -191,6 +193,14 @@ try {
     return settled(ann) && settled(cleo) && settled(bob);
   }, 180_000);
   await sleep(4000);
+
+  // Ann's advisor answered her decision (if the cards gave her one: a blackjack is paid without a word).
+  const annDecided = ann.lines.some(
+    (l) => /^(You|Ann)( \(hand \d\))? (stands?|hits?|doubles?|splits?|surrenders?|takes?|declines?|keeps?)\b/.test(l),
+  );
+  const advised = ann.logs.find((l) => /^advisor: /.test(l.text));
+  if (annDecided && !advised) throw new Error("Ann decided at the casino's table without a word from her advisor");
+  report.advisorOnline = advised ? advised.text : 'Ann had no decision this round';
 
   // The same round on every page: Ann's and Cleo's logs agree line for line from the deal, and Bob's, from his
   // return, is the same story's end.

@@ -14,7 +14,7 @@ use crate::engine::view::{TableView, Viewer};
 
 /// The cards a seat has watched since the shuffle, kept from the events it hears: this round's, and earlier rounds'
 /// now in the tray. Cards it did not see (before it came, burned, the hole card until turned) are simply unseen.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Tray {
     earlier: Ranks,
     this_round: Ranks,
@@ -74,10 +74,14 @@ pub fn decision(view: &TableView, tray: &Tray) -> Option<Decision> {
     let Viewer::Seat(me) = view.viewer() else {
         return None;
     };
+    decision_for(view, tray, me)
+}
+
+/// The decision `me` faces, as anyone at the table sees it (every hand's cards are face up to all).
+pub fn decision_for(view: &TableView, tray: &Tray, me: SeatId) -> Option<Decision> {
     if view.seat_to_act() != Some(me) {
         return None;
     }
-    let rules = view.rules();
     let (hand_no, hand) = match view.phase() {
         Phase::PlayerTurn { .. } => {
             let (seat, number) = view.hand_in_turn()?;
@@ -87,21 +91,8 @@ pub fn decision(view: &TableView, tray: &Tray) -> Option<Decision> {
         Phase::Betting => return None,
     };
     let up = view.upcard()?;
-    // Everything face up now: every hand's cards and the dealer's.
-    let mut seen = *tray.earlier();
-    let felt = view
-        .hands()
-        .iter()
-        .flat_map(|hand| hand.cards.as_slice())
-        .chain(view.dealer().cards.as_slice());
-    for card in felt {
-        let rank = usize::from(card.points() - 1);
-        seen[rank] = seen[rank].saturating_add(1);
-    }
-    let mut unseen = full_shoe(rules.decks);
-    for rank in 0..RANKS {
-        unseen[rank] = unseen[rank].checked_sub(seen[rank])?;
-    }
+    let unseen = unseen_by(view, tray)?;
+    let rules = view.rules();
     let mut exact = ExactRules::of(rules);
     let hands_now = view.seat_hands(me).count() as u8;
     if hand.from_split {
@@ -136,6 +127,61 @@ pub fn decision(view: &TableView, tray: &Tray) -> Option<Decision> {
         legal,
         chart,
     })
+}
+
+/// The cards a seat has not seen: the full shoe less everything face up now and the tray it watched (none when they
+/// hold more of a rank than the shoe: a view that cannot be).
+pub fn unseen_by(view: &TableView, tray: &Tray) -> Option<Ranks> {
+    let mut seen = *tray.earlier();
+    let felt = view
+        .hands()
+        .iter()
+        .flat_map(|hand| hand.cards.as_slice())
+        .chain(view.dealer().cards.as_slice());
+    for card in felt {
+        let rank = usize::from(card.points() - 1);
+        seen[rank] = seen[rank].saturating_add(1);
+    }
+    let mut unseen = full_shoe(view.rules().decks);
+    for rank in 0..RANKS {
+        unseen[rank] = unseen[rank].checked_sub(seen[rank])?;
+    }
+    Some(unseen)
+}
+
+/// What `action` cost against `book` on the cards `seat` had not seen, exactly, on the hand's wager: negative where
+/// the shoe made it the better play. None where the engine cannot say (no such decision in the view).
+pub fn decision_cost(
+    view: &TableView,
+    tray: &Tray,
+    seat: SeatId,
+    action: Action,
+    book: Action,
+) -> Option<Cents> {
+    let decision = decision_for(view, tray, seat)?;
+    let values = super::evaluate(&decision.question).ok()?;
+    let advice = advise(&decision, &values);
+    let value = |wanted: Action| {
+        advice
+            .plays
+            .iter()
+            .find(|play| play.action == wanted)
+            .map(|play| play.value)
+    };
+    let lost = value(book)? - value(action)?;
+    Some(Cents((lost * decision.wager.0 as f64).round() as i64))
+}
+
+/// What taking `amount` of insurance cost against declining it on the cards not seen: the amount times one less three
+/// times the chance of a ten in the hole (negative when tens are rich enough to make it a good bet).
+pub fn insurance_cost(view: &TableView, tray: &Tray, amount: Cents) -> Option<Cents> {
+    let unseen = unseen_by(view, tray)?;
+    let left: u32 = unseen.iter().map(|&n| u32::from(n)).sum();
+    if left == 0 {
+        return None;
+    }
+    let tens = f64::from(unseen[9]) / f64::from(left);
+    Some(Cents((amount.0 as f64 * (1.0 - 3.0 * tens)).round() as i64))
 }
 
 /// One legal play's value, per unit of the wager and in money.

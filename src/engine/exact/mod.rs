@@ -20,7 +20,10 @@ mod compositions;
 pub mod dealer;
 mod play;
 
-pub use advice::{Advice, Decision, Priced, Tray, advise, decision};
+pub use advice::{
+    Advice, Decision, Priced, Tray, advise, decision, decision_cost, decision_for, insurance_cost,
+    unseen_by,
+};
 pub use compositions::threads;
 pub use dealer::DealerOdds;
 pub use play::{

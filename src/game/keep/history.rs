@@ -226,10 +226,17 @@ pub(crate) fn start_recording(
     // Watching, there is nothing of the player's to keep; a replay was kept already; a casino keeps its own
     // players' hands (its history page).
     let playing = session.player_seat.is_some() && replaying.is_none() && online.is_none();
+    // The player's own decisions off the chart are priced exactly, on the cards the seat had not seen.
     kept.recorder = view.filter(|_| playing).map(|view| {
         restored
             .and_then(|r| r.recorder.clone())
-            .unwrap_or_else(|| Recorder::following(view.0.clone()))
+            .unwrap_or_else(|| {
+                let recorder = Recorder::following(view.0.clone());
+                match session.player_seat {
+                    Some(seat) => recorder.pricing_exactly(seat),
+                    None => recorder,
+                }
+            })
     });
     kept.fresh.clear();
 }

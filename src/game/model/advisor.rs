@@ -19,8 +19,8 @@ pub struct Advisor {
     tray: Tray,
     /// The decision last put to the engine.
     asked: Option<Decision>,
-    /// Its question, being worked out.
-    task: Option<Task<Result<Advice, String>>>,
+    /// Its question, being worked out, and how long the engine took.
+    task: Option<Task<(Result<Advice, String>, std::time::Duration)>>,
     /// The answer to `asked`, once in.
     answer: Option<Result<Advice, String>>,
 }
@@ -62,6 +62,30 @@ fn watch(mut shown: MessageReader<Shown>, mut advisor: ResMut<Advisor>) {
     }
 }
 
+/// The advice in words, for the game's log: the hand, the up card, each play's value on the bet, the best, and how long
+/// the engine took (the browser test reads this line).
+fn said(decision: &Decision, advice: &Advice, took: std::time::Duration) -> String {
+    let name = |points: u8| match points {
+        1 => "A".to_string(),
+        10 => "T".to_string(),
+        n => n.to_string(),
+    };
+    let hand: Vec<String> = decision.question.hand.iter().map(|&p| name(p)).collect();
+    let plays: Vec<String> = advice
+        .plays
+        .iter()
+        .map(|play| format!("{} {}", play.action.name(), play.amount))
+        .collect();
+    format!(
+        "advisor: {} against {}: {}; best {}; worked out in {:.1} ms",
+        hand.join(","),
+        name(decision.question.up),
+        plays.join(", "),
+        advice.best.name(),
+        took.as_secs_f64() * 1000.0
+    )
+}
+
 /// Puts a new decision to the engine off the frame, and takes the answer in when it is ready.
 fn ask(options: Res<PlayOptions>, seen: Option<Res<SeatView>>, mut advisor: ResMut<Advisor>) {
     let decision = seen
@@ -71,16 +95,21 @@ fn ask(options: Res<PlayOptions>, seen: Option<Res<SeatView>>, mut advisor: ResM
         advisor.answer = None;
         advisor.task = decision.clone().map(|decision| {
             AsyncComputeTaskPool::get().spawn(async move {
-                exact::evaluate(&decision.question)
+                let started = bevy::platform::time::Instant::now();
+                let answer = exact::evaluate(&decision.question)
                     .map(|values| exact::advise(&decision, &values))
-                    .map_err(|e| e.to_string())
+                    .map_err(|e| e.to_string());
+                (answer, started.elapsed())
             })
         });
         advisor.asked = decision;
     }
     if let Some(task) = advisor.task.as_mut()
-        && let Some(answer) = check_ready(task)
+        && let Some((answer, took)) = check_ready(task)
     {
+        if let (Some(decision), Ok(advice)) = (&advisor.asked, &answer) {
+            info!(target: "holecard::advisor", "{}", said(decision, advice, took));
+        }
         advisor.answer = Some(answer);
         advisor.task = None;
     }

@@ -109,7 +109,15 @@ fn totals_panel(ui: &mut egui::Ui, title: &str, t: &Totals) {
                     "Off the chart",
                     format!("{} of {} decisions", t.off_book, t.decisions),
                 );
-                row("Their cost", format!("{} expected", t.off_book_cost));
+                // Priced exactly on the cards the seat had not seen: off the chart can be the better play.
+                if t.off_book_cost < Cents::ZERO {
+                    row(
+                        "What they gained",
+                        format!("{} expected", Cents::ZERO - t.off_book_cost),
+                    );
+                } else {
+                    row("Their cost", format!("{} expected", t.off_book_cost));
+                }
                 row("Highscore", t.highscore.to_string());
             });
     });
