@@ -1300,3 +1300,41 @@ fn the_advisor_values_the_players_decision_from_what_the_seat_sees() {
     app.update();
     assert_eq!(app.world().resource::<Advisor>().counsel(), Counsel::Quiet);
 }
+
+/// The browser's way, natively: with one thread the advisor answers in three slices a frame apart (the dealer's
+/// endings listed, the dealer's odds, the player's values), thinking in between, and says the same as the engine
+/// asked at once.
+#[test]
+fn the_advisor_answers_in_two_slices_where_there_is_one_thread() {
+    use holecard::engine::exact;
+    use holecard::game::model::advisor::{Advisor, Counsel};
+    use holecard::game::model::table::SeatView;
+    let mut app = human_app(&[Ten, Eight, Six, Nine, Eight, Ten, Three, Two]);
+    app.world_mut().resource_mut::<Advisor>().sliced = true;
+    bet_25_and_deal(&mut app);
+    app.world_mut().resource_mut::<PlayOptions>().advisor = true;
+    app.update();
+    assert_eq!(
+        app.world().resource::<Advisor>().counsel(),
+        Counsel::Thinking,
+        "asked, not yet sliced"
+    );
+    for slice in 1..=2 {
+        app.update();
+        assert_eq!(
+            app.world().resource::<Advisor>().counsel(),
+            Counsel::Thinking,
+            "slice {slice} done"
+        );
+    }
+    app.update();
+    let advisor = app.world().resource::<Advisor>();
+    let Counsel::Ready(decision, advice) = advisor.counsel() else {
+        panic!("no answer after the third slice: {:?}", advisor.counsel());
+    };
+    let asked =
+        exact::decision(&app.world().resource::<SeatView>().0, advisor.tray()).expect("a decision");
+    assert_eq!(decision, &asked);
+    let values = exact::evaluate(&asked.question).expect("an answer");
+    assert_eq!(advice, &exact::advise(&asked, &values));
+}

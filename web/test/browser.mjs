@@ -3,7 +3,7 @@
 // clicking like a player: the Title's "Sit down", the $25 chip, Deal, then Stand on every turn until the hands are
 // paid. It fails on any page error or Rust panic, checks the round the game logged against the native game's
 // (tests/fixtures/seed-7-first-round.txt), taps through the same round on a phone-sized touch screen (and deals it
-// once more with the advisor on, which must answer the first decision within a frame's 16 ms), checks that
+// once more with the advisor on, whose slices of work must each fit in a frame's 16 ms), checks that
 // the game plays and says so when localStorage is refused, that a browser without WebGL2 or WebAssembly SIMD gets a
 // message instead of a blank page, times navigation → first table frame, and saves
 // screenshots in web/test-output/. Nothing on the page is there for the test: it reads the console and the
@@ -308,9 +308,10 @@ try {
       await sleep(4000);
       await table.shot('phone-advisor');
       const line = advised().text;
-      const took = line.match(/worked out in ([\d.]+) ms/);
-      if (!took || !/best \w+/.test(line)) throw new Error(`the advisor said: ${line}`);
-      if (!(Number(took[1]) < 16)) throw new Error(`the advisor took ${took[1]} ms on the page: ${line}`);
+      // In the browser the question is cut in slices a frame apart: none may take a frame's 16 ms.
+      const slice = line.match(/the largest ([\d.]+) ms/);
+      if (!slice || !/best \w+/.test(line)) throw new Error(`the advisor said: ${line}`);
+      if (!(Number(slice[1]) < 16)) throw new Error(`a slice of the advisor's took ${slice[1]} ms on the page: ${line}`);
       report.phoneAdvisor = line;
       table.check();
       await context.close();

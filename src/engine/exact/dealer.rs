@@ -63,6 +63,12 @@ pub fn total(cards: &Ranks) -> (u8, bool) {
     }
 }
 
+/// Lists every way the dealer's hand can end under this soft-17 rule now, if not yet: it is done once, the first time a
+/// question needs it (some milliseconds in the browser), and a caller that answers in slices gives it one of its own.
+pub fn list_endings_now(h17: bool) {
+    endings(h17);
+}
+
 /// Every way the dealer's hand can end from `up` (a two-card 21 and busts apart), listed once per rule.
 pub(super) fn endings_from(h17: bool, up: usize) -> &'static [Ending] {
     &endings(h17).by_up[up]

@@ -27,7 +27,8 @@ pub use advice::{
 pub use compositions::threads;
 pub use dealer::DealerOdds;
 pub use play::{
-    Best, Deal, Question, SplitValues, Table, Values, evaluate, table, table_on, table_with,
+    Best, Deal, Prepared, Question, SplitValues, Table, Values, evaluate, prepare, table, table_on,
+    table_with,
 };
 
 use super::rules::{DoubleOn, EnhcLoss, HoleCard, Rules, Soft17, Surrender};

@@ -743,6 +743,22 @@ fn setup(question: &Question) -> Result<(Ranks, Ranks, usize), ExactError> {
 
 /// Every play's value for the question.
 pub fn evaluate(question: &Question) -> Result<Values, ExactError> {
+    prepare(question)?.finish()
+}
+
+/// A question half answered: the dealer's odds against every hand it can reach are worked out (most of the work),
+/// the player's values are still to come. For answering in two slices, a frame apart, where there is one thread.
+pub struct Prepared {
+    question: Question,
+    shoe: Ranks,
+    hand: Ranks,
+    up: usize,
+    pair: Option<usize>,
+    hands: Compositions,
+}
+
+/// The first slice of [`evaluate`]: checks the question and works out the dealer's odds.
+pub fn prepare(question: &Question) -> Result<Prepared, ExactError> {
     let (shoe, hand, up) = setup(question)?;
     let rules = question.rules;
     let pair = (question.hand.len() == 2 && question.hand[0] == question.hand[1])
@@ -756,28 +772,51 @@ pub fn evaluate(question: &Question) -> Result<Values, ExactError> {
         split_needs(&rules, &limit, pair, &mut needed);
     }
     let hands = Compositions::new(rules.hits_soft_17, &shoe, &[up], &needed, 1);
-    let mut solver = Solver::new(rules, shoe, up, 0, &hands);
-    let i = hands.find(&hand).ok_or(ExactError::ShoeTooShort(0))?;
-    let split = pair.map(|pair| solver.split(pair));
-    let mut values = solver.values(i, split);
-    let blackjack_hand = natural(&hand) && !question.split_hand;
-    if natural(&hand) && question.split_hand {
-        // 21 on a split hand stands as 21, no blackjack.
-        values.stand = hands.odds(i, 0).stand(21);
-    }
-    let peek = matches!(rules.hole_card, HoleCard::Peek);
-    if peek && question.peeked {
-        // Early surrender and insurance are offered before the dealer looks.
-        if rules.surrender == Surrender::Early {
-            values.surrender = None;
+    Ok(Prepared {
+        question: question.clone(),
+        shoe,
+        hand,
+        up,
+        pair,
+        hands,
+    })
+}
+
+impl Prepared {
+    /// The second slice: every play's value.
+    pub fn finish(self) -> Result<Values, ExactError> {
+        let Prepared {
+            question,
+            shoe,
+            hand,
+            up,
+            pair,
+            hands,
+        } = self;
+        let rules = question.rules;
+        let mut solver = Solver::new(rules, shoe, up, 0, &hands);
+        let i = hands.find(&hand).ok_or(ExactError::ShoeTooShort(0))?;
+        let split = pair.map(|pair| solver.split(pair));
+        let mut values = solver.values(i, split);
+        let blackjack_hand = natural(&hand) && !question.split_hand;
+        if natural(&hand) && question.split_hand {
+            // 21 on a split hand stands as 21, no blackjack.
+            values.stand = hands.odds(i, 0).stand(21);
         }
-        values.insurance = None;
-        let blackjack = dealer::blackjack_chance(up, &question.unseen);
-        if blackjack > 0.0 {
-            condition_on_no_blackjack(&mut values, blackjack, blackjack_hand);
+        let peek = matches!(rules.hole_card, HoleCard::Peek);
+        if peek && question.peeked {
+            // Early surrender and insurance are offered before the dealer looks.
+            if rules.surrender == Surrender::Early {
+                values.surrender = None;
+            }
+            values.insurance = None;
+            let blackjack = dealer::blackjack_chance(up, &question.unseen);
+            if blackjack > 0.0 {
+                condition_on_no_blackjack(&mut values, blackjack, blackjack_hand);
+            }
         }
+        Ok(values)
     }
-    Ok(values)
 }
 
 /// After the peek: every value given that the hole card does not make a blackjack (a blackjack having taken the

@@ -1,28 +1,54 @@
 //! The advisor: every legal play's exact value for the decision the player's seat faces, worked out off the frame
 //! from what the seat has seen (`engine::exact::decision`): the rules, the cards face up and the earlier rounds' cards
 //! it watched go to the tray. Never from a table's host, so it is the same at the game's own tables and at a casino's.
-//! Natively the question runs on Bevy's async compute pool (another thread); in the browser that pool runs it on the
-//! page's one thread between frames (the worst question measured 8 ms in V8, README "The exact engine"). The HUD shows
-//! "thinking…" until the answer is in.
+//! Natively the question runs on Bevy's async compute pool (another thread). In the browser, with one thread, it is cut
+//! in three slices a frame apart: the dealer's endings listed (the first question of a run only), the dealer's odds
+//! (`exact::prepare`), then the player's values (`Prepared::finish`), each a few milliseconds (the whole question's
+//! worst was 8 ms in V8, README "The exact engine"). The HUD shows "thinking…" until the answer is in.
 
-use crate::engine::exact::{self, Advice, Decision, Tray};
+use crate::engine::exact::{self, Advice, Decision, Prepared, Tray};
 use crate::game::model::screen::{RoundSet, Screen};
 use crate::game::model::settings::PlayOptions;
 use crate::game::model::table::{SeatView, Shown};
 use bevy::prelude::*;
 use bevy::tasks::{AsyncComputeTaskPool, Task, futures::check_ready};
+use std::time::Duration;
 
 /// The advisor's state at the player's table.
-#[derive(Resource, Default)]
+#[derive(Resource)]
 pub struct Advisor {
     /// What the seat watched go by since the shuffle.
     tray: Tray,
     /// The decision last put to the engine.
     asked: Option<Decision>,
-    /// Its question, being worked out, and how long the engine took.
-    task: Option<Task<(Result<Advice, String>, std::time::Duration)>>,
+    /// Its question, being worked out on another thread, and how long the engine took.
+    task: Option<Task<(Result<Advice, String>, Duration)>>,
+    /// Answer in slices a frame apart on this thread (the browser's way), instead of on another thread.
+    pub sliced: bool,
+    /// The sliced question between its slices: the dealer's odds once worked out, and how long each slice took.
+    slice: Option<Prepared>,
+    slices: Vec<Duration>,
     /// The answer to `asked`, once in.
     answer: Option<Result<Advice, String>>,
+}
+
+/// The build has one thread to work on: the browser's.
+fn one_thread() -> bool {
+    cfg!(target_arch = "wasm32")
+}
+
+impl Default for Advisor {
+    fn default() -> Advisor {
+        Advisor {
+            tray: Tray::default(),
+            asked: None,
+            task: None,
+            sliced: one_thread(),
+            slice: None,
+            slices: Vec::new(),
+            answer: None,
+        }
+    }
 }
 
 /// What the HUD shows.
@@ -64,7 +90,7 @@ fn watch(mut shown: MessageReader<Shown>, mut advisor: ResMut<Advisor>) {
 
 /// The advice in words, for the game's log: the hand, the up card, each play's value on the bet, the best, and how long
 /// the engine took (the browser test reads this line).
-fn said(decision: &Decision, advice: &Advice, took: std::time::Duration) -> String {
+fn said(decision: &Decision, advice: &Advice, took: Duration, slice: Option<Duration>) -> String {
     let name = |points: u8| match points {
         1 => "A".to_string(),
         10 => "T".to_string(),
@@ -76,39 +102,88 @@ fn said(decision: &Decision, advice: &Advice, took: std::time::Duration) -> Stri
         .iter()
         .map(|play| format!("{} {}", play.action.name(), play.amount))
         .collect();
+    let ms = |d: Duration| d.as_secs_f64() * 1000.0;
     format!(
-        "advisor: {} against {}: {}; best {}; worked out in {:.1} ms",
+        "advisor: {} against {}: {}; best {}; worked out in {:.1} ms{}",
         hand.join(","),
         name(decision.question.up),
         plays.join(", "),
         advice.best.name(),
-        took.as_secs_f64() * 1000.0
+        ms(took),
+        slice.map_or_else(String::new, |s| format!(
+            " (three slices, a frame each, the largest {:.1} ms)",
+            ms(s)
+        ))
     )
 }
 
-/// Puts a new decision to the engine off the frame, and takes the answer in when it is ready.
+/// Puts a new decision to the engine off the frame (or, sliced, starts it), and takes the answer in when it is ready.
 fn ask(options: Res<PlayOptions>, seen: Option<Res<SeatView>>, mut advisor: ResMut<Advisor>) {
     let decision = seen
         .filter(|_| options.advisor)
         .and_then(|seen| exact::decision(&seen.0, &advisor.tray));
     if decision != advisor.asked {
         advisor.answer = None;
-        advisor.task = decision.clone().map(|decision| {
-            AsyncComputeTaskPool::get().spawn(async move {
-                let started = bevy::platform::time::Instant::now();
-                let answer = exact::evaluate(&decision.question)
-                    .map(|values| exact::advise(&decision, &values))
-                    .map_err(|e| e.to_string());
-                (answer, started.elapsed())
-            })
-        });
+        advisor.task = None;
+        advisor.slice = None;
+        advisor.slices.clear();
+        if !advisor.sliced {
+            advisor.task = decision.clone().map(|decision| {
+                AsyncComputeTaskPool::get().spawn(async move {
+                    let started = bevy::platform::time::Instant::now();
+                    let answer = exact::evaluate(&decision.question)
+                        .map(|values| exact::advise(&decision, &values))
+                        .map_err(|e| e.to_string());
+                    (answer, started.elapsed())
+                })
+            });
+        }
         advisor.asked = decision;
+        if advisor.sliced {
+            // The first slice next frame.
+            return;
+        }
+    }
+    let advisor = &mut *advisor;
+    let Some(decision) = &advisor.asked else {
+        return;
+    };
+    if advisor.answer.is_some() {
+        return;
+    }
+    if advisor.sliced {
+        // Three slices, a frame each: the dealer's endings listed (once a run: later it is nothing), the dealer's
+        // odds, the player's values.
+        let started = bevy::platform::time::Instant::now();
+        match (advisor.slice.take(), advisor.slices.len()) {
+            (None, 0) => exact::dealer::list_endings_now(decision.question.rules.hits_soft_17),
+            (None, _) => match exact::prepare(&decision.question) {
+                Ok(prepared) => advisor.slice = Some(prepared),
+                Err(e) => advisor.answer = Some(Err(e.to_string())),
+            },
+            (Some(prepared), _) => {
+                let answer = prepared
+                    .finish()
+                    .map(|values| exact::advise(decision, &values))
+                    .map_err(|e| e.to_string());
+                advisor.slices.push(started.elapsed());
+                if let Ok(advice) = &answer {
+                    let total = advisor.slices.iter().sum();
+                    let largest = advisor.slices.iter().max().copied();
+                    info!(target: "holecard::advisor", "{}", said(decision, advice, total, largest));
+                }
+                advisor.answer = Some(answer);
+                return;
+            }
+        }
+        advisor.slices.push(started.elapsed());
+        return;
     }
     if let Some(task) = advisor.task.as_mut()
         && let Some((answer, took)) = check_ready(task)
     {
-        if let (Some(decision), Ok(advice)) = (&advisor.asked, &answer) {
-            info!(target: "holecard::advisor", "{}", said(decision, advice, took));
+        if let Ok(advice) = &answer {
+            info!(target: "holecard::advisor", "{}", said(decision, advice, took, None));
         }
         advisor.answer = Some(answer);
         advisor.task = None;
@@ -117,8 +192,12 @@ fn ask(options: Res<PlayOptions>, seen: Option<Res<SeatView>>, mut advisor: ResM
 
 pub(crate) fn plugin(app: &mut App) {
     app.init_resource::<Advisor>()
-        .add_systems(OnEnter(Screen::Table), |mut commands: Commands| {
-            commands.insert_resource(Advisor::default());
+        .add_systems(OnEnter(Screen::Table), |mut advisor: ResMut<Advisor>| {
+            // A fresh table: nothing watched, nothing asked (the way of answering stays).
+            *advisor = Advisor {
+                sliced: advisor.sliced,
+                ..Advisor::default()
+            };
         })
         .add_systems(
             Update,
