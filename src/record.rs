@@ -97,8 +97,9 @@ pub struct Recorder {
     /// The table as everyone sees it, kept from the same events, and the chart for its rules: for the book play
     /// beside each decision.
     following: Option<(TableView, BasicStrategy)>,
-    /// Pricing one seat's decisions exactly: the seat, and the cards it watched since the shuffle.
-    exact: Option<(SeatId, Tray)>,
+    /// Pricing decisions exactly: one seat's (or every seat's, `None`), and the cards the table showed since the
+    /// shuffle.
+    exact: Option<(Option<SeatId>, Tray)>,
 }
 
 /// What following an event found: a decision's chart play and cost, or what insurance taken cost.
@@ -114,9 +115,10 @@ enum Priced {
 struct KeptRecorder {
     round: Option<RoundRecord>,
     view: Option<TableView>,
-    /// The seat priced exactly and the cards it watched (absent in recorders kept before there was exact pricing).
+    /// The seat priced exactly (none: every seat) and the cards the table showed (absent in recorders kept before
+    /// there was exact pricing).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    exact: Option<(SeatId, Tray)>,
+    exact: Option<(Option<SeatId>, Tray)>,
 }
 
 impl From<Recorder> for KeptRecorder {
@@ -160,7 +162,14 @@ impl Recorder {
     /// events heard from now on; the other seats' stay priced from an infinite deck. Only off-chart decisions are
     /// worked out (a decision on the chart costs nothing).
     pub fn pricing_exactly(mut self, seat: SeatId) -> Recorder {
-        self.exact = Some((seat, Tray::default()));
+        self.exact = Some((Some(seat), Tray::default()));
+        self
+    }
+
+    /// Prices every seat's decisions off the chart exactly (for a history that keeps every seat's hands): what each
+    /// seat sees of the cards is the same, all of them being face up.
+    pub fn pricing_every_seat_exactly(mut self) -> Recorder {
+        self.exact = Some((None, Tray::default()));
         self
     }
 
@@ -184,7 +193,7 @@ impl Recorder {
             let exactly = |seat: SeatId| {
                 exact
                     .as_ref()
-                    .filter(|(priced, _)| *priced == seat)
+                    .filter(|(priced, _)| priced.is_none_or(|priced| priced == seat))
                     .map(|(_, tray)| tray)
             };
             let priced = match *event {

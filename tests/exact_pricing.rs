@@ -41,15 +41,17 @@ fn insurance_taken_on_a_shoe_rich_in_tens_beat_the_chart_and_a_bad_hit_costs_abo
     let mut table = common::table(rules, &[0]);
     let mut exact = Recorder::following(table.view(Viewer::Seat(0))).pricing_exactly(0);
     let mut deck = Recorder::following(table.view(Viewer::Seat(0)));
+    // A history that keeps every seat's hands prices every seat exactly, the player's as above.
+    let mut every = Recorder::following(table.view(Viewer::Spectator)).pricing_every_seat_exactly();
     // Round 1: eight small cards go by. The player's 2, 3 stand; the dealer's 4 (5 below) draws 2, 2, 3, 4 to 20.
-    let mut recorders = [&mut exact, &mut deck];
+    let mut recorders = [&mut exact, &mut deck, &mut every];
     deal(
         &mut table,
         &mut recorders,
         &[Two, Four, Three, Five, Two, Two, Three, Four],
     );
     let round = apply(&mut table, &mut recorders, Command::Stand { seat: 0 });
-    assert_eq!(round.len(), 2, "both recorders kept round 1");
+    assert_eq!(round.len(), 3, "every recorder kept round 1");
     // Round 2: the player's 10, 9 against an ace, a 6 below. Fifteen tens among the 41 cards unseen: insurance
     // is worth taking (15/41 > 1/3), though the chart never takes it. Then the player hits 19 (a 2: 21).
     deal(&mut table, &mut recorders, &[Ten, Ace, Nine, Six, Two, Ten]);
@@ -72,9 +74,14 @@ fn insurance_taken_on_a_shoe_rich_in_tens_beat_the_chart_and_a_bad_hit_costs_abo
             Command::Stand { seat: 0 },
         ));
     }
-    assert_eq!(rounds.len(), 2, "both recorders kept round 2");
+    assert_eq!(rounds.len(), 3, "every recorder kept round 2");
     let decisions = |round: &RoundRecord| round.seats[0].hands[0].decisions.clone();
     let (exactly, by_deck) = (decisions(&rounds[0]), decisions(&rounds[1]));
+    assert_eq!(
+        decisions(&rounds[2]),
+        exactly,
+        "every seat priced exactly, seat 0 as above"
+    );
     assert_eq!(exactly[0].action, Action::TakeInsurance);
     assert_eq!(exactly[0].book, Some(Action::DeclineInsurance));
     // $5 of insurance: $5 × (1 − 3 × 15/41) = −$0.49 exactly; the infinite deck charges $5/13 = $0.38.

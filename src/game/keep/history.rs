@@ -222,17 +222,21 @@ pub(crate) fn start_recording(
     online: Option<Res<crate::game::model::table::OnlineTable>>,
     session: Res<Session>,
     mut kept: ResMut<Kept>,
+    options: Option<Res<crate::game::model::settings::PlayOptions>>,
 ) {
     // Watching, there is nothing of the player's to keep; a replay was kept already; a casino keeps its own
     // players' hands (its history page).
     let playing = session.player_seat.is_some() && replaying.is_none() && online.is_none();
-    // The player's own decisions off the chart are priced exactly, on the cards the seat had not seen.
+    // Decisions off the chart are priced exactly, on the cards the seat had not seen: the player's own, and every
+    // seat's where the history keeps every seat's hands.
+    let every_seat = options.is_some_and(|o| o.keep_every_seat);
     kept.recorder = view.filter(|_| playing).map(|view| {
         restored
             .and_then(|r| r.recorder.clone())
             .unwrap_or_else(|| {
                 let recorder = Recorder::following(view.0.clone());
                 match session.player_seat {
+                    _ if every_seat => recorder.pricing_every_seat_exactly(),
                     Some(seat) => recorder.pricing_exactly(seat),
                     None => recorder,
                 }
