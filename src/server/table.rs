@@ -921,8 +921,9 @@ async fn sleep_until(at: Option<Instant>) {
     }
 }
 
-/// Works out a table's exact house edge off the async runtime, one rule set at a time and each only once a process
-/// (tables share rules), and puts it in the table's listing when it is known.
+/// Works out a table's exact house edge off the async runtime, on one thread, one rule set at a time and each only once
+/// a process (tables share rules), and puts it in the table's listing when it is known. One thread leaves the others to
+/// the tables: a server that opens many at once (its tests start several) never has its rounds wait on it.
 fn work_out_house_edge(rules: crate::engine::Rules, listing: Arc<Mutex<Listing>>) {
     type Known = Vec<((u8, crate::engine::exact::ExactRules), i32)>;
     static KNOWN: Mutex<Known> = Mutex::new(Vec::new());
@@ -937,8 +938,9 @@ fn work_out_house_edge(rules: crate::engine::Rules, listing: Arc<Mutex<Listing>>
         let edge = match known {
             Some(edge) => edge,
             None => {
-                let work =
-                    tokio::task::spawn_blocking(move || crate::engine::exact::house_edge(&rules));
+                let work = tokio::task::spawn_blocking(move || {
+                    crate::engine::exact::house_edge_on(&rules, 1)
+                });
                 let Ok(edge) = work.await else {
                     return;
                 };
