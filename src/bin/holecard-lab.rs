@@ -460,11 +460,7 @@ fn edge(args: &EdgeArgs) -> ExitCode {
             text += &format!("  {:<5} splits: {:+.9}\n", other.name(), table.value(other));
         }
         for (up, v) in by_up.iter().enumerate() {
-            let name = match up {
-                0 => "A".to_string(),
-                9 => "T".to_string(),
-                _ => (up + 1).to_string(),
-            };
+            let name = exact::name_of(up as u8 + 1);
             text += &format!("  vs {name:<2} {v:+.6}\n");
         }
         text += &format!(
@@ -768,11 +764,7 @@ fn live_times(args: &LiveTimesArgs) -> ExitCode {
         times.sort_by(|a, b| a.0.total_cmp(&b.0));
         let median = times[times.len() / 2].0;
         let (worst, a, b, up) = times[times.len() - 1];
-        let name = |card: u8| match card {
-            1 => "A".to_string(),
-            10 => "T".to_string(),
-            n => n.to_string(),
-        };
+        let name = exact::name_of;
         let hand = format!("{},{} vs {}", name(a), name(b), name(up));
         if args.json {
             return Ok(serde_json::json!({
@@ -794,15 +786,6 @@ fn live_times(args: &LiveTimesArgs) -> ExitCode {
         ))
     };
     answer(run())
-}
-
-/// The name of a card by points: A, 2–9, T.
-fn card_name(points: u8) -> String {
-    match points {
-        1 => "A".to_string(),
-        10 => "T".to_string(),
-        n => n.to_string(),
-    }
 }
 
 fn chart(args: &ChartArgs) -> ExitCode {
@@ -879,12 +862,15 @@ fn chart(args: &ChartArgs) -> ExitCode {
                 "basic strategy".to_string()
             },
             ups.iter()
-                .map(|&u| format!("{:>3}", card_name(u)))
+                .map(|&u| format!("{:>3}", exact::name_of(u)))
                 .collect::<String>()
         );
         let mut differ = 0;
         for &(a, b) in &rows {
-            text += &format!(" {:<6}", format!("{},{}", card_name(a), card_name(b)));
+            text += &format!(
+                " {:<6}",
+                format!("{},{}", exact::name_of(a), exact::name_of(b))
+            );
             for &up in &ups {
                 let chart = chart_play(a, b, up);
                 let (letter, value) = match &table {

@@ -163,14 +163,7 @@ impl Compositions {
                         scope.spawn(move || Walk::run(slots, share, tables, on_the_way, n == 0))
                     })
                     .collect();
-                handles
-                    .into_iter()
-                    .map(|handle| {
-                        handle
-                            .join()
-                            .unwrap_or_else(|e| std::panic::resume_unwind(e))
-                    })
-                    .collect()
+                handles.into_iter().map(joined).collect()
             })
         } else {
             shares
@@ -229,6 +222,13 @@ pub fn threads() -> usize {
     } else {
         std::thread::available_parallelism().map_or(1, |n| n.get().min(2))
     }
+}
+
+/// A scoped thread's result; its panic goes on in the thread that joins it.
+pub(super) fn joined<T>(handle: std::thread::ScopedJoinHandle<'_, T>) -> T {
+    handle
+        .join()
+        .unwrap_or_else(|e| std::panic::resume_unwind(e))
 }
 
 /// The slots shared out into `ways` lists of about equal work (the endings each walk updates).

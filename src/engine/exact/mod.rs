@@ -193,6 +193,12 @@ pub enum ExactError {
     ShoeTooShort(u32),
 }
 
+/// A card's name by points, as `points_of` reads it back: A, 2–9, T (anything else, `?`).
+pub fn name_of(points: u8) -> &'static str {
+    const NAMES: [&str; 11] = ["?", "A", "2", "3", "4", "5", "6", "7", "8", "9", "T"];
+    NAMES.get(usize::from(points)).copied().unwrap_or("?")
+}
+
 /// Cards by points from text: `A,7`, `A 7`, `a7`, `10 K`, `TT` (A, 2–9, T or 10, J, Q, K; any separators).
 pub fn points_of(text: &str) -> Result<Vec<u8>, ExactError> {
     let mut points = Vec::new();

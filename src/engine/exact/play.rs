@@ -926,14 +926,7 @@ pub fn table_with(
     let mut results: Vec<(usize, UpCard)> = if threads > 1 {
         std::thread::scope(|scope| {
             let handles: Vec<_> = (0..threads).map(|_| scope.spawn(work)).collect();
-            handles
-                .into_iter()
-                .flat_map(|handle| {
-                    handle
-                        .join()
-                        .unwrap_or_else(|e| std::panic::resume_unwind(e))
-                })
-                .collect()
+            handles.into_iter().flat_map(compositions::joined).collect()
         })
     } else {
         work()

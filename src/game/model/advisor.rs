@@ -19,6 +19,8 @@ use std::time::Duration;
 pub struct Advisor {
     /// What the seat watched go by since the shuffle.
     tray: Tray,
+    /// The table showed something since the decision was last looked at.
+    news: bool,
     /// The decision last put to the engine.
     asked: Option<Decision>,
     /// Its question, being worked out on another thread, and how long the engine took.
@@ -41,6 +43,7 @@ impl Default for Advisor {
     fn default() -> Advisor {
         Advisor {
             tray: Tray::default(),
+            news: true,
             asked: None,
             task: None,
             sliced: one_thread(),
@@ -85,18 +88,15 @@ impl Advisor {
 fn watch(mut shown: MessageReader<Shown>, mut advisor: ResMut<Advisor>) {
     for Shown(event) in shown.read() {
         advisor.tray.observe(event);
+        advisor.news = true;
     }
 }
 
 /// The advice in words, for the game's log: the hand, the up card, each play's value on the bet, the best, and how long
 /// the engine took (the browser test reads this line).
 fn said(decision: &Decision, advice: &Advice, took: Duration, slice: Option<Duration>) -> String {
-    let name = |points: u8| match points {
-        1 => "A".to_string(),
-        10 => "T".to_string(),
-        n => n.to_string(),
-    };
-    let hand: Vec<String> = decision.question.hand.iter().map(|&p| name(p)).collect();
+    let name = exact::name_of;
+    let hand: Vec<&str> = decision.question.hand.iter().map(|&p| name(p)).collect();
     let plays: Vec<String> = advice
         .plays
         .iter()
@@ -119,10 +119,18 @@ fn said(decision: &Decision, advice: &Advice, took: Duration, slice: Option<Dura
 
 /// Puts a new decision to the engine off the frame (or, sliced, starts it), and takes the answer in when it is ready.
 fn ask(options: Res<PlayOptions>, seen: Option<Res<SeatView>>, mut advisor: ResMut<Advisor>) {
-    let decision = seen
-        .filter(|_| options.advisor)
-        .and_then(|seen| exact::decision(&seen.0, &advisor.tray));
-    if decision != advisor.asked {
+    // The decision is asked again only when something it is made of may have changed: the view, the setting, or what
+    // the seat watched (not every frame: making it builds the chart and the question).
+    let looked_again =
+        advisor.news || options.is_changed() || seen.as_ref().is_none_or(|s| s.is_changed());
+    advisor.news = false;
+    let decision = looked_again.then(|| {
+        seen.filter(|_| options.advisor)
+            .and_then(|seen| exact::decision(&seen.0, &advisor.tray))
+    });
+    if let Some(decision) = decision
+        && decision != advisor.asked
+    {
         advisor.answer = None;
         advisor.task = None;
         advisor.slice = None;
