@@ -424,9 +424,17 @@ fn a_broke_player_resets_once_an_hour_and_an_address_holds_a_few_connections(db:
 fn the_server_serves_the_browser_build_and_the_lobby_over_http(db: &Db) {
     let web = std::env::temp_dir().join(format!("holecard-web-{}", std::process::id()));
     std::fs::create_dir_all(&web).expect("a folder");
+    // A build as scripts/build-web lays it out: the page with its Brotli'd and gzipped copies (any bytes: the server
+    // sends them as they are), a module named by its hash, an asset under the assets' hashed folder.
+    let hashed = web.join("assets").join("0123456789ab");
+    std::fs::create_dir_all(&hashed).expect("a folder");
     std::fs::write(web.join("index.html"), "<title>Holecard</title>").expect("a page");
+    std::fs::write(web.join("index.html.br"), "brotli's bytes").expect("a copy");
+    std::fs::write(web.join("index.html.gz"), "gzip's bytes").expect("a copy");
+    std::fs::write(web.join("holecard_bg.0123456789ab.wasm"), "a module").expect("a module");
+    std::fs::write(hashed.join("felt.png"), "a picture").expect("a picture");
     let running = start_with(db, patient(), |config| config.web = Some(web.clone()));
-    let get = |path: &str| -> String {
+    let ask = |path: &str, accepts: &str| -> String {
         use std::io::{Read, Write};
         let mut stream = TcpStream::connect(running.addr).expect("connects");
         stream
@@ -434,14 +442,65 @@ fn the_server_serves_the_browser_build_and_the_lobby_over_http(db: &Db) {
             .expect("a read timeout");
         write!(
             stream,
-            "GET {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"
+            "GET {path} HTTP/1.1\r\nHost: localhost\r\n{accepts}Connection: close\r\n\r\n"
         )
         .expect("asks");
         let mut answer = String::new();
         stream.read_to_string(&mut answer).expect("an answer");
         answer
     };
+    let get = |path: &str| ask(path, "");
+    let header = |answer: &str, name: &str| -> Option<String> {
+        let head = &answer[..answer.find("\r\n\r\n").expect("a head")];
+        head.lines().skip(1).find_map(|line| {
+            let (key, value) = line.split_once(':')?;
+            key.eq_ignore_ascii_case(name)
+                .then(|| value.trim().to_string())
+        })
+    };
+    let body = |answer: &str| answer[answer.find("\r\n\r\n").expect("a body") + 4..].to_string();
+    // Compressed where the browser accepts it, Brotli first; the page is asked for again each visit.
+    let brotli = ask("/", "Accept-Encoding: gzip, deflate, br\r\n");
+    assert_eq!(
+        header(&brotli, "content-encoding").as_deref(),
+        Some("br"),
+        "{brotli}"
+    );
+    assert_eq!(body(&brotli), "brotli's bytes");
+    assert_eq!(
+        header(&brotli, "vary").as_deref(),
+        Some("accept-encoding"),
+        "{brotli}"
+    );
+    assert_eq!(
+        header(&brotli, "cache-control").as_deref(),
+        Some("no-cache"),
+        "{brotli}"
+    );
+    let gzip = ask("/index.html", "Accept-Encoding: gzip\r\n");
+    assert_eq!(
+        header(&gzip, "content-encoding").as_deref(),
+        Some("gzip"),
+        "{gzip}"
+    );
+    assert_eq!(body(&gzip), "gzip's bytes");
+    // Files named by their contents are kept for good; one without a compressed copy goes out as it is.
+    for path in [
+        "/holecard_bg.0123456789ab.wasm",
+        "/assets/0123456789ab/felt.png",
+    ] {
+        let answer = ask(path, "Accept-Encoding: gzip, br\r\n");
+        assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+        assert_eq!(header(&answer, "content-encoding"), None, "{answer}");
+        assert_eq!(
+            header(&answer, "cache-control").as_deref(),
+            Some("public, max-age=31536000, immutable"),
+            "{answer}"
+        );
+    }
+    assert!(get("/assets/0123456789ab/none.png").starts_with("HTTP/1.1 404"));
     let page = get("/");
+    assert_eq!(header(&page, "content-encoding"), None, "{page}");
     assert!(page.starts_with("HTTP/1.1 200"), "{page}");
     assert!(page.contains("<title>Holecard</title>"), "{page}");
     assert!(

@@ -63,9 +63,10 @@ function resumeSound() {
 for (const type of gestures) document.addEventListener(type, resumeSound, true);
 
 // --- Download progress ----------------------------------------------------------------------------------------
-// manifest.json (written by scripts/build-web) gives the size of the wasm and of every asset the game loads before
-// its table (the sounds come after), so the bar shows the bytes actually received out of everything the game will
-// load before its table appears.
+// The page carries this build's facts (written by web/pack.mjs): the module's and its glue's names and the size of
+// the module and of every asset the game loads before its table (the sounds come after), so the bar shows the bytes
+// actually received out of everything the game will load before its table appears. (A compressed transfer is
+// counted as the bytes it unpacks to, as the sizes are.)
 let expected = 0;
 let received = 0;
 let drawing = false;
@@ -135,6 +136,18 @@ window.addEventListener('holecard-table', () => {
   requestAnimationFrame(() => performance.mark('holecard-table-shown'));
 });
 
+// --- Offline ----------------------------------------------------------------------------------------------------
+// Once the table is up, the service worker (sw.js) is registered: it caches this build's files in the background, so
+// the next visit starts from them and plays with no network. Not sooner: the first visit's download and start-up
+// come first. A browser without service workers (or a page not served over https or from this machine) plays on.
+function keepForOffline() {
+  if (!('serviceWorker' in navigator)) return;
+  navigator.serviceWorker.register('./sw.js').catch((error) => {
+    console.warn(`holecard: the game will not be kept for playing offline: ${error}`);
+  });
+}
+window.addEventListener('holecard-ready', () => setTimeout(keepForOffline, 1000), { once: true });
+
 // The game could not start (a bad address option, say): it says why.
 window.addEventListener('holecard-failed', (event) => fail(`The game could not start: ${event.detail}`));
 
@@ -163,17 +176,19 @@ async function start() {
       + 'Try a current Firefox, Chrome, Edge or Safari (16.4 or later).');
     return;
   }
+  let facts;
   try {
-    const manifest = await (await pageFetch('./manifest.json')).json();
-    expected = manifest.wasm + Object.values(manifest.assets).reduce((sum, size) => sum + size, 0);
+    facts = JSON.parse(document.getElementById('holecard-build').textContent);
   } catch {
-    expected = 0; // Without the manifest the bar counts bytes without a total.
+    fail('This page was not built by scripts/build-web: it does not say which game files to load.');
+    return;
   }
+  expected = facts.wasmBytes + Object.values(facts.assets).reduce((sum, size) => sum + size, 0);
   progress(0);
-  const { default: init } = await import('./holecard.js');
-  const wasm = await pageFetch('./holecard_bg.wasm');
+  const { default: init } = await import(`./${facts.glue}`);
+  const wasm = await pageFetch(`./${facts.wasm}`);
   if (!wasm.ok) {
-    fail(`Could not download the game (holecard_bg.wasm: HTTP ${wasm.status}).`);
+    fail(`Could not download the game (${facts.wasm}: HTTP ${wasm.status}).`);
     return;
   }
   await init({ module_or_path: counted(wasm) });

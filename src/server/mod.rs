@@ -152,11 +152,59 @@ pub async fn router(config: &Config) -> Result<Router, String> {
         .merge(api::routes())
         .with_state(shared);
     Ok(match &config.web {
-        Some(dir) if dir.join("index.html").is_file() => {
-            app.fallback_service(tower_http::services::ServeDir::new(dir))
-        }
+        Some(dir) if dir.join("index.html").is_file() => app.fallback_service(
+            Router::new()
+                .fallback_service(
+                    tower_http::services::ServeDir::new(dir)
+                        .precompressed_br()
+                        .precompressed_gzip(),
+                )
+                .layer(axum::middleware::from_fn(keeping_rules)),
+        ),
         _ => app,
     })
+}
+
+/// How long a browser may keep each file of the browser build: for good where the name carries a hash of the
+/// contents (`scripts/build-web` names the module, its glue, the loader and the assets' folder so: a new build is new
+/// names), and only after asking again otherwise (the page, the service worker), so a new build is seen at once.
+/// The files themselves go out Brotli'd or gzipped where the build wrote a `.br` or `.gz` copy beside them and the
+/// browser accepts it (`ServeDir`'s precompressed files, with `Vary: Accept-Encoding`).
+async fn keeping_rules(request: axum::extract::Request, next: axum::middleware::Next) -> Response {
+    let lasting = named_by_contents(request.uri().path());
+    let mut response = next.run(request).await;
+    if response.status().is_success() || response.status() == StatusCode::NOT_MODIFIED {
+        response.headers_mut().insert(
+            axum::http::header::CACHE_CONTROL,
+            axum::http::HeaderValue::from_static(if lasting {
+                "public, max-age=31536000, immutable"
+            } else {
+                "no-cache"
+            }),
+        );
+    }
+    response
+}
+
+/// Whether a path of the browser build names its file by the hash of its contents: under `assets/<hash>/`, or a
+/// file name with a `.<hash>.` part (`holecard_bg.3f9c0a1b2c4d.wasm`), the hash being 12 lowercase hex digits.
+pub fn named_by_contents(path: &str) -> bool {
+    let hash = |part: &str| {
+        part.len() == 12
+            && part
+                .bytes()
+                .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+    };
+    if let Some(rest) = path.strip_prefix("/assets/")
+        && let Some((folder, file)) = rest.split_once('/')
+        && hash(folder)
+        && !file.is_empty()
+    {
+        return true;
+    }
+    let name = path.rsplit('/').next().unwrap_or_default();
+    let parts: Vec<&str> = name.split('.').collect();
+    parts.len() >= 3 && parts[1..parts.len() - 1].iter().any(|part| hash(part))
 }
 
 /// Serves `config` on `listener` until `shutdown` resolves.
@@ -759,4 +807,36 @@ pub fn copies(tables: Vec<(String, Level)>, n: usize) -> Vec<(String, Level)> {
         }
     }
     all
+}
+
+#[cfg(test)]
+mod tests {
+    use super::named_by_contents;
+
+    #[test]
+    fn only_files_named_by_their_contents_are_kept_for_good() {
+        for lasting in [
+            "/holecard_bg.0123456789ab.wasm",
+            "/holecard.abcdef012345.js",
+            "/loader.00000000ffff.js",
+            "/assets/0123456789ab/cards/classic/AS.png",
+        ] {
+            assert!(named_by_contents(lasting), "{lasting}");
+        }
+        for asked_again in [
+            "/",
+            "/index.html",
+            "/sw.js",
+            "/manifest.webmanifest",
+            "/holecard_bg.wasm",
+            "/0123456789ab.js",
+            "/holecard.0123456789AB.js",
+            "/holecard.0123456789a.js",
+            "/assets/0123456789ab/",
+            "/assets/felt.png",
+            "/assets/notahashhere/felt.png",
+        ] {
+            assert!(!named_by_contents(asked_again), "{asked_again}");
+        }
+    }
 }

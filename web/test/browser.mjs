@@ -5,7 +5,8 @@
 // (tests/fixtures/seed-7-first-round.txt), taps through the same round on a phone-sized touch screen (and deals it
 // once more with the advisor on, whose slices of work must each fit in a frame's 16 ms), checks that
 // the game plays and says so when localStorage is refused, that a browser without WebGL2 or WebAssembly SIMD gets a
-// message instead of a blank page, times navigation → first table frame, and saves
+// message instead of a blank page, that a second visit plays with the server stopped and the network cut (the
+// service worker's cache), times navigation → first table frame, and saves
 // screenshots in web/test-output/. Nothing on the page is there for the test: it reads the console and the
 // performance marks the page's loading screen uses.
 import { launch, serve } from './serve.mjs';
@@ -367,6 +368,43 @@ try {
     if (!expected.test(words)) throw new Error(`without ${lacking} the page said: ${words}`);
     if (requested.some((url) => url.endsWith('.wasm'))) throw new Error(`without ${lacking} the game was downloaded`);
     report.refused.push(`without ${lacking}: "${words.slice(0, 40)}…"`);
+    await context.close();
+  }
+
+  // 6. Kept for offline play: the first visit registers the service worker, which caches every file of this build.
+  // Then the server is stopped and the browser cut off (Playwright's offline mode): a second visit starts from the
+  // cache and plays the same first round, with nothing asked of the network failing.
+  {
+    const own = await serve(dist);
+    const at = `http://127.0.0.1:${own.address().port}`;
+    const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+    const first = await context.newPage();
+    const visit = new Table(first, 'first visit');
+    await first.goto(`${at}/?seed=7`);
+    await visit.mark('holecard-ready');
+    await visit.until('the service worker to take the page over',
+      () => visit.read('!!navigator.serviceWorker.controller'), 120_000);
+    const caches = await first.evaluate(async () => {
+      const names = await caches.keys();
+      const files = await Promise.all(names.map(async (name) => (await (await caches.open(name)).keys()).length));
+      return names.map((name, i) => `${name}: ${files[i]} files`);
+    });
+    if (caches.length !== 1) throw new Error(`the service worker left ${caches.length} caches: ${caches}`);
+    await first.evaluate(() => localStorage.clear());
+    visit.check();
+    await first.close();
+    own.closeAllConnections();
+    await new Promise((done) => own.close(done));
+    await context.setOffline(true);
+    const page = await context.newPage();
+    const table = new Table(page, 'offline');
+    const failed = [];
+    page.on('requestfailed', (request) => failed.push(`${request.url()}: ${request.failure()?.errorText}`));
+    await page.goto(`${at}/?seed=7`);
+    report.offlineReadyMs = Math.round(await table.mark('holecard-ready'));
+    await table.playFirstRound(LANDSCAPE, false, 'offline-');
+    if (failed.length) throw new Error(`offline, these requests failed:\n${failed.join('\n')}`);
+    report.offline = `${caches[0]}; server stopped and browser offline: ${sameAsNative(table)}`;
     await context.close();
   }
 } finally {

@@ -7,69 +7,22 @@
 // Cleo's as text, and that Bob's page, reloaded mid-round, gets its seat and its chips back. It saves each page's
 // screenshots and one of the three side by side in web/test-output/online-*.png. It fails on any page error, Rust
 // panic or error logged.
-import { launch } from './serve.mjs';
+import { casino, launch } from './serve.mjs';
 import { Table, root, shots, sleep } from './page.mjs';
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 
 const dist = path.resolve(process.argv[2] ?? path.join(root, 'web/dist'));
-const binary = process.env.HOLECARD_SERVER_BIN
-  ?? path.join(process.env.CARGO_TARGET_DIR ?? path.join(root, 'target'), 'debug/holecard-server');
-if (!fs.existsSync(binary)) {
-  throw new Error(`${binary} is missing: build it with cargo build --no-default-features --features server `
-    + '--bin holecard-server (scripts/test does, in its server step)');
-}
 
-// Where the login page's and the lobby's widgets are, in CSS pixels of a 1280×720 page (read off the screenshots
-// this test saves: online-login.png, online-lobby.png).
-const AT = {
-  name: { x: 622, y: 260 },
-  password: { x: 622, y: 287 },
-  register: { x: 624, y: 317 },
-  guest: { x: 593, y: 381 },
-  playAsGuest: { x: 736, y: 381 },
-  firstSitDown: { x: 911, y: 228 },
-  firstWatch: { x: 980, y: 228 },
-};
-
-const freePort = () => new Promise((resolve, reject) => {
-  const probe = net.createServer();
-  probe.once('error', reject);
-  probe.listen(0, '127.0.0.1', () => {
-    const { port } = probe.address();
-    probe.close(() => resolve(port));
-  });
-});
-
-const port = await freePort();
-const data = fs.mkdtempSync(path.join(os.tmpdir(), 'holecard-online-'));
-const server = spawn(binary, [
-  '--listen', `127.0.0.1:${port}`, '--web', dist, '--levels', path.join(root, 'levels'), '--seed', '7',
-  '--database', `sqlite://${path.join(data, 'ledger.sqlite')}`,
-  // Time for three software-drawn pages to follow the table; companions act at a pace people can watch.
-  '--bet-seconds', '60', '--turn-seconds', '60', '--companion-ms', '300',
-], { env: { ...process.env, HOLECARD_DATA_DIR: data }, stdio: ['ignore', 'ignore', 'pipe'] });
-let serverLog = '';
-server.stderr.on('data', (chunk) => { serverLog = (serverLog + chunk).slice(-4000); });
-const base = `http://127.0.0.1:${port}`;
+// Time for three software-drawn pages to follow the table; companions act at a pace people can watch.
+const server = await casino(dist, ['--seed', '7', '--bet-seconds', '60', '--turn-seconds', '60', '--companion-ms', '300']);
+const base = server.base;
 
 const report = {};
 let browser;
 const pages = [];
 try {
-  for (let i = 0; ; i++) {
-    try {
-      const tables = await (await fetch(`${base}/api/tables`)).json();
-      report.tables = tables.length;
-      break;
-    } catch (e) {
-      if (i > 300 || server.exitCode !== null) throw new Error(`the server did not start: ${e}\n${serverLog}`);
-      await sleep(100);
-    }
-  }
+  report.tables = server.tables.length;
   browser = await launch();
   const open = async (name, options = '') => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
@@ -246,10 +199,9 @@ try {
       console.error(`${line.file} ${line.text}`);
     }
   }
-  console.error(`--- the server's log:\n${serverLog}`);
+  console.error(`--- the server's log:\n${server.log()}`);
   throw error;
 } finally {
   if (browser) await browser.close();
-  server.kill('SIGTERM');
-  fs.rmSync(data, { recursive: true, force: true });
+  server.stop();
 }

@@ -1,9 +1,15 @@
-// What the browser test and the first-frame timing share: a static server for the built folder, and Debian's
-// Chromium launched headless with the flags the issue names (WebGL2 in software: SwiftShader).
+// What the browser tests and the timings share: a static server for the built folder, the casino server serving it,
+// and Debian's Chromium launched headless with the flags the issue names (WebGL2 in software: SwiftShader).
 import { chromium } from 'playwright-core';
 import http from 'node:http';
 import fs from 'node:fs';
 import path from 'node:path';
+import net from 'node:net';
+import os from 'node:os';
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 const TYPES = {
   '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.wasm': 'application/wasm',
@@ -32,4 +38,51 @@ export const FLAGS = ['--no-sandbox', '--disable-gpu', '--enable-unsafe-swiftsha
   '--disable-background-networking', '--disable-component-update', '--no-first-run'];
 export const launch = (extra = []) => chromium.launch({
   executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', headless: true, args: [...FLAGS, ...extra],
+});
+
+// The casino server (the `holecard-server` binary scripts/test builds; HOLECARD_SERVER_BIN names another) serving
+// the built folder `dist` on a free port of 127.0.0.1, with a fresh SQLite ledger in a folder of its own, `args`
+// added to its command line. Resolves once its lobby answers: { base, log(), stop() }.
+export async function casino(dist, args = []) {
+  const binary = process.env.HOLECARD_SERVER_BIN
+    ?? path.join(process.env.CARGO_TARGET_DIR ?? path.join(root, 'target'), 'debug/holecard-server');
+  if (!fs.existsSync(binary)) {
+    throw new Error(`${binary} is missing: build it with cargo build --no-default-features --features server `
+      + '--bin holecard-server (scripts/test does, in its server step)');
+  }
+  const port = await freePort();
+  const data = fs.mkdtempSync(path.join(os.tmpdir(), 'holecard-casino-'));
+  const server = spawn(binary, [
+    '--listen', `127.0.0.1:${port}`, '--web', dist, '--levels', path.join(root, 'levels'),
+    '--database', `sqlite://${path.join(data, 'ledger.sqlite')}`, ...args,
+  ], { env: { ...process.env, HOLECARD_DATA_DIR: data }, stdio: ['ignore', 'ignore', 'pipe'] });
+  let log = '';
+  server.stderr.on('data', (chunk) => { log = (log + chunk).slice(-4000); });
+  const stop = () => {
+    server.kill('SIGTERM');
+    fs.rmSync(data, { recursive: true, force: true });
+  };
+  const base = `http://127.0.0.1:${port}`;
+  for (let i = 0; ; i++) {
+    try {
+      const tables = await (await fetch(`${base}/api/tables`)).json();
+      return { base, port, tables, log: () => log, stop };
+    } catch (e) {
+      if (i > 300 || server.exitCode !== null) {
+        stop();
+        throw new Error(`the server did not start: ${e}\n${log}`);
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+}
+
+// A port of 127.0.0.1 nothing listens on.
+export const freePort = () => new Promise((resolve, reject) => {
+  const probe = net.createServer();
+  probe.once('error', reject);
+  probe.listen(0, '127.0.0.1', () => {
+    const { port } = probe.address();
+    probe.close(() => resolve(port));
+  });
 });

@@ -578,6 +578,25 @@ fn glow() -> String {
     out
 }
 
+/// The game's icon, for a phone's home screen or a desktop's app list (the browser build's web app manifest): the ace
+/// of spades, tilted, on the felt's green. Drawn on a 512 grid and kept inside its middle 80%, the part every
+/// platform's mask (circle, squircle, rounded square) leaves showing.
+fn icon(size: u32) -> String {
+    let spade = suit_path(Suit::Spades);
+    format!(
+        r##"<svg xmlns="http://www.w3.org/2000/svg" width="{size}" height="{size}" viewBox="0 0 512 512">
+<defs><radialGradient id="cloth" cx="0.5" cy="0.45" r="0.7"><stop offset="0" stop-color="#2f7a4f"/><stop offset="1" stop-color="#123a25"/></radialGradient></defs>
+<rect width="512" height="512" fill="url(#cloth)"/>
+<g transform="rotate(-8 256 256)">
+<rect x="146" y="96" width="220" height="320" rx="22" fill="#000" fill-opacity="0.35" transform="translate(8 10)"/>
+<rect x="146" y="96" width="220" height="320" rx="22" fill="#fbf7ec" stroke="{GOLD}" stroke-width="5"/>
+<text x="172" y="150" font-family="DejaVu Sans" font-weight="bold" font-size="46" fill="{INK_BLACK}">A</text>
+<path d="{spade}" fill="{INK_BLACK}" transform="translate(196 196) scale(1.2)"/>
+</g>
+</svg>"##
+    )
+}
+
 /// A design at the size its `<svg>` element gives.
 fn picture(path: &'static str, svg: String) -> Picture {
     let attribute = |name: &str| -> u32 {
@@ -617,6 +636,8 @@ pub fn pictures() -> Vec<Picture> {
         picture("table/chip-tray.png", chip_tray()),
         picture("table/banner.png", banner()),
         picture("table/glow.png", glow()),
+        picture("icons/icon-192.png", icon(192)),
+        picture("icons/icon-512.png", icon(512)),
     ]
 }
 

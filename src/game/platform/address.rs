@@ -56,9 +56,39 @@ fn percent_decode(text: &str) -> String {
     String::from_utf8_lossy(&out).into_owned()
 }
 
+/// Whether a page's `data-assets` names the assets folder or a folder under it (`assets/3f9c0a1b2c4d`: letters,
+/// digits, `-` and `_`), and not some other address for the game to load its pictures from.
+pub fn is_asset_folder(folder: &str) -> bool {
+    folder == "assets"
+        || folder.strip_prefix("assets/").is_some_and(|name| {
+            !name.is_empty()
+                && name
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+        })
+}
+
 #[cfg(test)]
 mod tests {
-    use super::address_arguments;
+    use super::{address_arguments, is_asset_folder};
+
+    #[test]
+    fn only_the_assets_folder_or_one_under_it_is_taken_from_the_page() {
+        assert!(is_asset_folder("assets"));
+        assert!(is_asset_folder("assets/3f9c0a1b2c4d"));
+        for refused in [
+            "",
+            "assets/",
+            "assets/../secrets",
+            "assets/a/b",
+            "https://elsewhere.example/assets",
+            "//elsewhere.example",
+            "assetsx",
+            "/assets/abc",
+        ] {
+            assert!(!is_asset_folder(refused), "{refused:?} was taken");
+        }
+    }
 
     #[test]
     fn an_address_becomes_command_line_words() {

@@ -20,6 +20,19 @@ pub fn arguments() -> Vec<String> {
     words
 }
 
+/// The folder the page serves this build's assets from: `scripts/build-web` names it by a hash of their contents
+/// (`assets/3f9c0a1b2c4d`) and writes it into the page as `<html data-assets="…">`, so a browser may keep the files
+/// for good and a new build's assets are never taken for the old ones. A page without it (a hand-made one) gives
+/// `assets`.
+pub fn asset_folder() -> String {
+    web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.document_element())
+        .and_then(|html| html.get_attribute("data-assets"))
+        .filter(|folder| crate::game::platform::address::is_asset_folder(folder))
+        .unwrap_or_else(|| "assets".to_string())
+}
+
 /// A warning in the browser's console: something was ignored and the game goes on.
 pub fn warn(message: &str) {
     web_sys::console::warn_1(&JsValue::from_str(&format!("holecard: {message}")));

@@ -54,6 +54,29 @@ pub enum Start {
     CasinoHands,
 }
 
+/// Bevy's default plugins as the game (and `holecard-bare`, the floor its start is timed against) sets them up: a
+/// window of `resolution` titled `title` (in the browser, the page's canvas, filling the page) and the asset folder
+/// (`asset_root`), its files loaded without asking for `.meta` files.
+pub fn bevy_plugins(title: String, resolution: WindowResolution) -> impl PluginGroup {
+    DefaultPlugins
+        .set(WindowPlugin {
+            primary_window: Some(Window {
+                title,
+                resolution,
+                canvas: Some("#holecard".into()),
+                fit_canvas_to_parent: true,
+                prevent_default_event_handling: true,
+                ..default()
+            }),
+            ..default()
+        })
+        .set(AssetPlugin {
+            file_path: asset_root(),
+            meta_check: bevy::asset::AssetMetaCheck::Never,
+            ..default()
+        })
+}
+
 /// The window's platform: Bevy's default plugins with the window (the page's canvas in the browser) and the asset
 /// folder, and egui.
 pub(crate) fn platform(app: &mut App, options: &WindowOptions, table_name: &str) {
@@ -62,35 +85,17 @@ pub(crate) fn platform(app: &mut App, options: &WindowOptions, table_name: &str)
     // in the browser the canvas fills the page and follows the device-pixel ratio, so text stays sharp on a phone.
     #[cfg(not(target_arch = "wasm32"))]
     let resolution = resolution.with_scale_factor_override(1.0);
-    app.add_plugins(
-        DefaultPlugins
-            .set(WindowPlugin {
-                primary_window: Some(Window {
-                    title: format!("Holecard — {table_name}"),
-                    resolution,
-                    canvas: Some("#holecard".into()),
-                    fit_canvas_to_parent: true,
-                    prevent_default_event_handling: true,
-                    ..default()
-                }),
-                ..default()
-            })
-            .set(AssetPlugin {
-                file_path: asset_root(),
-                meta_check: bevy::asset::AssetMetaCheck::Never,
-                ..default()
-            }),
-    )
-    .add_plugins(bevy_egui::EguiPlugin::default())
-    // egui's font atlas is an image asset bevy_egui writes in PostUpdate; the render world copies an image only
-    // when its asset event has been sent, in PostUpdate too, and nothing orders the two. Where the events go first,
-    // a frame whose atlas is new or has new glyphs is drawn without the HUD (whose every shape samples the atlas):
-    // the browser test caught the table's first frame so, three loads in five. Writing the atlas first draws it in
-    // its own frame.
-    .configure_sets(
-        PostUpdate,
-        bevy_egui::EguiPostUpdateSet::PostProcessOutput.before(bevy::asset::AssetEventSystems),
-    );
+    app.add_plugins(bevy_plugins(format!("Holecard — {table_name}"), resolution))
+        .add_plugins(bevy_egui::EguiPlugin::default())
+        // egui's font atlas is an image asset bevy_egui writes in PostUpdate; the render world copies an image only
+        // when its asset event has been sent, in PostUpdate too, and nothing orders the two. Where the events go first,
+        // a frame whose atlas is new or has new glyphs is drawn without the HUD (whose every shape samples the atlas):
+        // the browser test caught the table's first frame so, three loads in five. Writing the atlas first draws it in
+        // its own frame.
+        .configure_sets(
+            PostUpdate,
+            bevy_egui::EguiPostUpdateSet::PostProcessOutput.before(bevy::asset::AssetEventSystems),
+        );
 }
 
 /// What the window shows and plays: the art, sound, lettering, motion, the table's look, the HUD, saves, the screen
@@ -226,16 +231,24 @@ fn online_address(given: Option<&str>) -> Result<crate::game::online::link::Addr
 }
 
 /// The `assets` folder: beside the working directory when the game is run from its source tree or an unpacked
-/// release, else Bevy's default (beside the executable, or `BEVY_ASSET_ROOT` / `CARGO_MANIFEST_DIR`).
+/// release, else Bevy's default (beside the executable, or `BEVY_ASSET_ROOT` / `CARGO_MANIFEST_DIR`). In the
+/// browser, the folder the page names (`web::asset_folder`).
 fn asset_root() -> String {
-    let here = std::path::Path::new("assets");
-    if std::env::var_os("BEVY_ASSET_ROOT").is_none()
-        && here.join("fonts").is_dir()
-        && let Ok(absolute) = std::path::absolute(here)
+    #[cfg(target_arch = "wasm32")]
     {
-        return absolute.to_string_lossy().into_owned();
+        crate::game::platform::web::asset_folder()
     }
-    "assets".to_string()
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        let here = std::path::Path::new("assets");
+        if std::env::var_os("BEVY_ASSET_ROOT").is_none()
+            && here.join("fonts").is_dir()
+            && let Ok(absolute) = std::path::absolute(here)
+        {
+            return absolute.to_string_lossy().into_owned();
+        }
+        "assets".to_string()
+    }
 }
 
 /// Tells the page when the table's first frame is being drawn (this one, HUD and all: see
