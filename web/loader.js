@@ -140,11 +140,28 @@ window.addEventListener('holecard-table', () => {
 // Once the table is up, the service worker (sw.js) is registered: it caches this build's files in the background, so
 // the next visit starts from them and plays with no network. Not sooner: the first visit's download and start-up
 // come first. A browser without service workers (or a page not served over https or from this machine) plays on.
-function keepForOffline() {
+// A visit the worker already has asks it whether it has changed instead, and asks again a few seconds later and
+// then every ten minutes while the page is open: a new build's worker then installs, caches the new build and
+// removes the old. (Chromium checks on its own only now and then. In Chromium 156, registering again did not settle
+// for a page the worker controls, nor did the first check made a second after the game started; the next one, a few
+// seconds on, did: the browser test's new-build visit waits for it.)
+async function keepForOffline() {
   if (!('serviceWorker' in navigator)) return;
-  navigator.serviceWorker.register('./sw.js').catch((error) => {
+  try {
+    const registration = await navigator.serviceWorker.getRegistration('./');
+    if (!registration) {
+      await navigator.serviceWorker.register('./sw.js', { updateViaCache: 'none' });
+      return;
+    }
+    const check = () => registration.update().catch((error) => {
+      console.warn(`holecard: could not ask whether the game has a new build: ${error}`);
+    });
+    check();
+    setTimeout(check, 5_000);
+    setInterval(check, 600_000);
+  } catch (error) {
     console.warn(`holecard: the game will not be kept for playing offline: ${error}`);
-  });
+  }
 }
 window.addEventListener('holecard-ready', () => setTimeout(keepForOffline, 1000), { once: true });
 

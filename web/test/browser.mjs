@@ -12,6 +12,7 @@
 import { launch, serve } from './serve.mjs';
 import { Table, root, shots, sleep } from './page.mjs';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 
 const dist = path.resolve(process.argv[2] ?? path.join(root, 'web/dist'));
@@ -372,27 +373,49 @@ try {
   }
 
   // 6. Kept for offline play: the first visit registers the service worker, which caches every file of this build.
-  // Then the server is stopped and the browser cut off (Playwright's offline mode): a second visit starts from the
-  // cache and plays the same first round, with nothing asked of the network failing.
+  // A new build then comes out (the same files under another build's service worker): the next visit installs it,
+  // and its cache replaces the old one. Then the server is stopped and the browser cut off (Playwright's offline
+  // mode): a visit starts from the cache and plays the same first round, with nothing asked of the network failing.
   {
-    const own = await serve(dist);
+    const newer = fs.mkdtempSync(path.join(os.tmpdir(), 'holecard-newer-build-'));
+    for (const name of fs.readdirSync(dist)) {
+      if (name !== 'sw.js' && name !== 'index.html') fs.symlinkSync(path.join(dist, name), path.join(newer, name));
+    }
+    const worker = fs.readFileSync(path.join(dist, 'sw.js'), 'utf8');
+    const build = worker.match(/^const BUILD = "(\w+)";$/m)?.[1];
+    if (!build) throw new Error('sw.js names no build');
+    fs.writeFileSync(path.join(newer, 'sw.js'), worker.replace(`"${build}"`, '"newer"'));
+    fs.writeFileSync(path.join(newer, 'index.html'), fs.readFileSync(path.join(dist, 'index.html'), 'utf8')
+      .replace(`"build":"${build}"`, '"build":"newer"'));
+    let serving = dist;
+    const own = await serve(() => serving);
     const at = `http://127.0.0.1:${own.address().port}`;
     const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
-    const first = await context.newPage();
-    const visit = new Table(first, 'first visit');
-    await first.goto(`${at}/?seed=7`);
-    await visit.mark('holecard-ready');
-    await visit.until('the service worker to take the page over',
-      () => visit.read('!!navigator.serviceWorker.controller'), 120_000);
-    const caches = await first.evaluate(async () => {
+    const cached = (page) => page.evaluate(async () => {
       const names = await caches.keys();
       const files = await Promise.all(names.map(async (name) => (await (await caches.open(name)).keys()).length));
       return names.map((name, i) => `${name}: ${files[i]} files`);
     });
-    if (caches.length !== 1) throw new Error(`the service worker left ${caches.length} caches: ${caches}`);
-    await first.evaluate(() => localStorage.clear());
-    visit.check();
-    await first.close();
+    const visitOnce = async (name, expected) => {
+      const page = await context.newPage();
+      const visit = new Table(page, name);
+      await page.goto(`${at}/?seed=7`);
+      await visit.mark('holecard-ready');
+      let kept = [];
+      await visit.until(`${expected} to be the only cache`, async () => {
+        kept = await cached(page);
+        return kept.length === 1 && kept[0].startsWith(`${expected}:`)
+          && (await visit.read('!!navigator.serviceWorker.controller'));
+      }, 120_000);
+      await page.evaluate(() => localStorage.clear());
+      visit.check();
+      await page.close();
+      return kept[0];
+    };
+    const firstCache = await visitOnce('first visit', `holecard-${build}`);
+    serving = newer;
+    const newerCache = await visitOnce('a newer build', 'holecard-newer');
+    report.serviceWorker = `${firstCache}, replaced by ${newerCache}`;
     own.closeAllConnections();
     await new Promise((done) => own.close(done));
     await context.setOffline(true);
@@ -404,8 +427,9 @@ try {
     report.offlineReadyMs = Math.round(await table.mark('holecard-ready'));
     await table.playFirstRound(LANDSCAPE, false, 'offline-');
     if (failed.length) throw new Error(`offline, these requests failed:\n${failed.join('\n')}`);
-    report.offline = `${caches[0]}; server stopped and browser offline: ${sameAsNative(table)}`;
+    report.offline = `server stopped and browser offline: ${sameAsNative(table)}`;
     await context.close();
+    fs.rmSync(newer, { recursive: true, force: true });
   }
 } finally {
   await browser.close();

@@ -14,6 +14,18 @@ import path from 'node:path';
 
 const dist = path.resolve(process.argv[2] ?? path.join(root, 'web/dist'));
 
+// Where the login page's and the lobby's widgets are, in CSS pixels of a 1280×720 page (read off the screenshots
+// this test saves: online-login.png, online-lobby.png).
+const AT = {
+  name: { x: 622, y: 260 },
+  password: { x: 622, y: 287 },
+  register: { x: 624, y: 317 },
+  guest: { x: 593, y: 381 },
+  playAsGuest: { x: 736, y: 381 },
+  firstSitDown: { x: 911, y: 228 },
+  firstWatch: { x: 980, y: 228 },
+};
+
 // Time for three software-drawn pages to follow the table; companions act at a pace people can watch.
 const server = await casino(dist, ['--seed', '7', '--bet-seconds', '60', '--turn-seconds', '60', '--companion-ms', '300']);
 const base = server.base;

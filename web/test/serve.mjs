@@ -18,8 +18,11 @@ const TYPES = {
 };
 
 // A plain static server, like `python3 -m http.server`: files with their length and type, 404 otherwise.
-export function serve(dir) {
+// No compression and no caching headers (holecard-server's are tested in tests/server.rs and measured by wire.mjs).
+// `folder` is a path, or a function giving the path to serve from at each request (a test swaps builds so).
+export function serve(folder) {
   const server = http.createServer((request, response) => {
+    const dir = typeof folder === 'function' ? folder() : folder;
     const wanted = decodeURIComponent(new URL(request.url, 'http://x').pathname);
     const file = path.join(dir, wanted.endsWith('/') ? `${wanted}index.html` : wanted);
     if (!file.startsWith(dir) || !fs.existsSync(file) || !fs.statSync(file).isFile()) {
