@@ -2,9 +2,10 @@
 //! house edge; `play` is the terminal table; `load` (built with the `server` feature) puts bot clients on a server.
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use holecard::engine::counter::{Deviations, Plan, Ramp};
 use holecard::engine::exact;
 use holecard::engine::money::group_thousands;
-use holecard::engine::sim::{SimConfig, SimReport, simulate};
+use holecard::engine::sim::{CounterConfig, SimConfig, SimReport, simulate};
 use holecard::engine::{DoubleOn, EnhcLoss, HoleCard, Payout, Rules, Soft17, Surrender};
 use holecard::level::Level;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -168,9 +169,64 @@ struct SimulateArgs {
     /// exactly.
     #[arg(long)]
     fresh_shoe: bool,
+    /// Count cards with this system (Hi-Lo, KO, Hi-Opt II, Omega II, Zen, Wong Halves; short names HL, KO, HO2,
+    /// O2, Zen, WH), betting by --ramp and making the index plays of --indices.
+    #[arg(long, value_name = "SYSTEM")]
+    count: Option<String>,
+    /// The counter's bet by true count: true count:units steps, one unit below the first.
+    #[arg(long, default_value = "2:2,3:4,4:6,5:8", requires = "count")]
+    ramp: String,
+    /// The counter's index plays: the Illustrious 18 and Fab 4 worked out for these rules by the exact engine
+    /// (`computed`), or none.
+    #[arg(long, value_enum, default_value = "computed", requires = "count")]
+    indices: IndicesFlag,
+    /// The bankroll the counter's risk of ruin is given for, in units (table minimums).
+    #[arg(long, default_value_t = 1000, requires = "count")]
+    bankroll: u32,
     /// Print one JSON object instead of the summary.
     #[arg(long)]
     json: bool,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum IndicesFlag {
+    Computed,
+    None,
+}
+
+/// The counter a simulation's flags ask for, its indices worked out for `rules`.
+fn counter_config(args: &SimulateArgs, rules: &Rules) -> Result<Option<CounterConfig>, String> {
+    let Some(name) = &args.count else {
+        return Ok(None);
+    };
+    let system = holecard::engine::count::system(name).ok_or_else(|| {
+        let names: Vec<&str> = holecard::engine::count::systems()
+            .iter()
+            .map(|s| s.name.as_str())
+            .collect();
+        format!(
+            "--count {name}: no such system; there are {}",
+            names.join(", ")
+        )
+    })?;
+    let ramp = Ramp::parse(&args.ramp).map_err(|e| format!("--ramp: {e}"))?;
+    let deviations = match args.indices {
+        IndicesFlag::None => Deviations::default(),
+        IndicesFlag::Computed => {
+            let indices =
+                exact::indices::indices_on(rules, system, &exact::indices::PLAYS, exact::threads())
+                    .map_err(|e| format!("--indices computed: {e} (use --indices none)"))?;
+            Deviations::of(&indices)
+        }
+    };
+    Ok(Some(CounterConfig {
+        plan: Plan {
+            system,
+            ramp,
+            deviations,
+        },
+        bankroll_units: args.bankroll,
+    }))
 }
 
 /// The table's rules: from a level file, the plain table, and single rules changed by flags.
@@ -624,14 +680,17 @@ fn print_summary(report: &SimReport) {
         report.seed
     );
     println!("  hands        {}", group_thousands(report.hands));
-    println!(
-        "  house edge   {:.4}% ± {:.4}% (one standard error; positive favours the house)",
-        report.house_edge_pct, report.std_error_pct
-    );
-    println!(
-        "  std dev      {:.4} bets per round",
-        report.std_dev_per_round
-    );
+    // A counter's bets vary: its edge and swings are below, in units, instead.
+    if report.counter.is_none() {
+        println!(
+            "  house edge   {:.4}% ± {:.4}% (one standard error; positive favours the house)",
+            report.house_edge_pct, report.std_error_pct
+        );
+        println!(
+            "  std dev      {:.4} bets per round",
+            report.std_dev_per_round
+        );
+    }
     let t = &report.tally;
     let per_hand = |n: u64| 100.0 * n as f64 / report.hands.max(1) as f64;
     println!(
@@ -648,6 +707,27 @@ fn print_summary(report: &SimReport) {
         per_hand(t.splits),
         per_hand(t.surrenders)
     );
+    if let Some(c) = &report.counter {
+        println!(
+            "  counter      {}, {} index plays; bets {} (average {:.2} units)",
+            c.system, c.index_plays, c.ramp, c.average_bet_units
+        );
+        println!(
+            "  edge         {:+.3}% of the initial bets; {:+.3} ± {:.3} units per 100 rounds",
+            c.edge_pct, c.win_per_100, c.win_per_100_error
+        );
+        println!(
+            "  swings       {:.2} units SD per 100 rounds; N0 {} rounds; SCORE {:.1}",
+            c.std_dev_per_100,
+            group_thousands(c.n0_rounds.round() as u64),
+            c.score
+        );
+        println!(
+            "  ruin         {:.2}% with a bankroll of {} units",
+            100.0 * c.risk_of_ruin,
+            c.bankroll_units
+        );
+    }
     println!(
         "  speed        {:.2} M rounds/s in {:.2} s",
         report.rounds_per_sec / 1e6,
@@ -677,12 +757,20 @@ fn main() -> ExitCode {
                 std::thread::available_parallelism()
                     .map_or(1, |n| u32::try_from(n.get()).unwrap_or(1))
             });
+            let counter = match counter_config(&args, &rules) {
+                Ok(counter) => counter,
+                Err(message) => {
+                    eprintln!("holecard-lab: {message}");
+                    return ExitCode::from(2);
+                }
+            };
             let config = SimConfig {
                 rules,
                 rounds: args.rounds,
                 seed: args.seed,
                 threads,
                 fresh_shoe: args.fresh_shoe,
+                counter,
             };
             let bar = if args.json || args.rounds < 1_000_000 {
                 ProgressBar::hidden()

@@ -6,6 +6,7 @@
 
 use super::checks::TableState;
 use super::command::{Action, Command, Phase, SeatId};
+use super::count::{Count, hi_lo};
 use super::event::{Event, Outcome};
 use super::money::Cents;
 use super::rng::{Seed, TableRng};
@@ -72,7 +73,7 @@ pub struct Mind {
     personality: Personality,
     book: BasicStrategy,
     min_bet: Cents,
-    running_count: i32,
+    count: Count,
     rng: TableRng,
 }
 
@@ -83,7 +84,7 @@ impl Mind {
             personality,
             book: BasicStrategy::for_rules(rules),
             min_bet: rules.min_bet,
-            running_count: 0,
+            count: Count::new(hi_lo(), rules.decks),
             rng: TableRng::from_seed(seed),
         }
     }
@@ -95,26 +96,20 @@ impl Mind {
 
     /// The Hi-Lo running count of the cards seen since the shuffle.
     pub fn running_count(&self) -> i32 {
-        self.running_count
+        self.count.running_units()
     }
 
     /// The running count per deck still in the shoe (rounded toward zero).
     pub fn true_count(&self, table: &TableView) -> i32 {
         let decks_left = (table.shoe().remaining as i32 * 2 / 52).max(1);
-        self.running_count * 2 / decks_left
+        self.running_count() * 2 / decks_left
     }
 
     /// Watches an event: the counter counts every card it sees and starts again at a shuffle.
     pub fn observe(&mut self, event: &Event) {
         match *event {
-            Event::Shuffled { .. } => self.running_count = 0,
-            Event::Dealt { card, .. } | Event::HoleCardRevealed { card } => {
-                self.running_count += match card.points() {
-                    2..=6 => 1,
-                    7..=9 => 0,
-                    _ => -1,
-                };
-            }
+            Event::Shuffled { .. } => self.count.shuffle(),
+            Event::Dealt { card, .. } | Event::HoleCardRevealed { card } => self.count.see(card),
             _ => {}
         }
     }

@@ -6,6 +6,8 @@ pub mod ai;
 pub mod card;
 pub mod checks;
 pub mod command;
+pub mod count;
+pub mod counter;
 pub mod ev;
 pub mod event;
 pub mod exact;

@@ -1,8 +1,9 @@
-//! The simulator: one seat playing basic strategy with a flat bet, on many threads.
+//! The simulator: one seat playing basic strategy with a flat bet, or counting cards, on many threads.
 //!
 //! Rounds are played by [`Solo`], the engine's single-seat fast path, which is checked round by round against the
 //! table's state machine (`tests/solo_matches_table.rs`).
 
+use super::counter::{Counter, Plan};
 use super::event::Outcome;
 use super::money::Cents;
 use super::rng::{Seed, seed_from_number};
@@ -27,6 +28,46 @@ pub struct SimConfig {
     /// Every round from a freshly shuffled shoe instead of to the cut card: the full shoe's value, as the exact
     /// engine works it out (src/engine/exact).
     pub fresh_shoe: bool,
+    /// A card counter in the seat instead of a flat bettor.
+    pub counter: Option<CounterConfig>,
+}
+
+/// A counter to simulate: the plan, and the bankroll its risk of ruin is worked out for.
+#[derive(Clone, Debug)]
+pub struct CounterConfig {
+    /// Count, ramp and index plays.
+    pub plan: Plan,
+    /// The bankroll, in units (table minimums).
+    pub bankroll_units: u32,
+}
+
+/// A counter's numbers, in units of the table minimum.
+#[derive(Clone, Debug, Serialize)]
+pub struct CounterReport {
+    /// The count.
+    pub system: String,
+    /// The ramp, as text.
+    pub ramp: String,
+    /// Index plays made.
+    pub index_plays: usize,
+    /// The player's edge: net result over the initial bets, percent (positive: the player's).
+    pub edge_pct: f64,
+    /// The average initial bet, in units.
+    pub average_bet_units: f64,
+    /// Units won per 100 rounds.
+    pub win_per_100: f64,
+    /// Standard error of `win_per_100`.
+    pub win_per_100_error: f64,
+    /// Standard deviation of 100 rounds, in units.
+    pub std_dev_per_100: f64,
+    /// N0: the rounds after which the expected win equals one standard deviation, (SD / EV)² per round.
+    pub n0_rounds: f64,
+    /// SCORE: units won per 100 rounds scaled to a bankroll of 10,000 units at optimal betting, 10⁶ (EV / SD)².
+    pub score: f64,
+    /// The bankroll the risk of ruin is for, in units.
+    pub bankroll_units: u32,
+    /// Risk of ruin with that bankroll playing for ever: exp(−2 · EV · bankroll / variance), per round.
+    pub risk_of_ruin: f64,
 }
 
 /// Counts from the simulated rounds.
@@ -56,6 +97,8 @@ pub struct Tally {
     pub splits: u64,
     /// Hands surrendered.
     pub surrenders: u64,
+    /// Sum of the rounds' initial bets, in cents.
+    pub initial_cents: i128,
 }
 
 impl Tally {
@@ -72,6 +115,7 @@ impl Tally {
         self.doubles += other.doubles;
         self.splits += other.splits;
         self.surrenders += other.surrenders;
+        self.initial_cents += other.initial_cents;
     }
 }
 
@@ -102,6 +146,8 @@ pub struct SimReport {
     pub rules: Rules,
     /// The raw counts.
     pub tally: Tally,
+    /// A counter's numbers, when the seat counted.
+    pub counter: Option<CounterReport>,
 }
 
 /// A simulation that could not run.
@@ -131,11 +177,15 @@ pub fn simulate_rounds(
     seed: Seed,
     rounds: u64,
     fresh_shoe: bool,
+    counter: Option<&Plan>,
     progress: &AtomicU64,
 ) -> Result<Tally, SimError> {
     let mut table = Solo::new(rules.clone(), seed)?;
     if fresh_shoe {
         table = table.with_fresh_shoe_each_round();
+    }
+    if let Some(plan) = counter {
+        table = table.with_counter(Counter::new(plan.clone(), rules.decks));
     }
     let mut tally = Tally::default();
     // Counted by outcome, indexed by the enum's discriminant: cheaper than a branch per hand.
@@ -146,6 +196,7 @@ pub fn simulate_rounds(
         tally.rounds += 1;
         tally.net_cents += net;
         tally.net_squared += net * net;
+        tally.initial_cents += i128::from(table.initial_bet().0);
         tally.splits += table.hands().len() as u64 - 1;
         for hand in table.hands() {
             tally.doubles += u64::from(hand.doubled);
@@ -205,6 +256,7 @@ pub fn simulate(
                         thread_seed(config.seed, thread),
                         rounds,
                         config.fresh_shoe,
+                        config.counter.as_ref().map(|c| &c.plan),
                         progress,
                     )
                 })
@@ -255,5 +307,107 @@ fn report(config: &SimConfig, threads: u32, tally: Tally, seconds: f64) -> SimRe
         rules_summary: config.rules.to_string(),
         rules: config.rules.clone(),
         tally,
+        counter: config
+            .counter
+            .as_ref()
+            .map(|c| counter_report(c, &tally, mean, variance, n, bet)),
+    }
+}
+
+/// A counter's numbers from the tally: per-round mean and variance in units of `bet`, over `n` rounds.
+fn counter_report(
+    config: &CounterConfig,
+    tally: &Tally,
+    mean: f64,
+    variance: f64,
+    n: f64,
+    bet: f64,
+) -> CounterReport {
+    let plan = &config.plan;
+    let bankroll = f64::from(config.bankroll_units);
+    let risk_of_ruin = if mean <= 0.0 {
+        1.0
+    } else {
+        (-2.0 * mean * bankroll / variance.max(f64::MIN_POSITIVE)).exp()
+    };
+    CounterReport {
+        system: plan.system.name.clone(),
+        ramp: plan.ramp.to_string(),
+        index_plays: plan.deviations.len(),
+        edge_pct: 100.0 * tally.net_cents as f64 / (tally.initial_cents as f64).max(1.0),
+        average_bet_units: tally.initial_cents as f64 / n / bet,
+        win_per_100: 100.0 * mean,
+        win_per_100_error: 100.0 * (variance / n).sqrt(),
+        std_dev_per_100: 10.0 * variance.sqrt(),
+        n0_rounds: variance / (mean * mean).max(f64::MIN_POSITIVE),
+        score: 1e6 * mean * mean / variance.max(f64::MIN_POSITIVE) * mean.signum(),
+        bankroll_units: config.bankroll_units,
+        risk_of_ruin,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::count::hi_lo;
+    use crate::engine::counter::{Deviations, Ramp};
+    use crate::engine::exact::indices::{PLAYS, indices_on};
+    use crate::engine::rules::Surrender;
+
+    fn config(rounds: u64, counter: Option<CounterConfig>) -> SimConfig {
+        SimConfig {
+            rules: Rules {
+                surrender: Surrender::Late,
+                ..Rules::default()
+            },
+            rounds,
+            seed: 7,
+            threads: 2,
+            fresh_shoe: false,
+            counter,
+        }
+    }
+
+    #[test]
+    fn a_counter_who_never_raises_and_never_deviates_plays_the_flat_bettors_game() {
+        let flat = simulate(&config(200_000, None), |_| {}).expect("valid rules");
+        let plan = Plan {
+            system: hi_lo(),
+            ramp: Ramp::new(Vec::new()),
+            deviations: Deviations::default(),
+        };
+        let counting = CounterConfig {
+            plan,
+            bankroll_units: 100,
+        };
+        let idle = simulate(&config(200_000, Some(counting)), |_| {}).expect("valid rules");
+        assert_eq!(idle.tally, flat.tally, "same cards, same plays, same bets");
+        let numbers = idle.counter.expect("a counter's numbers");
+        assert!((numbers.edge_pct + flat.house_edge_pct).abs() < 1e-9);
+        assert!((numbers.average_bet_units - 1.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn hi_lo_with_a_one_to_eight_ramp_and_its_indices_beats_the_house() {
+        let rules = config(1, None).rules;
+        let indices = indices_on(&rules, hi_lo(), &PLAYS, 2).expect("Hi-Lo is balanced");
+        let plan = Plan {
+            system: hi_lo(),
+            ramp: Ramp::one_to_eight(),
+            deviations: Deviations::of(&indices),
+        };
+        let counting = CounterConfig {
+            plan,
+            bankroll_units: 1000,
+        };
+        let report = simulate(&config(4_000_000, Some(counting)), |_| {}).expect("valid rules");
+        let numbers = report.counter.expect("a counter's numbers");
+        // About +0.65% (README, "Counting"); one standard error here is about 0.08 points.
+        assert!(numbers.edge_pct > 0.3, "{numbers:?}");
+        assert!(numbers.average_bet_units > 1.2 && numbers.average_bet_units < 2.0);
+        let per_round_sd = numbers.std_dev_per_100 / 10.0;
+        let ev = numbers.win_per_100 / 100.0;
+        assert!((numbers.n0_rounds - (per_round_sd / ev).powi(2)).abs() / numbers.n0_rounds < 1e-9);
+        assert!(numbers.risk_of_ruin > 0.0 && numbers.risk_of_ruin < 0.5);
     }
 }

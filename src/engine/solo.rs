@@ -8,6 +8,7 @@
 
 use super::card::Card;
 use super::command::Action;
+use super::counter::Counter;
 use super::event::Outcome;
 use super::hand::Cards;
 use super::money::Cents;
@@ -29,10 +30,14 @@ pub struct Solo {
     hands: ArrayVec<Hand, 4>,
     dealer: Cards,
     bet: Cents,
+    /// This round's initial bet (the counter's ramp moves it).
+    round_bet: Cents,
     /// The seat's result so far this round.
     net: Cents,
     /// Every round from a freshly shuffled shoe (no cut card: what an exact analysis of the full shoe values).
     fresh_shoe: bool,
+    /// A card counter in the seat instead of a flat bettor: bets by the ramp, plays its index plays, insures.
+    counter: Option<Box<Counter>>,
 }
 
 impl Solo {
@@ -41,6 +46,7 @@ impl Solo {
         rules.validate()?;
         Ok(Solo {
             bet: rules.min_bet,
+            round_bet: rules.min_bet,
             strategy: BasicStrategy::for_rules(&rules),
             shoe: Shoe::new(rules.decks, rules.penetration),
             rng: TableRng::from_seed(seed),
@@ -49,7 +55,20 @@ impl Solo {
             dealer: Cards::default(),
             net: Cents::ZERO,
             fresh_shoe: false,
+            counter: None,
         })
+    }
+
+    /// The seat is a card counter: it counts every card it sees, bets the table minimum times the ramp's units
+    /// for the true count, and makes its index plays over the chart.
+    pub fn with_counter(mut self, counter: Counter) -> Solo {
+        self.counter = Some(Box::new(counter));
+        self
+    }
+
+    /// The last round's initial bet.
+    pub fn initial_bet(&self) -> Cents {
+        self.round_bet
     }
 
     /// Deals every round from a freshly shuffled shoe (as a continuous shuffler nearly does), so that no cut card
@@ -80,18 +99,41 @@ impl Solo {
         self.net = Cents::ZERO;
         if self.fresh_shoe || self.shoe.needs_shuffle() {
             self.shoe.shuffle();
+            if let Some(counter) = self.counter.as_mut() {
+                counter.shuffle();
+            }
             if self.rules.burn_card
                 && let Some(card) = self.draw()
             {
                 self.shoe.burn(card);
             }
         }
+        self.round_bet = self.bet;
+        if let Some(counter) = &self.counter {
+            let units = counter.units(counter.true_count(self.shoe.discarded() as u32));
+            self.round_bet = Cents(self.bet.0.saturating_mul(i64::from(units)));
+            self.hands[0].wager = self.round_bet;
+        }
+        self.deal_round();
+        if let Some(counter) = self.counter.as_mut() {
+            // The hole card is seen when the dealer turns it over (or gathers it up).
+            if !self.rules.no_hole_card()
+                && let Some(&hole) = self.dealer.as_slice().get(1)
+            {
+                counter.see(hole);
+            }
+        }
+        self.net
+    }
+
+    /// The round from the first card to the settlement.
+    fn deal_round(&mut self) {
         let peek = !self.rules.no_hole_card();
         self.deal_to_hand(0);
         self.deal_to_dealer();
         self.deal_to_hand(0);
         if peek {
-            self.deal_to_dealer();
+            self.deal_hole_card();
         }
         if self.hands[0].is_blackjack() {
             self.hands[0].state = HandState::Natural;
@@ -105,17 +147,39 @@ impl Solo {
         {
             self.surrender(0);
         }
-        // Insurance and even money are offered here and basic strategy declines both: nothing changes.
+        // Insurance and even money are offered here: basic strategy declines both, a counter takes insurance at its
+        // index (on a blackjack that is even money).
+        if peeks && upcard.is_ace() && self.rules.insurance {
+            self.insure();
+        }
         if peeks && self.dealer.is_two_card_21() {
             self.dealer_blackjack();
-            return self.net;
+            return;
         }
         if peek {
             self.pay_natural();
         }
         self.play_hands(upcard);
         self.dealer_turn();
-        self.net
+    }
+
+    /// A counter's insurance at its index: half the bet, paid 2 to 1 on a dealer blackjack.
+    fn insure(&mut self) {
+        let Some(counter) = &self.counter else {
+            return;
+        };
+        if counter
+            .plan()
+            .deviations
+            .insures(counter.true_count(self.shoe.discarded() as u32))
+        {
+            let insurance = Cents(self.round_bet.0 / 2);
+            self.net += if self.dealer.is_two_card_21() {
+                Cents(insurance.0 * 2)
+            } else {
+                -insurance
+            };
+        }
     }
 
     fn play_hands(&mut self, upcard: Card) {
@@ -133,9 +197,23 @@ impl Solo {
                 }
             }
             let hand = &self.hands[index];
-            let action = self
-                .strategy
-                .play(&hand.cards, upcard, |action| self.allows(hand, action));
+            let allowed = |action| self.allows(hand, action);
+            let mut action = self.strategy.play(&hand.cards, upcard, allowed);
+            if let Some(counter) = &self.counter {
+                let tray = self.shoe.discarded() as u32;
+                action = counter.plan().deviations.play(
+                    action,
+                    &hand.cards,
+                    upcard,
+                    || counter.true_count(tray),
+                    allowed,
+                    || {
+                        self.strategy.play(&hand.cards, upcard, |a| {
+                            a != Action::Surrender && allowed(a)
+                        })
+                    },
+                );
+            }
             match action {
                 Action::Hit => {
                     self.deal_to_hand(index);
@@ -320,6 +398,7 @@ impl Solo {
     fn deal_to_hand(&mut self, index: usize) {
         if let Some(card) = self.draw() {
             self.hands[index].cards.push(card);
+            self.seen(card);
         }
     }
 
@@ -329,6 +408,22 @@ impl Solo {
             return false;
         };
         self.dealer.push(card);
+        self.seen(card);
         true
+    }
+
+    /// The hole card, face down: a counter sees it at the end of the round.
+    #[inline(always)]
+    fn deal_hole_card(&mut self) {
+        if let Some(card) = self.draw() {
+            self.dealer.push(card);
+        }
+    }
+
+    #[inline(always)]
+    fn seen(&mut self, card: Card) {
+        if let Some(counter) = self.counter.as_mut() {
+            counter.see(card);
+        }
     }
 }

@@ -34,7 +34,63 @@ pub enum Play {
     ByTotal,
 }
 
-type Row = [Play; 10];
+/// A chart row: one cell per up card, 2 to 9, ten, ace.
+pub type Row = [Play; 10];
+
+impl Play {
+    /// The cell as printed charts write it: H, S, D, Ds, P, Rh, Rs, Rp, and `-` for a pair played by its total.
+    pub fn code(self) -> &'static str {
+        match self {
+            Play::Hit => "H",
+            Play::Stand => "S",
+            Play::DoubleOrHit => "D",
+            Play::DoubleOrStand => "Ds",
+            Play::Split => "P",
+            Play::SurrenderOrHit => "Rh",
+            Play::SurrenderOrStand => "Rs",
+            Play::SurrenderOrSplit => "Rp",
+            Play::ByTotal => "-",
+        }
+    }
+
+    /// The cell where surrender is not offered: what the chart falls back to.
+    pub fn without_surrender(self) -> Play {
+        match self {
+            Play::SurrenderOrHit => Play::Hit,
+            Play::SurrenderOrStand => Play::Stand,
+            Play::SurrenderOrSplit => Play::Split,
+            other => other,
+        }
+    }
+
+    /// For a pair's row: whether the cell splits (surrender aside).
+    pub fn splits(self) -> bool {
+        matches!(self, Play::Split | Play::SurrenderOrSplit)
+    }
+}
+
+/// A chart's cells: hard totals and soft totals by total (0–21), pairs by the pair's points (1 = aces … 10).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Grid {
+    /// Hard totals.
+    pub hard: [Row; 22],
+    /// Soft totals.
+    pub soft: [Row; 22],
+    /// Pairs: what to do before playing the hand by its total (`ByTotal` where it is not split).
+    pub pair: [Row; 11],
+}
+
+/// The up cards in a row's order, by points: 2–9, ten, ace.
+pub const UP_CARDS: [u8; 10] = [2, 3, 4, 5, 6, 7, 8, 9, 10, 1];
+
+/// The column of an up card by its points (1 = ace).
+pub fn column_of_points(up: u8) -> usize {
+    if up == 1 {
+        9
+    } else {
+        usize::from(up.clamp(2, 10)) - 2
+    }
+}
 
 /// A basic-strategy chart for one rule set: hard totals, soft totals and pairs against each upcard.
 #[derive(Clone, Debug)]
@@ -197,6 +253,27 @@ const SINGLE_DECK_H17: Chart = Chart {
 };
 
 impl BasicStrategy {
+    /// The chart's cells.
+    pub fn grid(&self) -> Grid {
+        Grid {
+            hard: self.hard,
+            soft: self.soft,
+            pair: self.pair,
+        }
+    }
+
+    /// A chart with these cells for a table with `rules` (early surrender as the published chart has it).
+    pub fn from_grid(grid: &Grid, rules: &Rules) -> BasicStrategy {
+        BasicStrategy {
+            hard: grid.hard,
+            soft: grid.soft,
+            pair: grid.pair,
+            early_surrender: rules.surrender == Surrender::Early,
+            early_surrender_in_turn: rules.surrender == Surrender::Early && rules.no_hole_card(),
+            h17: rules.soft_17 == Soft17::Hit,
+        }
+    }
+
     /// The chart for `rules`: deck count, soft 17, double after split, surrender and hole-card rules.
     pub fn for_rules(rules: &Rules) -> BasicStrategy {
         let h17 = rules.soft_17 == Soft17::Hit;
@@ -233,7 +310,7 @@ impl BasicStrategy {
     /// The differences from the H17 + DAS charts that the rules call for.
     fn adjust(&mut self, rules: &Rules) {
         let h17 = self.h17;
-        let (two, six, ten, ace) = (0, 4, 8, 9);
+        let (two, four, six, ten, ace) = (0, 2, 4, 8, 9);
         match rules.decks {
             1 => {
                 if !h17 {
@@ -249,10 +326,16 @@ impl BasicStrategy {
                     self.pair[4] = row("- - - - - - - - - -");
                     self.pair[6] = row("P P P P P H H H H H");
                     self.pair[7][6] = Play::ByTotal;
+                    // Without a double after splitting, 9,9 against an ace stands (−0.1861 a unit against
+                    // −0.1912 for the split; `holecard-lab ev 9,9 A --decks 1 --h17 --no-das`).
+                    self.pair[9][ace] = Play::ByTotal;
                 }
             }
             2 | 3 => {
                 if !h17 {
+                    // A,3 against a 4 hits when the dealer stands on soft 17 (+0.0852 against +0.0839 for the
+                    // double; `holecard-lab ev A,3 4 --decks 2 --s17`).
+                    self.soft[14][four] = Play::Hit;
                     self.soft[18][two] = Play::Stand;
                     self.soft[19][six] = Play::Stand;
                     self.hard[15][ace] = Play::Hit;

@@ -48,6 +48,15 @@ impl Tray {
     pub fn earlier(&self) -> &Ranks {
         &self.earlier
     }
+
+    /// Every card watched since the shuffle, this round's with earlier rounds' (what a counter has counted).
+    pub fn seen(&self) -> Ranks {
+        let mut seen = self.earlier;
+        for (total, &now) in seen.iter_mut().zip(&self.this_round) {
+            *total = total.saturating_add(now);
+        }
+        seen
+    }
 }
 
 /// A decision the seat faces now, and the question that values it.

@@ -16,8 +16,10 @@
 //! bet or only the original one) and insurance; checked by Monte Carlo and by their relations to the peek values.
 
 mod advice;
+pub mod chart;
 mod compositions;
 pub mod dealer;
+pub mod indices;
 mod play;
 
 pub use advice::{
@@ -27,8 +29,8 @@ pub use advice::{
 pub use compositions::threads;
 pub use dealer::DealerOdds;
 pub use play::{
-    Best, Deal, Prepared, Question, SplitValues, Table, Values, evaluate, prepare, table, table_on,
-    table_with,
+    Best, Deal, Prepared, Question, Reached, SplitValues, Table, Values, evaluate, prepare,
+    reached, table, table_on, table_with,
 };
 
 use super::rules::{DoubleOn, EnhcLoss, HoleCard, Rules, Soft17, Surrender};

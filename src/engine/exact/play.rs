@@ -1050,3 +1050,103 @@ fn up_card(solver: &mut Solver, up: usize, slot: usize) -> UpCard {
     }
     (deals, by_up)
 }
+
+/// A hand a chart player reaches and decides on against one up card: two cards or more, by hitting.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Reached {
+    /// Its hard total (every ace one).
+    pub hard: u8,
+    /// Its total counts an ace as eleven.
+    pub soft: bool,
+    /// How many cards it holds.
+    pub cards: u8,
+    /// The chance of reaching it as a decision, given the up card (a dealer blackjack not ruled out).
+    pub chance: f64,
+    /// Standing, unconditioned on the peek.
+    pub stand: f64,
+    /// Hitting and playing on as well as can be, unconditioned on the peek.
+    pub hit: f64,
+}
+
+/// Every hand a player of `chart` decides on against `up` (by points) on `shoe`: the two-card hands, then each hand
+/// reached by hitting where the chart hits (surrender left aside), with its chance and its stand and hit values. A
+/// pair the chart splits and a blackjack are not listed; nor are split hands.
+pub fn reached(rules: ExactRules, shoe: Ranks, up: u8, chart: &BasicStrategy) -> Vec<Reached> {
+    let up = usize::from(up.clamp(1, 10) - 1);
+    let mut limit = shoe;
+    if limit[up] == 0 {
+        return Vec::new();
+    }
+    limit[up] -= 1;
+    let mut needed = Vec::new();
+    compositions::grow([0; RANKS], 0, 2, &limit, &mut needed);
+    let hands = Compositions::new(rules.hits_soft_17, &shoe, &[up], &needed, 1);
+    let mut solver = Solver::new(rules, shoe, up, 0, &hands);
+    let size = |i: usize| hands.cards[i].iter().sum::<u8>();
+    let mut chance = vec![0.0; hands.cards.len()];
+    let left: f64 = limit.iter().map(|&n| f64::from(n)).sum();
+    for first in 0..RANKS {
+        for second in first..RANKS {
+            if limit[first] == 0 || limit[second] == 0 || (first == second && limit[first] < 2) {
+                continue;
+            }
+            let orders = if first == second { 1.0 } else { 2.0 };
+            let mut hand = [0u8; RANKS];
+            hand[first] += 1;
+            hand[second] += 1;
+            if let Some(i) = hands.find(&hand) {
+                chance[i as usize] = orders * f64::from(limit[first]) / left
+                    * f64::from(limit[second] - u8::from(first == second))
+                    / (left - 1.0);
+            }
+        }
+    }
+    let mut order: Vec<usize> = (0..hands.cards.len()).filter(|&i| size(i) >= 2).collect();
+    order.sort_by_key(|&i| size(i));
+    let mut out = Vec::new();
+    for i in order {
+        let reach = chance[i];
+        let hand = hands.cards[i];
+        if reach <= 0.0 || natural(&hand) {
+            continue;
+        }
+        let two = size(i) == 2;
+        let pair = two && hand.contains(&2);
+        let total = hands.total[i];
+        let cards = cards_of(&hand);
+        let allowed = |action: Action| match action {
+            Action::Hit | Action::Stand => true,
+            Action::Double => two && rules.double_on.allows(total),
+            Action::Split => {
+                pair && hand
+                    .iter()
+                    .position(|&n| n == 2)
+                    .is_some_and(|rank| rules.split_hands(rank) >= 2)
+            }
+            _ => false,
+        };
+        let play = chart.play(&cards, card_of(up + 1), allowed);
+        if play == Action::Split {
+            continue;
+        }
+        let node = solver.whole(i as u32);
+        out.push(Reached {
+            hard: hands.hard[i],
+            soft: total != hands.hard[i],
+            cards: size(i),
+            chance: reach,
+            stand: node.stand,
+            hit: node.hit,
+        });
+        if play == Action::Hit {
+            let (rest, left) = solver.rest(&hand, 0, 0);
+            let draws: Vec<(f64, u32)> = solver.draws(i as u32, rest, left).collect();
+            for (p, child) in draws {
+                if child != NONE {
+                    chance[child as usize] += reach * p;
+                }
+            }
+        }
+    }
+    out
+}
