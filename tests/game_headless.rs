@@ -1338,3 +1338,50 @@ fn the_advisor_answers_in_two_slices_where_there_is_one_thread() {
     let values = exact::evaluate(&asked.question).expect("an answer");
     assert_eq!(advice, &exact::advise(&asked, &values));
 }
+
+/// The count Settings can show beside the shoe is read off what the seat watched (the advisor's tray): over several
+/// rounds of a seven-seat table it equals a Hi-Lo count kept card by card from every card the table showed, and
+/// starts again at a shuffle.
+#[test]
+fn the_count_beside_the_shoe_is_every_card_the_seat_saw_since_the_shuffle() {
+    use holecard::engine::count::{Count, hi_lo, reading};
+    let level = Level::load_or_default(None).expect("the default level");
+    let mut app = headless::app_with(level, 11, Speed::Instant, true).expect("valid level");
+    let mut cursor = app.world().resource::<Messages<Shown>>().get_cursor();
+    let mut by_card = Count::new(hi_lo(), 6);
+    let mut rounds = 0;
+    let mut compared = 0;
+    for _ in 0..3000 {
+        app.update();
+        let messages = app.world().resource::<Messages<Shown>>();
+        for Shown(event) in cursor.read(messages) {
+            match *event {
+                Event::Shuffled { .. } => by_card.shuffle(),
+                Event::Dealt { card, .. } | Event::HoleCardRevealed { card } => by_card.see(card),
+                Event::RoundEnded { .. } => rounds += 1,
+                Event::DiscardsShuffledIn { .. } => panic!("a six-deck shoe never runs dry"),
+                _ => {}
+            }
+        }
+        let tray = app
+            .world()
+            .resource::<holecard::game::model::advisor::Advisor>()
+            .tray()
+            .seen();
+        let Some(view) = app
+            .world()
+            .get_resource::<holecard::game::model::table::SeatView>()
+        else {
+            continue;
+        };
+        let shoe = view.0.shoe();
+        let shown = reading(hi_lo(), shoe.decks, &tray, shoe.discarded, shoe.remaining);
+        assert_eq!(shown.running, by_card.running(), "after {rounds} rounds");
+        compared += 1;
+        if rounds >= 12 {
+            break;
+        }
+    }
+    assert!(rounds >= 12 && compared > 0, "{rounds} rounds");
+    assert!(by_card.seen() > 40);
+}

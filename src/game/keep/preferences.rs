@@ -19,6 +19,12 @@ pub struct Preferences {
     /// Show the advisor at the table.
     #[serde(default)]
     pub advisor: bool,
+    /// Show the count beside the shoe.
+    #[serde(default)]
+    pub show_count: bool,
+    /// The counting system, by its place in the list (0 = Hi-Lo).
+    #[serde(default)]
+    pub count_system: u8,
     /// How cards are printed, and reduced motion.
     #[serde(default)]
     pub look: crate::game::model::settings::Look,
@@ -34,6 +40,8 @@ impl Default for Preferences {
             auto_stand_21: crate::game::model::settings::PlayOptions::default().auto_stand_21,
             keep_every_seat: false,
             advisor: false,
+            show_count: false,
+            count_system: 0,
             look: crate::game::model::settings::Look::default(),
             mix: crate::game::model::settings::Mix::default(),
         }
@@ -89,6 +97,8 @@ pub(crate) fn remember_preferences(
         auto_stand_21: options.auto_stand_21,
         keep_every_seat: options.keep_every_seat,
         advisor: options.advisor,
+        show_count: options.show_count,
+        count_system: options.count_system,
         look: *look,
         mix: mix.map_or_else(crate::game::model::settings::Mix::default, |m| *m),
     };

@@ -36,6 +36,20 @@ pub struct PlayOptions {
     pub keep_every_seat: bool,
     /// The advisor: each legal play's exact value on the cards this seat has not seen, beside the buttons.
     pub advisor: bool,
+    /// The count beside the shoe: running count, true count, decks left.
+    pub show_count: bool,
+    /// Which system counts: an index into `engine::count::systems()` (Hi-Lo first).
+    pub count_system: u8,
+}
+
+impl PlayOptions {
+    /// The counting system chosen (Hi-Lo where the choice is out of range).
+    pub fn count_system(&self) -> &'static crate::engine::count::System {
+        let systems = crate::engine::count::systems();
+        systems
+            .get(usize::from(self.count_system))
+            .unwrap_or(crate::engine::count::hi_lo())
+    }
 }
 
 impl Default for PlayOptions {
@@ -44,6 +58,8 @@ impl Default for PlayOptions {
             auto_stand_21: true,
             keep_every_seat: false,
             advisor: false,
+            show_count: false,
+            count_system: 0,
         }
     }
 }

@@ -22,6 +22,9 @@ pub(super) fn keys(
     if input.just_pressed(KeyCode::KeyA) {
         options.advisor = !options.advisor;
     }
+    if input.just_pressed(KeyCode::KeyO) {
+        options.show_count = !options.show_count;
+    }
     if table.phase() == Phase::Betting && !slip.in_play {
         let chips = denominations(table.rules());
         for (i, chip) in chips.iter().enumerate() {

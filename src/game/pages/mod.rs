@@ -1,5 +1,5 @@
 //! Every page and the table's heads-up display, in egui: Loading, the Title and its pages (Tables, Settings,
-//! Statistics, the hand history, Play online's login, lobby, leaderboard and the casino's hands), and at the table the
+//! Strategy (the table's chart and index plays), Statistics, the hand history, Play online's login, lobby, leaderboard and the casino's hands), and at the table the
 //! limits and bankroll bar, the chip rack and betting buttons, the action buttons with their keys, the round log, the
 //! chat and clock of a casino's table and the pause menu; the widgets they share and the pages' look (`backdrop`).
 //! Everything the player asks for becomes an [`Intent`]; the keyboard sends the same intents. Uses every room below
@@ -27,6 +27,7 @@ mod input;
 mod loading;
 mod online;
 mod statistics;
+mod strategy;
 mod table_hud;
 mod title;
 
@@ -76,6 +77,8 @@ pub enum Menu {
     Leaderboard,
     /// The player's own hands as the casino kept them.
     ServerHands,
+    /// The table's basic-strategy chart and index plays.
+    Strategy,
 }
 
 /// The page the Title opens on the first time it is shown (`--start tables`), when not the main one.
@@ -399,6 +402,47 @@ mod tests {
             .collect();
         output.drop_without_applying_deltas();
         text
+    }
+
+    #[test]
+    fn the_strategy_chart_prints_each_row_of_cells_after_its_hand() {
+        let rules = Preset::LasVegasStrip.rules();
+        let grid = crate::engine::strategy::BasicStrategy::for_rules(&rules).grid();
+        let parts = strategy::chart_rows(&grid);
+        // Each chart on its own page: what falls below the screen is not painted.
+        let text: Vec<String> = parts
+            .iter()
+            .flat_map(|(title, rows)| {
+                painted_text(&context(), |ui| {
+                    strategy::chart_table(ui, title, rows, 30.0)
+                })
+            })
+            .collect();
+        let row = |name: &str| -> Vec<&str> {
+            let at = text.iter().position(|t| t == name).unwrap_or(text.len());
+            text.iter()
+                .skip(at + 1)
+                .take(10)
+                .map(String::as_str)
+                .collect()
+        };
+        assert_eq!(
+            row("16"),
+            ["S", "S", "S", "S", "S", "H", "H", "Rh", "Rh", "Rh"]
+        );
+        assert_eq!(
+            row("A,7"),
+            ["S", "Ds", "Ds", "Ds", "Ds", "S", "S", "H", "H", "H"]
+        );
+        // A pair not split shows its total's play: 5,5 doubles as a 10 does.
+        assert_eq!(
+            row("5,5"),
+            ["D", "D", "D", "D", "D", "D", "D", "D", "H", "H"]
+        );
+        assert_eq!(row("8,8"), ["P"; 10]);
+        let (stand, _) = strategy::cell_colours(crate::engine::strategy::Play::Stand);
+        let (hit, _) = strategy::cell_colours(crate::engine::strategy::Play::Hit);
+        assert_ne!(stand, hit, "each play has its colour");
     }
 
     #[test]

@@ -84,6 +84,49 @@ pub(super) fn table_hud(
             }
         }
     }
+    // The count beside the shoe, when asked for in Settings.
+    if settings.options.show_count
+        && let Ok((camera, at)) = cameras.single()
+        // Beside the shoe on the dealer's side of it, clear of the seats and the chip rack; on an upright screen,
+        // where the rack reaches the shoe, under the shoe's label.
+        && let Ok(screen) = camera.world_to_viewport(
+            at,
+            (layout.shoe
+                + if layout.portrait {
+                    Vec2::new(60.0, -100.0)
+                } else {
+                    Vec2::new(-80.0, 40.0)
+                })
+            .extend(0.0),
+        )
+    {
+        let system = settings.options.count_system();
+        let shoe = table.shoe();
+        let reading = crate::engine::count::reading(
+            system,
+            shoe.decks,
+            &advisor.tray().seen(),
+            shoe.discarded,
+            shoe.remaining,
+        );
+        hud_area(ctx, "count".into())
+            .fixed_pos(egui::pos2(screen.x, screen.y) / ctx.zoom_factor())
+            .pivot(egui::Align2::RIGHT_TOP)
+            .show(ctx, |ui| {
+                panel_frame().show(ui, |ui| {
+                    ui.label(bold(format!("{}  {:+}", system.name, reading.running)).color(GOLD));
+                    ui.label(format!("True count {:+.1}", reading.true_count));
+                    ui.label(
+                        egui::RichText::new(format!(
+                            "{} decks left ({:.2})",
+                            crate::engine::count::say_decks(reading.decks_judged),
+                            reading.decks_exact
+                        ))
+                        .size(12.0),
+                    );
+                });
+            });
+    }
     // Esc in the chat's text field closes the chat, not the table.
     if input.just_pressed(KeyCode::Escape) && !typed.typing {
         to_pause.set(if *pause.get() == Pause::Off {
@@ -141,6 +184,17 @@ pub(super) fn table_hud(
                 };
                 if ui.button(label).clicked() {
                     settings.options.advisor = !advising;
+                }
+                let counting = settings.options.show_count;
+                if ui
+                    .button(if counting {
+                        "Count off  [O]"
+                    } else {
+                        "Count  [O]"
+                    })
+                    .clicked()
+                {
+                    settings.options.show_count = !counting;
                 }
             });
         });

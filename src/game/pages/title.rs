@@ -19,6 +19,7 @@ pub(super) fn title_screen(
     mut typed: ResMut<Typed>,
     mut commands: Commands,
     mut edges: ResMut<crate::game::model::edges::HouseEdges>,
+    mut book: ResMut<crate::game::model::strategy::StrategyBook>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     super::backdrop::paint_backdrop(ctx, session.level.felt);
@@ -122,6 +123,9 @@ pub(super) fn title_screen(
                             tables.0 = catalogue(Path::new("levels"));
                             to_menu.set(Menu::Tables);
                         }
+                        if big(ui, "Strategy", true) {
+                            to_menu.set(Menu::Strategy);
+                        }
                         if big(ui, "Statistics", true) {
                             to_menu.set(Menu::Statistics);
                         }
@@ -142,6 +146,12 @@ pub(super) fn title_screen(
                             session.level = level;
                             to_menu.set(Menu::Main);
                         }
+                        if ui.button("Back").clicked() {
+                            to_menu.set(Menu::Main);
+                        }
+                    }
+                    Menu::Strategy => {
+                        super::strategy::strategy_page(ui, &session, &settings.options, &mut book);
                         if ui.button("Back").clicked() {
                             to_menu.set(Menu::Main);
                         }
@@ -325,6 +335,21 @@ pub(super) fn settings_page(ui: &mut egui::Ui, settings: &mut Settings) {
             &mut settings.options.advisor,
             "Advisor: every play's exact value on this shoe  [A]",
         );
+        ui.horizontal(|ui| {
+            ui.checkbox(&mut settings.options.show_count, "Show the count  [C]");
+            let chosen = settings.options.count_system().name.as_str();
+            egui::ComboBox::from_id_salt("count system")
+                .selected_text(chosen)
+                .show_ui(ui, |ui| {
+                    for (i, system) in crate::engine::count::systems().iter().enumerate() {
+                        ui.selectable_value(
+                            &mut settings.options.count_system,
+                            i as u8,
+                            system.name.as_str(),
+                        );
+                    }
+                });
+        });
         ui.add_space(8.0);
         ui.label(bold("Cards and motion"));
         let look = &mut *settings.look;

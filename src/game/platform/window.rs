@@ -40,6 +40,8 @@ pub enum Start {
     Settings,
     /// The Statistics page of the title menu.
     Statistics,
+    /// The Strategy page: the table's chart and index plays.
+    Strategy,
     /// The hand history, from the Statistics page.
     Hands,
     /// The newest kept round, replayed on the felt.
@@ -117,6 +119,8 @@ pub(crate) fn presentation(
         auto_stand_21: remembered.auto_stand_21,
         keep_every_seat: remembered.keep_every_seat,
         advisor: remembered.advisor,
+        show_count: remembered.show_count,
+        count_system: remembered.count_system,
     })
     .insert_resource(remembered.look)
     .insert_resource(remembered.mix);
@@ -175,6 +179,7 @@ pub(crate) fn presentation(
         | Start::Tables
         | Start::Settings
         | Start::Statistics
+        | Start::Strategy
         | Start::Hands
         | Start::Replay
         | Start::Online
@@ -185,6 +190,7 @@ pub(crate) fn presentation(
         Start::Tables => app.insert_resource(StartPage(Menu::Tables)),
         Start::Settings => app.insert_resource(StartPage(Menu::Settings)),
         Start::Statistics => app.insert_resource(StartPage(Menu::Statistics)),
+        Start::Strategy => app.insert_resource(StartPage(Menu::Strategy)),
         Start::Hands => app.insert_resource(StartPage(Menu::Hands)),
         Start::Replay => app.add_systems(Startup, replay_the_newest),
         Start::Online => app.insert_resource(StartPage(Menu::Online)),

@@ -1,0 +1,247 @@
+//! The Strategy page: the chosen table's basic-strategy chart, worked out for its rules and coloured as printed
+//! cards are, and its index plays for the chosen count, worked out too (`model::strategy`).
+
+use super::*;
+use crate::engine::exact::indices::{IndexHand, Set};
+use crate::engine::exact::name_of;
+use crate::engine::strategy::{Grid, Play, UP_CARDS, column_of_points};
+use crate::game::model::strategy::{Indices, StrategyBook};
+
+/// A cell's colours as printed charts have them: hit white, stand yellow, double green, split blue, surrender red.
+pub(super) fn cell_colours(play: Play) -> (egui::Color32, egui::Color32) {
+    let dark = egui::Color32::from_rgb(0x1b, 0x1b, 0x1b);
+    let fill = match play {
+        Play::Hit | Play::ByTotal => egui::Color32::from_rgb(0xf2, 0xf0, 0xe8),
+        Play::Stand => egui::Color32::from_rgb(0xf5, 0xd0, 0x3b),
+        Play::DoubleOrHit | Play::DoubleOrStand => egui::Color32::from_rgb(0x5c, 0xc9, 0x7b),
+        Play::Split => egui::Color32::from_rgb(0x6c, 0xa8, 0xf0),
+        Play::SurrenderOrHit | Play::SurrenderOrStand | Play::SurrenderOrSplit => {
+            egui::Color32::from_rgb(0xef, 0x7a, 0x6e)
+        }
+    };
+    (fill, dark)
+}
+
+/// What a pair's cell shows: the split, or the play of the pair's total.
+fn pair_shown(grid: &Grid, points: usize, col: usize) -> Play {
+    let cell = grid.pair[points][col];
+    if cell.splits() {
+        cell
+    } else if points == 1 {
+        grid.soft[12][col]
+    } else {
+        grid.hard[points * 2][col]
+    }
+}
+
+/// A chart's row: the hand's name and a cell per up card.
+pub(super) type ChartRow = (String, [Play; 10]);
+
+/// One chart: a heading row of up cards, then a row per hand.
+pub(super) fn chart_table(ui: &mut egui::Ui, id: &str, rows: &[ChartRow], cell: f32) {
+    egui::Grid::new(id)
+        .spacing(egui::vec2(2.0, 2.0))
+        .min_col_width(cell)
+        .show(ui, |ui| {
+            ui.label("");
+            for up in UP_CARDS {
+                ui.label(bold(name_of(up)));
+            }
+            ui.end_row();
+            for (name, row) in rows {
+                ui.label(bold(name.as_str()));
+                for play in row {
+                    let (fill, text) = cell_colours(*play);
+                    let (rect, _) =
+                        ui.allocate_exact_size(egui::vec2(cell, cell * 0.8), egui::Sense::hover());
+                    ui.painter().rect_filled(rect, 2.0, fill);
+                    ui.painter().text(
+                        rect.center(),
+                        egui::Align2::CENTER_CENTER,
+                        play.code(),
+                        egui::FontId::proportional(cell * 0.42),
+                        text,
+                    );
+                }
+                ui.end_row();
+            }
+        });
+}
+
+/// The chart's three parts as rows of cells.
+pub(super) fn chart_rows(grid: &Grid) -> [(&'static str, Vec<ChartRow>); 3] {
+    let by_col = |f: &dyn Fn(usize) -> Play| -> [Play; 10] {
+        let mut row = [Play::Hit; 10];
+        for up in UP_CARDS {
+            row[column_of_points(up)] = f(column_of_points(up));
+        }
+        row
+    };
+    let hard = (5..=17)
+        .rev()
+        .map(|t| (t.to_string(), by_col(&|c| grid.hard[t][c])))
+        .collect();
+    let soft = (13..=20)
+        .rev()
+        .map(|t| (format!("A,{}", t - 11), by_col(&|c| grid.soft[t][c])))
+        .collect();
+    let pairs = [1usize, 10, 9, 8, 7, 6, 5, 4, 3, 2]
+        .into_iter()
+        .map(|p| {
+            let card = name_of(p as u8);
+            (
+                format!("{card},{card}"),
+                by_col(&|c| pair_shown(grid, p, c)),
+            )
+        })
+        .collect();
+    [
+        ("Hard totals", hard),
+        ("Soft totals", soft),
+        ("Pairs", pairs),
+    ]
+}
+
+/// The page: the table's name and rules, the chart, the index plays.
+pub(super) fn strategy_page(
+    ui: &mut egui::Ui,
+    session: &Session,
+    options: &PlayOptions,
+    book: &mut StrategyBook,
+) {
+    let rules = session.level.rules.rules();
+    let system = options.count_system();
+    book.ask(&rules, system);
+    let width = (ui.available_width() - 16.0).min(860.0);
+    let size = egui::vec2(width, ui.available_height() - 40.0);
+    // Cells sized to the page: a phone's width fits the ten columns and the row names.
+    let cell = if width >= 720.0 {
+        28.0
+    } else {
+        ((width - 80.0) / 11.0).clamp(22.0, 34.0)
+    };
+    ui.allocate_ui_with_layout(size, egui::Layout::top_down(egui::Align::Center), |ui| {
+        egui::ScrollArea::vertical()
+            .auto_shrink([false, false])
+            .show(ui, |ui| {
+                panel_frame().show(ui, |ui| {
+                    ui.set_width(width - 40.0);
+                    ui.label(bold(&session.level.name).size(18.0).color(GOLD));
+                    ui.label(egui::RichText::new(rules.to_string()).size(13.0));
+                    ui.label(
+                        egui::RichText::new(
+                            "Basic strategy worked out for these rules by the exact engine: each cell the play \
+                             worth most on the full shoe for the two-card hands of that total.",
+                        )
+                        .size(12.0),
+                    );
+                    ui.horizontal_wrapped(|ui| {
+                        for (play, words) in [
+                            (Play::Hit, "hit"),
+                            (Play::Stand, "stand"),
+                            (Play::DoubleOrHit, "double (else hit)"),
+                            (Play::DoubleOrStand, "double (else stand)"),
+                            (Play::Split, "split"),
+                            (Play::SurrenderOrHit, "surrender (else hit)"),
+                        ] {
+                            let (fill, text) = cell_colours(play);
+                            egui::Frame::NONE
+                                .fill(fill)
+                                .inner_margin(egui::Margin::symmetric(4, 1))
+                                .corner_radius(2.0)
+                                .show(ui, |ui| {
+                                    ui.label(egui::RichText::new(play.code()).color(text).strong())
+                                });
+                            ui.label(egui::RichText::new(words).size(12.0));
+                        }
+                    });
+                });
+                ui.add_space(6.0);
+                // Side by side where the page is wide enough, one under the other on a phone.
+                if width >= 720.0 {
+                    ui.horizontal_top(|ui| {
+                        ui.vertical(|ui| charts(ui, book, cell));
+                        ui.vertical(|ui| indices_panel(ui, book, system));
+                    });
+                } else {
+                    charts(ui, book, cell);
+                    indices_panel(ui, book, system);
+                }
+            });
+    });
+}
+
+/// The three charts, or word that they are being worked out.
+fn charts(ui: &mut egui::Ui, book: &StrategyBook, cell: f32) {
+    match book.chart() {
+        Some(grid) => {
+            for (title, rows) in chart_rows(grid) {
+                panel_frame().show(ui, |ui| {
+                    ui.label(bold(title).color(GOLD));
+                    chart_table(ui, title, &rows, cell);
+                });
+                ui.add_space(6.0);
+            }
+        }
+        None => {
+            ui.label("Working out the chart…");
+        }
+    }
+}
+
+/// The index plays' panel.
+fn indices_panel(ui: &mut egui::Ui, book: &StrategyBook, system: &crate::engine::count::System) {
+    panel_frame().show(ui, |ui| {
+        ui.label(bold(format!("Index plays, {}", system.name)).color(GOLD));
+        index_table(ui, book.indices());
+    });
+}
+
+/// The index plays: the hand, the play below the index, the play at it and above, the index.
+fn index_table(ui: &mut egui::Ui, indices: &Indices) {
+    match indices {
+        Indices::Unasked => {}
+        Indices::Working(done) => {
+            ui.add(egui::ProgressBar::new(*done).text("Working out the index plays…"));
+        }
+        Indices::Unbalanced(why) => {
+            ui.label(why.as_str());
+        }
+        Indices::Done(list) => {
+            ui.label(
+                egui::RichText::new(
+                    "Computed, exactly, on shoes at each true count (the count rounded down): the play on the \
+                     right is worth more at the index and above.",
+                )
+                .size(12.0),
+            );
+            egui::Grid::new("indices")
+                .striped(true)
+                .spacing(egui::vec2(14.0, 3.0))
+                .show(ui, |ui| {
+                    for heading in ["Hand", "Below", "At and above", "Index"] {
+                        ui.label(bold(heading));
+                    }
+                    ui.end_row();
+                    for index in list {
+                        let play = index.play;
+                        let set = match (play.set, play.hand) {
+                            (_, IndexHand::Insurance) => "",
+                            (Set::Fab4, _) => " (Fab 4)",
+                            (Set::Illustrious18, _) => "",
+                        };
+                        ui.label(format!("{}{set}", play.name()));
+                        ui.label(play.low.word());
+                        ui.label(play.high.word());
+                        ui.label(match (index.index, index.always) {
+                            (Some(0), _) => bold("0").color(GOLD),
+                            (Some(at), _) => bold(format!("{at:+}")).color(GOLD),
+                            (None, true) => egui::RichText::new("always"),
+                            (None, false) => egui::RichText::new("never"),
+                        });
+                        ui.end_row();
+                    }
+                });
+        }
+    }
+}
