@@ -156,8 +156,10 @@ async function keepForOffline() {
     const check = () => registration.update().catch((error) => {
       console.warn(`holecard: could not ask whether the game has a new build: ${error}`);
     });
+    // Chromium 156 sometimes leaves an update check unsettled, the first and now and then the second; the checks
+    // that follow settle it. So: at once, then 5, 15, 30 and 60 seconds on, then every ten minutes.
     check();
-    setTimeout(check, 5_000);
+    for (const seconds of [5, 15, 30, 60]) setTimeout(check, seconds * 1000);
     setInterval(check, 600_000);
   } catch (error) {
     console.warn(`holecard: the game will not be kept for playing offline: ${error}`);
