@@ -1385,3 +1385,56 @@ fn the_count_beside_the_shoe_is_every_card_the_seat_saw_since_the_shuffle() {
     assert!(rounds >= 12 && compared > 0, "{rounds} rounds");
     assert!(by_card.seen() > 40);
 }
+
+/// Practice's flash cards for the table: the deck is worked out off the frame, a card is dealt, the chart's play is
+/// right and another play is wrong and costs what the exact values say, and the record keeps both in the card's cell
+/// and files the sitting's score when the drill is left.
+#[test]
+fn practice_deals_flash_cards_from_the_tables_chart_and_keeps_the_answers() {
+    use holecard::engine::command::Action;
+    use holecard::game::model::practice::Practice;
+    let level = Level::load_or_default(None).expect("the default level");
+    let rules = level.rules.rules();
+    let mut app = headless::app_with(level, 3, Speed::Instant, false).expect("valid level");
+    app.world_mut().resource_mut::<Practice>().open(&rules, 3);
+    for _ in 0..2000 {
+        app.update();
+        if !app.world().resource::<Practice>().dealing() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    let mut practice = app.world_mut().resource_mut::<Practice>();
+    assert!(!practice.dealing(), "the deck is worked out");
+    let first = practice.flash.question.clone().expect("a card is dealt");
+    let answer = practice.answer_flash(first.answer).expect("answered");
+    assert!(answer.right && answer.cost == 0.0);
+    assert!(
+        practice.answer_flash(first.answer).is_none(),
+        "a card is answered once"
+    );
+    practice.next_flash();
+    let second = practice.flash.question.clone().expect("another card");
+    let wrong = second
+        .offered()
+        .find(|&a| a != second.answer)
+        .unwrap_or(Action::Stand);
+    let answer = practice.answer_flash(wrong).expect("answered");
+    assert!(!answer.right);
+    assert!((answer.cost - second.cost(wrong)).abs() < 1e-12);
+    let (right, asked, _) = practice.flash_score();
+    assert_eq!((right, asked), (1, 2));
+    let cell = practice
+        .record
+        .cell(second.row(), second.up)
+        .expect("the wrong answer's cell is kept");
+    assert!(cell.wrong >= 1);
+    practice.finish_flash_session();
+    let session = practice
+        .record
+        .sessions
+        .last()
+        .expect("the sitting is filed");
+    assert_eq!((session.right, session.asked), (1, 2));
+    assert!(practice.unsaved, "and the record is to be written");
+}

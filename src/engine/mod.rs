@@ -8,6 +8,7 @@ pub mod checks;
 pub mod command;
 pub mod count;
 pub mod counter;
+pub mod drill;
 pub mod ev;
 pub mod event;
 pub mod exact;

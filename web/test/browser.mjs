@@ -33,6 +33,9 @@ const PHONE = {
   chip25: { x: 156, y: 790 },
   deal: { x: 271, y: 820 },
   stand: { x: 148, y: 824 },
+  // The Practice page (`?start=practice`): the first answer button, where Next stands once answered; the Progress tab.
+  practiceAnswer: { x: 41, y: 213 },
+  practiceProgress: { x: 245, y: 125 },
 };
 
 
@@ -322,6 +325,49 @@ try {
     }
   }
 
+  // 3c. Practice by touch: the Title's Practice page (`?start=practice`) deals basic-strategy flash cards from the
+  // table's chart; five are answered by tapping the first answer button (Hit, always offered) and then Next, which
+  // stands in the same place. Each answer is logged, and the record in localStorage holds all five, cell by cell.
+  {
+    const phone = await launch(['--force-device-scale-factor=3']);
+    try {
+      const { context, page } = await phonePage(phone);
+      const table = new Table(page, 'phone practice');
+      await page.goto(`${base}/?seed=7&start=practice`);
+      await table.mark('holecard-ready');
+      const answers = () => table.logs.filter((l) => l.file.startsWith('src/game/pages/practice.rs'));
+      for (let n = 1; n <= 5; n++) {
+        await table.until(`flash card ${n} answered by touch`, async () => {
+          if (answers().length >= n) return true;
+          await table.press(PHONE.practiceAnswer, true);
+          return answers().length >= n;
+        }, 120_000);
+        await sleep(800);
+        if (n === 1) await table.shot('phone-practice');
+        await table.press(PHONE.practiceAnswer, true);
+        await sleep(800);
+      }
+      const said = answers().map((l) => l.text);
+      if (!said.every((t) => /^flash card \S+ v \S: hit \((right|wrong), the chart plays \w+\)$/.test(t))) {
+        throw new Error(`the practice page said: ${said.join(' | ')}`);
+      }
+      const kept = await page.evaluate(() => localStorage.getItem('holecard/practice.ron'));
+      const sum = (word) => [...(kept ?? '').matchAll(new RegExp(`${word}: (\\d+)`, 'g'))]
+        .reduce((total, m) => total + Number(m[1]), 0);
+      if (sum('right') + sum('wrong') !== 5) {
+        throw new Error(`localStorage's practice record holds ${sum('right') + sum('wrong')} answers, not 5: ${kept}`);
+      }
+      await table.press(PHONE.practiceProgress, true);
+      await sleep(1500);
+      await table.shot('phone-practice-progress');
+      report.phonePractice = `${said.length} flash cards by touch (${said.filter((t) => t.includes('(right')).length} right), kept in localStorage`;
+      table.check();
+      await context.close();
+    } finally {
+      await phone.close();
+    }
+  }
+
   // 4. localStorage refused: the game still opens and says progress won't be kept.
   {
     const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
@@ -406,7 +452,9 @@ try {
         kept = await cached(page);
         return kept.length === 1 && kept[0].startsWith(`${expected}:`)
           && (await visit.read('!!navigator.serviceWorker.controller'));
-      }, 120_000);
+      // Chromium 156 can take most of a minute to settle an update check (web/loader.js asks again at 5, 15, 30
+      // and 60 seconds): give the newer build four.
+      }, 240_000);
       await page.evaluate(() => localStorage.clear());
       visit.check();
       await page.close();

@@ -68,6 +68,11 @@ pub(crate) fn plugin(app: &mut App) {
     }
     app.insert_resource(saved)
         .add_systems(Update, remember_preferences);
+    let (record, keep) = super::practice::load();
+    app.insert_resource(crate::game::model::practice::Practice::with_record(
+        record, keep,
+    ))
+    .add_systems(Update, super::practice::remember_practice);
     keeping(app);
 }
 

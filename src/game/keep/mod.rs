@@ -1,6 +1,6 @@
 //! What the game keeps, natively in its data folder and in the browser's localStorage, through one [`Store`]: the
 //! player's sitting (`sitting`), journaled after every accepted command and saved (`journal`, `slot`, and the systems that keep it, `keeping`), the hand
-//! history (`history`), and the settings remembered between launches (`preferences`). Uses the model and the local
+//! history (`history`), the settings remembered between launches (`preferences`) and the practice record (`practice`). Uses the model and the local
 //! table (to capture and restore the sitting); nothing here draws.
 
 #[cfg(target_arch = "wasm32")]
@@ -8,6 +8,7 @@ mod browser;
 pub mod history;
 pub mod journal;
 pub mod keeping;
+pub mod practice;
 pub mod preferences;
 pub mod sitting;
 pub mod slot;

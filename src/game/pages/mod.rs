@@ -1,5 +1,5 @@
 //! Every page and the table's heads-up display, in egui: Loading, the Title and its pages (Tables, Settings,
-//! Strategy (the table's chart and index plays), Statistics, the hand history, Play online's login, lobby, leaderboard and the casino's hands), and at the table the
+//! Strategy (the table's chart and index plays), Practice (drills and the record they keep), Statistics, the hand history, Play online's login, lobby, leaderboard and the casino's hands), and at the table the
 //! limits and bankroll bar, the chip rack and betting buttons, the action buttons with their keys, the round log, the
 //! chat and clock of a casino's table and the pause menu; the widgets they share and the pages' look (`backdrop`).
 //! Everything the player asks for becomes an [`Intent`]; the keyboard sends the same intents. Uses every room below
@@ -26,6 +26,7 @@ mod hands;
 mod input;
 mod loading;
 mod online;
+mod practice;
 mod statistics;
 mod strategy;
 mod table_hud;
@@ -79,6 +80,8 @@ pub enum Menu {
     ServerHands,
     /// The table's basic-strategy chart and index plays.
     Strategy,
+    /// Drills: flash cards, counting down a deck, true counts, index plays, and the progress they keep.
+    Practice,
 }
 
 /// The page the Title opens on the first time it is shown (`--start tables`), when not the main one.
@@ -210,6 +213,17 @@ fn back_to_the_lobby(
     {
         menu.set(Menu::Lobby);
     }
+}
+
+/// A page's column: centred, as wide as the window allows up to `widest`, scrolling; `add` is given its width.
+fn scrolling_column(ui: &mut egui::Ui, widest: f32, add: impl FnOnce(&mut egui::Ui, f32)) {
+    let width = (ui.available_width() - 16.0).min(widest);
+    let size = egui::vec2(width, ui.available_height() - 40.0);
+    ui.allocate_ui_with_layout(size, egui::Layout::top_down(egui::Align::Center), |ui| {
+        egui::ScrollArea::vertical()
+            .auto_shrink([false, false])
+            .show(ui, |ui| add(ui, width));
+    });
 }
 
 /// Colours of the HUD.
@@ -443,6 +457,17 @@ mod tests {
         let (stand, _) = strategy::cell_colours(crate::engine::strategy::Play::Stand);
         let (hit, _) = strategy::cell_colours(crate::engine::strategy::Play::Hit);
         assert_ne!(stand, hit, "each play has its colour");
+    }
+
+    #[test]
+    fn the_heat_map_runs_from_red_to_green_and_greys_what_was_never_asked() {
+        let unseen = practice::heat(0, 0);
+        let green = practice::heat(9, 0);
+        let red = practice::heat(0, 9);
+        assert_eq!(unseen.r(), unseen.g(), "grey");
+        assert!(green.g() > green.r() && red.r() > red.g());
+        let half = practice::heat(3, 3);
+        assert!(half.r() < red.r() && half.g() < green.g());
     }
 
     #[test]

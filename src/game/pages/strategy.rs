@@ -112,19 +112,14 @@ pub(super) fn strategy_page(
     let rules = session.level.rules.rules();
     let system = options.count_system();
     book.ask(&rules, system);
-    let width = (ui.available_width() - 16.0).min(860.0);
-    let size = egui::vec2(width, ui.available_height() - 40.0);
-    // Cells sized to the page: a phone's width fits the ten columns and the row names.
-    let cell = if width >= 720.0 {
-        28.0
-    } else {
-        ((width - 80.0) / 11.0).clamp(22.0, 34.0)
-    };
-    ui.allocate_ui_with_layout(size, egui::Layout::top_down(egui::Align::Center), |ui| {
-        egui::ScrollArea::vertical()
-            .auto_shrink([false, false])
-            .show(ui, |ui| {
-                panel_frame().show(ui, |ui| {
+    scrolling_column(ui, 860.0, |ui, width| {
+        // Cells sized to the page: a phone's width fits the ten columns and the row names.
+        let cell = if width >= 720.0 {
+            28.0
+        } else {
+            ((width - 80.0) / 11.0).clamp(22.0, 34.0)
+        };
+        panel_frame().show(ui, |ui| {
                     ui.set_width(width - 40.0);
                     ui.label(bold(&session.level.name).size(18.0).color(GOLD));
                     ui.label(egui::RichText::new(rules.to_string()).size(13.0));
@@ -156,18 +151,17 @@ pub(super) fn strategy_page(
                         }
                     });
                 });
-                ui.add_space(6.0);
-                // Side by side where the page is wide enough, one under the other on a phone.
-                if width >= 720.0 {
-                    ui.horizontal_top(|ui| {
-                        ui.vertical(|ui| charts(ui, book, cell));
-                        ui.vertical(|ui| indices_panel(ui, book, system));
-                    });
-                } else {
-                    charts(ui, book, cell);
-                    indices_panel(ui, book, system);
-                }
+        ui.add_space(6.0);
+        // Side by side where the page is wide enough, one under the other on a phone.
+        if width >= 720.0 {
+            ui.horizontal_top(|ui| {
+                ui.vertical(|ui| charts(ui, book, cell));
+                ui.vertical(|ui| indices_panel(ui, book, system));
             });
+        } else {
+            charts(ui, book, cell);
+            indices_panel(ui, book, system);
+        }
     });
 }
 

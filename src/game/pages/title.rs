@@ -20,6 +20,7 @@ pub(super) fn title_screen(
     mut commands: Commands,
     mut edges: ResMut<crate::game::model::edges::HouseEdges>,
     mut book: ResMut<crate::game::model::strategy::StrategyBook>,
+    mut practice: ResMut<crate::game::model::practice::Practice>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     super::backdrop::paint_backdrop(ctx, session.level.felt);
@@ -126,6 +127,9 @@ pub(super) fn title_screen(
                         if big(ui, "Strategy", true) {
                             to_menu.set(Menu::Strategy);
                         }
+                        if big(ui, "Practice", true) {
+                            to_menu.set(Menu::Practice);
+                        }
                         if big(ui, "Statistics", true) {
                             to_menu.set(Menu::Statistics);
                         }
@@ -147,6 +151,19 @@ pub(super) fn title_screen(
                             to_menu.set(Menu::Main);
                         }
                         if ui.button("Back").clicked() {
+                            to_menu.set(Menu::Main);
+                        }
+                    }
+                    Menu::Practice => {
+                        super::practice::practice_page(
+                            ui,
+                            &session,
+                            &settings.options,
+                            &mut practice,
+                            &mut book,
+                        );
+                        if ui.button("Back").clicked() {
+                            practice.finish_flash_session();
                             to_menu.set(Menu::Main);
                         }
                     }

@@ -42,6 +42,10 @@ pub enum Start {
     Statistics,
     /// The Strategy page: the table's chart and index plays.
     Strategy,
+    /// The Practice page: drills.
+    Practice,
+    /// The Practice page's record: the heat map over the chart and the scores over time.
+    Progress,
     /// The hand history, from the Statistics page.
     Hands,
     /// The newest kept round, replayed on the felt.
@@ -180,6 +184,8 @@ pub(crate) fn presentation(
         | Start::Settings
         | Start::Statistics
         | Start::Strategy
+        | Start::Practice
+        | Start::Progress
         | Start::Hands
         | Start::Replay
         | Start::Online
@@ -191,6 +197,13 @@ pub(crate) fn presentation(
         Start::Settings => app.insert_resource(StartPage(Menu::Settings)),
         Start::Statistics => app.insert_resource(StartPage(Menu::Statistics)),
         Start::Strategy => app.insert_resource(StartPage(Menu::Strategy)),
+        Start::Practice => app.insert_resource(StartPage(Menu::Practice)),
+        Start::Progress => {
+            app.world_mut()
+                .resource_mut::<crate::game::model::practice::Practice>()
+                .drill = crate::game::model::practice::Drill::Progress;
+            app.insert_resource(StartPage(Menu::Practice))
+        }
         Start::Hands => app.insert_resource(StartPage(Menu::Hands)),
         Start::Replay => app.add_systems(Startup, replay_the_newest),
         Start::Online => app.insert_resource(StartPage(Menu::Online)),

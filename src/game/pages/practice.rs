@@ -1,0 +1,479 @@
+//! The Practice page: the drills (`model::practice`) with big buttons for touch and a key for each, and the progress
+//! they keep: a heat map over the table's chart and each drill's scores over time.
+
+use super::*;
+use crate::engine::drill::{Record, row_name};
+use crate::engine::exact::chart::RowOf;
+use crate::engine::exact::name_of;
+use crate::engine::strategy::UP_CARDS;
+use crate::game::model::practice::{Drill, Practice};
+use crate::game::model::strategy::{Indices, StrategyBook};
+
+/// A right answer's colour, and a wrong one's.
+const RIGHT: egui::Color32 = egui::Color32::from_rgb(0x7c, 0xe0, 0x8f);
+
+/// A card as a small face: its rank and a suit, on white.
+fn card_face(ui: &mut egui::Ui, points: u8, suit: usize) {
+    let suits = ['♣', '♦', '♥', '♠'];
+    let red = suit % 4 == 1 || suit % 4 == 2;
+    let ink = if red {
+        egui::Color32::from_rgb(0xc0, 0x1c, 0x28)
+    } else {
+        egui::Color32::from_rgb(0x1b, 0x1b, 0x1b)
+    };
+    let (rect, _) = ui.allocate_exact_size(egui::vec2(52.0, 72.0), egui::Sense::hover());
+    ui.painter()
+        .rect_filled(rect, 6.0, egui::Color32::from_rgb(0xfa, 0xf7, 0xee));
+    ui.painter().text(
+        rect.center(),
+        egui::Align2::CENTER_CENTER,
+        format!("{}\n{}", name_of(points), suits[suit % 4]),
+        egui::FontId::proportional(22.0),
+        ink,
+    );
+}
+
+/// A big button for a thumb, with its key beside the word.
+fn big_button(ui: &mut egui::Ui, text: &str) -> bool {
+    ui.add(egui::Button::new(bold(text).size(18.0)).min_size(egui::vec2(96.0, 48.0)))
+        .clicked()
+}
+
+/// The page.
+pub(super) fn practice_page(
+    ui: &mut egui::Ui,
+    session: &Session,
+    options: &PlayOptions,
+    practice: &mut Practice,
+    book: &mut StrategyBook,
+) {
+    let rules = session.level.rules.rules();
+    practice.open(&rules, session.seed);
+    scrolling_column(ui, 720.0, |ui, width| {
+        panel_frame().show(ui, |ui| {
+            ui.set_width(width - 40.0);
+            ui.label(bold(format!("Practice · {}", session.level.name)).color(GOLD));
+            ui.label(egui::RichText::new(rules.to_string()).size(12.0));
+            ui.horizontal_wrapped(|ui| {
+                for drill in Drill::ALL {
+                    if ui
+                        .selectable_label(practice.drill == drill, bold(drill.name()))
+                        .clicked()
+                        && practice.drill != drill
+                    {
+                        if practice.drill == Drill::FlashCards {
+                            practice.finish_flash_session();
+                        }
+                        practice.drill = drill;
+                    }
+                }
+            });
+        });
+        ui.add_space(6.0);
+        panel_frame().show(ui, |ui| {
+            ui.set_width(width - 40.0);
+            match practice.drill {
+                Drill::FlashCards => flash_cards(ui, practice),
+                Drill::CountDown => count_down(ui, practice, options),
+                Drill::TrueCount => true_count(ui, practice, rules.decks),
+                Drill::IndexPlays => index_plays(ui, practice, book, &rules, options),
+                Drill::Progress => progress(ui, &practice.record),
+            }
+        });
+    });
+}
+
+/// Basic strategy, a hand at a time.
+fn flash_cards(ui: &mut egui::Ui, practice: &mut Practice) {
+    if practice.dealing() {
+        ui.label("Shuffling up: working out every hand's value for this table…");
+        return;
+    }
+    let Some(flash) = practice.flash.question.clone() else {
+        return;
+    };
+    ui.label("What does the chart play?");
+    ui.horizontal(|ui| {
+        ui.label(bold("Dealer").size(16.0));
+        card_face(ui, flash.up, 3);
+        ui.add_space(24.0);
+        ui.label(bold("You").size(16.0));
+        card_face(ui, flash.cards[0], 1);
+        card_face(ui, flash.cards[1], 0);
+    });
+    ui.add_space(8.0);
+    // The buttons first and the verdict under them, so that Next stands where the first answer did: a thumb taps
+    // the same place to answer and to go on.
+    let answered = practice.flash.answer;
+    match answered {
+        None => {
+            let mut chosen = None;
+            ui.horizontal_wrapped(|ui| {
+                for action in flash.offered().collect::<Vec<_>>() {
+                    let label = format!(
+                        "{}  [{}]",
+                        crate::narrate::capitalise(action.name()),
+                        action.key().to_uppercase()
+                    );
+                    let key = match action {
+                        Action::Hit => egui::Key::H,
+                        Action::Stand => egui::Key::S,
+                        Action::Double => egui::Key::D,
+                        Action::Split => egui::Key::P,
+                        _ => egui::Key::R,
+                    };
+                    if big_button(ui, &label) || ui.input(|i| i.key_pressed(key)) {
+                        chosen = Some(action);
+                    }
+                }
+            });
+            if let Some(action) = chosen
+                && let Some(answer) = practice.answer_flash(action)
+            {
+                info!(
+                    target: "holecard::practice",
+                    "flash card {},{} v {}: {} ({}, the chart plays {})",
+                    name_of(flash.cards[0]),
+                    name_of(flash.cards[1]),
+                    name_of(flash.up),
+                    action.name(),
+                    if answer.right { "right" } else { "wrong" },
+                    flash.answer.name()
+                );
+            }
+        }
+        Some(((action, answer), _)) => {
+            let next = ui
+                .horizontal_wrapped(|ui| big_button(ui, "Next  [Space]"))
+                .inner;
+            if next || ui.input(|i| i.key_pressed(egui::Key::Space)) {
+                practice.next_flash();
+            }
+            let chart = flash.answer.name();
+            if answer.right {
+                ui.label(bold(format!("Right: the chart plays {chart}.")).color(RIGHT));
+            } else {
+                ui.label(bold(format!("The chart plays {chart}.")).color(REFUSAL));
+                ui.label(format!(
+                    "To {} loses {:.1}% of the bet on this hand, on average.",
+                    action.name(),
+                    100.0 * answer.cost
+                ));
+            }
+        }
+    }
+    ui.add_space(6.0);
+    let (right, asked, cost) = practice.flash_score();
+    if asked > 0 {
+        ui.label(format!(
+            "This sitting: {right} of {asked} right · your mistakes would cost {cost:.2} bets per 100 hands"
+        ));
+    }
+}
+
+/// A deck shown card by card; then the count.
+fn count_down(ui: &mut egui::Ui, practice: &mut Practice, options: &PlayOptions) {
+    let system = options.count_system();
+    let now = ui.input(|i| i.time);
+    ui.label(format!(
+        "Count the cards as they come ({}, chosen in Settings), then type the running count.",
+        system.name
+    ));
+    ui.horizontal_wrapped(|ui| {
+        ui.label("Pace:");
+        for (seconds, words) in [
+            (2.0, "2 s a card"),
+            (1.0, "1 s"),
+            (0.5, "½ s"),
+            (0.25, "¼ s"),
+        ] {
+            ui.radio_value(&mut practice.pace, seconds, words);
+        }
+    });
+    ui.horizontal_wrapped(|ui| {
+        for (cards, words) in [(10, "10 cards"), (26, "half a deck"), (52, "a deck")] {
+            if big_button(ui, words) {
+                practice.new_count_down(system, cards, now);
+            }
+        }
+    });
+    let Some(deck) = practice.count_down.question.clone() else {
+        return;
+    };
+    let shown = practice.started.map_or(deck.cards.len(), |start| {
+        ((now - start) / practice.pace).floor().max(0.0) as usize
+    });
+    if shown < deck.cards.len() {
+        let card = deck.cards[shown];
+        ui.horizontal(|ui| {
+            card_face(ui, card.points(), card.suit() as usize);
+            ui.label(format!("card {} of {}", shown + 1, deck.cards.len()));
+        });
+        ui.ctx().request_repaint();
+        return;
+    }
+    match practice.count_down.answer {
+        None => {
+            ui.horizontal(|ui| {
+                ui.label("The running count:");
+                let field =
+                    ui.add(egui::TextEdit::singleline(&mut practice.typed).desired_width(80.0));
+                let enter = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+                if big_button(ui, "Check") || enter {
+                    let typed = practice.typed.trim().replace('+', "").replace('½', ".5");
+                    if let Ok(said) = typed.parse::<f64>() {
+                        let right = (said - deck.answer()).abs() < 1e-9;
+                        practice.count_down.answer = Some((said, right));
+                        practice.score(Drill::CountDown, right);
+                    }
+                }
+            });
+        }
+        Some((said, right)) => {
+            if right {
+                ui.label(bold(format!("Right: {:+}.", deck.answer())).color(RIGHT));
+            } else {
+                ui.label(
+                    bold(format!(
+                        "You said {said:+}; the count is {:+}.",
+                        deck.answer()
+                    ))
+                    .color(REFUSAL),
+                );
+            }
+        }
+    }
+}
+
+/// A running count and a tray; the true count rounded down.
+fn true_count(ui: &mut egui::Ui, practice: &mut Practice, decks: u8) {
+    if practice.conversion.question.is_none() {
+        practice.new_conversion(decks);
+    }
+    let Some(q) = practice.conversion.question else {
+        return;
+    };
+    ui.label(format!(
+        "Running count {:+}. The discard tray holds {} cards of a {}-deck shoe.",
+        q.running, q.tray_cards, q.decks
+    ));
+    ui.label("The true count, rounded down (decks left judged to the half deck):");
+    match practice.conversion.answer {
+        None => {
+            ui.horizontal(|ui| {
+                let field =
+                    ui.add(egui::TextEdit::singleline(&mut practice.typed).desired_width(80.0));
+                let enter = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+                if (big_button(ui, "Check") || enter)
+                    && let Ok(said) = practice.typed.trim().replace('+', "").parse::<i32>()
+                {
+                    let right = said == q.answer();
+                    practice.conversion.answer = Some((said, right));
+                    practice.score(Drill::TrueCount, right);
+                }
+            });
+        }
+        Some((said, right)) => {
+            let working = format!(
+                "{:+} ÷ {} decks left = {:+.2}, rounded down {:+}",
+                q.running,
+                crate::engine::count::say_decks(q.decks_left()),
+                f64::from(q.running) / q.decks_left(),
+                q.answer()
+            );
+            let line = if right {
+                bold(format!("Right: {working}.")).color(RIGHT)
+            } else {
+                bold(format!("You said {said:+}: {working}.")).color(REFUSAL)
+            };
+            ui.label(line);
+            if big_button(ui, "Next  [Space]") || ui.input(|i| i.key_pressed(egui::Key::Space)) {
+                practice.new_conversion(decks);
+            }
+        }
+    }
+}
+
+/// An index play at a true count: which play?
+fn index_plays(
+    ui: &mut egui::Ui,
+    practice: &mut Practice,
+    book: &mut StrategyBook,
+    rules: &crate::engine::Rules,
+    options: &PlayOptions,
+) {
+    let system = options.count_system();
+    book.ask(rules, system);
+    let list = match book.indices() {
+        Indices::Done(list) => list.clone(),
+        Indices::Unbalanced(why) => {
+            ui.label(why.as_str());
+            return;
+        }
+        Indices::Working(done) => {
+            ui.add(egui::ProgressBar::new(*done).text("Working out this table's index plays…"));
+            return;
+        }
+        Indices::Unasked => return,
+    };
+    if practice.index.question.is_none() {
+        practice.new_index(&list);
+    }
+    let Some(q) = practice.index.question.clone() else {
+        return;
+    };
+    ui.label(bold(format!(
+        "{} at a true count of {:+} ({})",
+        q.index.play.name(),
+        q.true_count,
+        system.name
+    )));
+    match practice.index.answer {
+        None => {
+            ui.horizontal_wrapped(|ui| {
+                for choice in [q.index.play.low, q.index.play.high] {
+                    if big_button(ui, &crate::narrate::capitalise(choice.word())) {
+                        let right = choice == q.answer();
+                        practice.index.answer = Some((choice, right));
+                        practice.score(Drill::IndexPlays, right);
+                    }
+                }
+            });
+        }
+        Some((_, right)) => {
+            let at = q.index.index.unwrap_or(0);
+            let why = format!(
+                "{} at {:+} and above, {} below.",
+                q.index.play.high.word(),
+                at,
+                q.index.play.low.word()
+            );
+            let line = if right {
+                bold(format!("Right: {why}")).color(RIGHT)
+            } else {
+                bold(format!("Not this time: {why}")).color(REFUSAL)
+            };
+            ui.label(line);
+            if big_button(ui, "Next  [Space]") || ui.input(|i| i.key_pressed(egui::Key::Space)) {
+                practice.new_index(&list);
+            }
+        }
+    }
+}
+
+/// A cell's colour on the heat map: unseen grey, then from red (always wrong) to green (always right).
+pub(super) fn heat(right: u32, wrong: u32) -> egui::Color32 {
+    let asked = right + wrong;
+    if asked == 0 {
+        return egui::Color32::from_rgb(0x58, 0x58, 0x58);
+    }
+    let share = right as f32 / asked as f32;
+    let mix = |a: u8, b: u8| (f32::from(a) + (f32::from(b) - f32::from(a)) * share) as u8;
+    egui::Color32::from_rgb(mix(0xd9, 0x4f), mix(0x4a, 0xc2), mix(0x3f, 0x6a))
+}
+
+/// The record: the heat map over the chart, and each drill's scores over time.
+fn progress(ui: &mut egui::Ui, record: &Record) {
+    ui.label("Flash cards by chart cell: green right, red wrong, grey not yet asked (hover for the counts).");
+    let parts: [(&str, Vec<RowOf>); 3] = [
+        ("Hard", (5..=19).rev().map(RowOf::Hard).collect()),
+        ("Soft", (13..=20).rev().map(RowOf::Soft).collect()),
+        (
+            "Pairs",
+            [1u8, 10, 9, 8, 7, 6, 5, 4, 3, 2]
+                .into_iter()
+                .map(RowOf::Pair)
+                .collect(),
+        ),
+    ];
+    ui.horizontal_wrapped(|ui| {
+        for (title, rows) in parts {
+            ui.vertical(|ui| {
+                ui.label(bold(title).color(GOLD));
+                egui::Grid::new(("heat", title))
+                    .spacing(egui::vec2(2.0, 2.0))
+                    .min_col_width(16.0)
+                    .show(ui, |ui| {
+                        ui.label("");
+                        for up in UP_CARDS {
+                            ui.label(egui::RichText::new(name_of(up)).size(11.0));
+                        }
+                        ui.end_row();
+                        for row in rows {
+                            let name = match row {
+                                RowOf::Hard(t) => t.to_string(),
+                                RowOf::Soft(t) => format!("A,{}", t - 11),
+                                RowOf::Pair(p) => format!("{0},{0}", name_of(p)),
+                            };
+                            ui.label(egui::RichText::new(name).size(11.0));
+                            for up in UP_CARDS {
+                                let (right, wrong) =
+                                    record.cell(row, up).map_or((0, 0), |c| (c.right, c.wrong));
+                                let (rect, response) = ui.allocate_exact_size(
+                                    egui::vec2(16.0, 13.0),
+                                    egui::Sense::hover(),
+                                );
+                                ui.painter().rect_filled(rect, 2.0, heat(right, wrong));
+                                response.on_hover_text(format!(
+                                    "{} v {}: {right} right, {wrong} wrong",
+                                    row_name(row),
+                                    name_of(up)
+                                ));
+                            }
+                            ui.end_row();
+                        }
+                    });
+            });
+        }
+    });
+    ui.add_space(8.0);
+    ui.label(bold("Scores over time").color(GOLD));
+    if record.sessions.is_empty() {
+        ui.label("Nothing yet: every drill you finish is kept here.");
+        return;
+    }
+    // The cost of flash-card mistakes per 100 hands, session by session, as a line.
+    let costs: Vec<f64> = record
+        .sessions
+        .iter()
+        .filter_map(|s| s.cost_per_100)
+        .collect();
+    if costs.len() >= 2 {
+        let (rect, _) = ui.allocate_exact_size(egui::vec2(280.0, 80.0), egui::Sense::hover());
+        ui.painter()
+            .rect_filled(rect, 4.0, egui::Color32::from_black_alpha(90));
+        let top = costs.iter().copied().fold(0.01, f64::max);
+        let points: Vec<egui::Pos2> = costs
+            .iter()
+            .enumerate()
+            .map(|(i, c)| {
+                let x =
+                    rect.left() + 8.0 + (rect.width() - 16.0) * i as f32 / (costs.len() - 1) as f32;
+                let y = rect.bottom() - 8.0 - (rect.height() - 16.0) * (c / top) as f32;
+                egui::pos2(x, y)
+            })
+            .collect();
+        ui.painter()
+            .add(egui::Shape::line(points, egui::Stroke::new(2.0, GOLD)));
+        ui.label(
+            egui::RichText::new(format!(
+                "Flash-card mistakes, bets lost per 100 hands: from {:.2} to {:.2}",
+                costs[0],
+                costs[costs.len() - 1]
+            ))
+            .size(12.0),
+        );
+    }
+    egui::Grid::new("sessions").striped(true).show(ui, |ui| {
+        for session in record.sessions.iter().rev().take(12) {
+            ui.label(&session.drill);
+            ui.label(format!("{} of {}", session.right, session.asked));
+            ui.label(
+                session
+                    .cost_per_100
+                    .map_or(String::new(), |c| format!("{c:.2} bets per 100 hands")),
+            );
+            ui.end_row();
+        }
+    });
+}
