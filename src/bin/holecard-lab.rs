@@ -877,21 +877,14 @@ fn live_times(args: &LiveTimesArgs) -> ExitCode {
 }
 
 fn chart(args: &ChartArgs) -> ExitCode {
-    use holecard::engine::card::{Card, Rank, Suit};
+    use holecard::engine::card::Card;
     use holecard::engine::command::Action;
     use holecard::engine::hand::Cards;
     use holecard::engine::strategy::BasicStrategy;
     let run = || -> Result<String, String> {
         let (rules, exact_rules, shoe) = exact_table(&args.table)?;
         let basic = BasicStrategy::for_rules(&rules);
-        let card = |points: u8| {
-            let rank = if points == 10 {
-                Rank::Ten
-            } else {
-                Rank::from_number(points).unwrap_or(Rank::Ace)
-            };
-            Card::new(0, Suit::Spades, rank)
-        };
+        let card = Card::of_points;
         let chart_play = |a: u8, b: u8, up: u8| -> char {
             let mut cards = Cards::default();
             cards.push(card(a));

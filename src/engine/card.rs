@@ -141,6 +141,17 @@ impl Card {
         Card(((deck as u16) << 6) | ((suit as u16) << 4) | rank as u16)
     }
 
+    /// A card worth `points` (1 = ace, 2–9, 10 and over a ten), of one suit and deck: for asking a chart or a count,
+    /// which go by points alone.
+    pub fn of_points(points: u8) -> Card {
+        let rank = if points >= 10 {
+            Rank::Ten
+        } else {
+            Rank::from_number(points).unwrap_or(Rank::Ace)
+        };
+        Card::new(0, Suit::Spades, rank)
+    }
+
     /// The card's rank.
     pub fn rank(self) -> Rank {
         match Rank::from_number((self.0 & 0x0f) as u8) {

@@ -86,6 +86,17 @@ struct Rule {
     high: Action,
 }
 
+impl Rule {
+    /// The play at `true_count`.
+    fn at(self, true_count: i32) -> Action {
+        if true_count >= self.at {
+            self.high
+        } else {
+            self.low
+        }
+    }
+}
+
 fn action(choice: Choice) -> Action {
     match choice {
         Choice::Stand | Choice::Decline => Action::Stand,
@@ -180,11 +191,7 @@ impl Deviations {
             && a.points() == b.points()
         {
             if let Some(rule) = self.pair[usize::from(a.points())][col] {
-                let want = if true_count() >= rule.at {
-                    rule.high
-                } else {
-                    rule.low
-                };
+                let want = rule.at(true_count());
                 if allowed(want) {
                     return want;
                 }
@@ -209,11 +216,7 @@ impl Deviations {
             return basic;
         }
         if let Some(rule) = self.hard[value][col] {
-            let want = if true_count() >= rule.at {
-                rule.high
-            } else {
-                rule.low
-            };
+            let want = rule.at(true_count());
             return if allowed(want) {
                 want
             } else if want == Action::Double && allowed(Action::Hit) {

@@ -3,7 +3,7 @@
 //! a deck; turning a running count into a true count; index plays. Each question carries its answer and what a
 //! wrong one costs, and a [`Record`] keeps the player's answers per chart cell (the heat map over the chart).
 
-use super::card::{Card, Rank, Suit};
+use super::card::Card;
 use super::command::Action;
 use super::count::{Count, System, decks_left_estimate};
 use super::exact::Table as ExactTable;
@@ -82,16 +82,6 @@ impl Flash {
     }
 }
 
-/// A card of these points, for asking the chart.
-fn card(points: u8) -> Card {
-    let rank = if points >= 10 {
-        Rank::Ten
-    } else {
-        Rank::from_number(points).unwrap_or(Rank::Ace)
-    };
-    Card::new(0, Suit::Spades, rank)
-}
-
 /// Every flash card of a table: each two-card hand (not a blackjack) against each up card.
 #[derive(Clone, Debug, PartialEq)]
 pub struct FlashDeck {
@@ -123,10 +113,10 @@ impl FlashDeck {
                 values.push((Action::Surrender, r));
             }
             let mut cards = Cards::default();
-            cards.push(card(a));
-            cards.push(card(b));
+            cards.push(Card::of_points(a));
+            cards.push(Card::of_points(b));
             let offered = |action: Action| values.iter().any(|(p, _)| *p == action);
-            let answer = chart.play(&cards, card(deal.up), offered);
+            let answer = chart.play(&cards, Card::of_points(deal.up), offered);
             let up_chance = f64::from(shoe[usize::from(deal.up - 1)]) / total;
             flashes.push(Flash {
                 cards: deal.cards,

@@ -4,7 +4,7 @@
 use super::compositions::{self, Compositions, NONE};
 use super::dealer;
 use super::{ExactError, ExactRules, PostSplit, RANKS, Ranks};
-use crate::engine::card::{Card, Rank, Suit};
+use crate::engine::card::Card;
 use crate::engine::command::Action;
 use crate::engine::hand::Cards;
 use crate::engine::rules::{HoleCard, Surrender};
@@ -187,11 +187,7 @@ const UNASKED: u8 = u8::MAX;
 
 /// A card of these points, for asking the chart.
 fn card_of(points: usize) -> Card {
-    let rank = match points {
-        10 => Rank::Ten,
-        n => Rank::from_number(n as u8).unwrap_or(Rank::Ace),
-    };
-    Card::new(0, Suit::Spades, rank)
+    Card::of_points(points as u8)
 }
 
 /// A hand of these counts, for asking the chart (the order does not change a total-dependent chart's play).
