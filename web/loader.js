@@ -140,11 +140,12 @@ window.addEventListener('holecard-table', () => {
 // Once the table is up, the service worker (sw.js) is registered: it caches this build's files in the background, so
 // the next visit starts from them and plays with no network. Not sooner: the first visit's download and start-up
 // come first. A browser without service workers (or a page not served over https or from this machine) plays on.
-// A visit the worker already has asks it whether it has changed instead, and asks again a few seconds later and
-// then every ten minutes while the page is open: a new build's worker then installs, caches the new build and
-// removes the old. (Chromium checks on its own only now and then. In Chromium 156, registering again did not settle
-// for a page the worker controls, nor did the first check made a second after the game started; the next one, a few
-// seconds on, did: the browser test's new-build visit waits for it.)
+// A visit the worker already has asks it whether it has changed instead, and again every ten minutes while the page
+// is open: a new build's worker then installs, caches the new build and removes the old.
+// Chromium may hold a check back for minutes while the page's main thread has no idle time, which a game drawn in
+// software WebGL never has (web/test/sw-idle.mjs measures it; leaving the page lets it finish within seconds). That
+// costs nothing but the offline copy's freshness: the page is always asked of the network first and names the new
+// build's files, which the old worker does not keep and leaves to the network, so the player plays the new build.
 async function keepForOffline() {
   if (!('serviceWorker' in navigator)) return;
   try {
@@ -156,10 +157,7 @@ async function keepForOffline() {
     const check = () => registration.update().catch((error) => {
       console.warn(`holecard: could not ask whether the game has a new build: ${error}`);
     });
-    // Chromium 156 sometimes leaves an update check unsettled, the first and now and then the second; the checks
-    // that follow settle it. So: at once, then 5, 15, 30 and 60 seconds on, then every ten minutes.
     check();
-    for (const seconds of [5, 15, 30, 60]) setTimeout(check, seconds * 1000);
     setInterval(check, 600_000);
   } catch (error) {
     console.warn(`holecard: the game will not be kept for playing offline: ${error}`);

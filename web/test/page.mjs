@@ -60,7 +60,8 @@ export class Table {
     while (Date.now() - start < timeout) {
       this.check();
       // The page's own failure message (the game could not start, or stopped) fails the test at once.
-      const failed = await this.read("document.getElementById('cover').classList.contains('failed') "
+      // (A page of the site that is not the game's has no cover.)
+      const failed = await this.read("document.getElementById('cover')?.classList.contains('failed') "
         + "? document.getElementById('status').textContent : ''");
       if (failed) {
         await this.shot(`failed-${what.replace(/\W+/g, '-')}`);
