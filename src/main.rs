@@ -42,6 +42,9 @@ struct Cli {
     /// Open with the advisor on (each legal play's exact value beside the buttons), whatever Settings last said.
     #[arg(long)]
     advisor: bool,
+    /// Open with the coach on (a play off the chart is stopped once and priced), whatever Settings last said.
+    #[arg(long)]
+    coach: bool,
     /// With --screenshot: bet this many dollars each round and deal, the decisions waiting for a person, so that the
     /// picture can show one.
     #[arg(long, value_name = "DOLLARS", requires = "screenshot", value_parser = clap::value_parser!(u32).range(1..=100_000))]
@@ -192,6 +195,7 @@ fn main() -> ExitCode {
         #[cfg(target_arch = "wasm32")]
         server: None,
         advisor: cli.advisor,
+        coach: cli.coach,
         bet: cli
             .bet
             .map(|dollars| holecard::engine::Cents::units(i64::from(dollars))),

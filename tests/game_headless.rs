@@ -1438,3 +1438,165 @@ fn practice_deals_flash_cards_from_the_tables_chart_and_keeps_the_answers() {
     assert_eq!((session.right, session.asked), (1, 2));
     assert!(practice.unsaved, "and the record is to be written");
 }
+
+/// Waits (frames on, the engine on another thread) until the advisor has answered the decision on the felt.
+fn until_advised(app: &mut App) {
+    use holecard::game::model::advisor::{Advisor, Counsel};
+    let started = std::time::Instant::now();
+    while !matches!(
+        app.world().resource::<Advisor>().counsel(),
+        Counsel::Ready(..)
+    ) {
+        assert!(
+            started.elapsed().as_secs() < 60,
+            "no advice: {:?}",
+            app.world().resource::<Advisor>().counsel()
+        );
+        app.update();
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+}
+
+/// The player's choice through the coach, as the keys and the buttons make it.
+fn coach_choice(
+    app: &mut App,
+    action: holecard::engine::Action,
+) -> Option<holecard::engine::Action> {
+    use holecard::game::model::coach::{self, Coach};
+    let world = app.world_mut();
+    world.resource_scope(|world, mut coach: Mut<Coach>| {
+        let view = &world.resource::<holecard::game::model::table::SeatView>().0;
+        coach::coached(
+            &mut coach,
+            world.resource::<PlayOptions>(),
+            world.resource::<holecard::game::model::strategy::StrategyBook>(),
+            world.resource::<holecard::game::model::advisor::Advisor>(),
+            view,
+            3,
+            action,
+        )
+    })
+}
+
+/// The coach: off by default, every choice goes through. On, a play on the chart goes through; one off it is
+/// stopped once, with a line naming the chart's play and what the choice costs on this shoe by the advisor's exact
+/// values (the advisor works for the coach even when it is not shown); chosen again, it goes to the table.
+#[test]
+fn the_coach_stops_a_play_off_the_chart_once_and_prices_it() {
+    use holecard::engine::Action::{Split, Stand};
+    use holecard::game::model::advisor::{Advisor, Counsel};
+    use holecard::game::model::coach::{self, Book, Coach, Source};
+    // Mae (seat 0) gets 10, 9; the player (seat 3) 8, 8; the dealer shows a 6 (a 10 below).
+    let mut app = human_app(&[Ten, Eight, Six, Nine, Eight, Ten, Three, Two, Ten, Ten]);
+    assert!(
+        !app.world().resource::<PlayOptions>().coach,
+        "off by default"
+    );
+    bet_25_and_deal(&mut app);
+    assert_eq!(
+        coach_choice(&mut app, Stand),
+        Some(Stand),
+        "the coach is off"
+    );
+    app.world_mut().resource_mut::<PlayOptions>().coach = true;
+    assert_eq!(coach_choice(&mut app, Split), Some(Split), "on the chart");
+    assert_eq!(
+        coach_choice(&mut app, Stand),
+        None,
+        "off the chart: stopped"
+    );
+    let stop = app.world().resource::<Coach>().stop.expect("a stop");
+    assert_eq!(stop.chosen, Stand);
+    assert_eq!(
+        stop.book,
+        Book {
+            play: Split,
+            source: Source::Chart
+        }
+    );
+    until_advised(&mut app);
+    assert!(
+        !app.world().resource::<PlayOptions>().advisor,
+        "the advisor works for the coach without being shown"
+    );
+    let advisor = app.world().resource::<Advisor>();
+    let Counsel::Ready(_, advice) = advisor.counsel() else {
+        unreachable!()
+    };
+    let amount = |action| {
+        advice
+            .plays
+            .iter()
+            .find(|p| p.action == action)
+            .map(|p| p.amount)
+            .expect("priced")
+    };
+    let cost = Cents(amount(Split).0 - amount(Stand).0);
+    assert!(cost > Cents::ZERO, "standing on 8,8 against a 6 costs");
+    let view = &app
+        .world()
+        .resource::<holecard::game::model::table::SeatView>()
+        .0;
+    let hand = coach::hand_words(view, 3).expect("the player's hand");
+    assert_eq!(hand, "8,8 against a 6");
+    assert_eq!(
+        coach::line(&stop, advisor, &hand),
+        format!("The chart plays split on 8,8 against a 6; stand costs {cost} on this shoe.")
+    );
+    // Kept: the same play again goes through, once stopped is enough.
+    assert_eq!(coach_choice(&mut app, Stand), Some(Stand));
+    assert_eq!(app.world().resource::<Coach>().kept, 1);
+    assert_eq!(
+        coach_choice(&mut app, Stand),
+        Some(Stand),
+        "stopped once only"
+    );
+    intend(&mut app, Intent::Play(Stand));
+    settle(&mut app);
+    assert_eq!(app.world().resource::<Coach>().stop, None);
+}
+
+/// With the count, the coach's book is the counter's: 12 against a 3 hits by the chart and stands from a true count
+/// of +2 (Schlesinger's 6-deck S17 index, as in tests/strategy_computed.rs), and the stop says it is the index play.
+#[test]
+fn with_the_count_the_coach_holds_the_player_to_the_index_play() {
+    use holecard::engine::Action::{Hit, Stand};
+    use holecard::engine::counter::Deviations;
+    use holecard::engine::exact::indices::Index;
+    use holecard::game::model::coach::{self, Book, Coach, Source};
+    // The player gets 10, 2 against a 3.
+    let mut app = human_app(&[Ten, Ten, Three, Nine, Two, Ten, Five, Five, Five, Five]);
+    bet_25_and_deal(&mut app);
+    let deviations = Deviations::of(&Index::published_6d_s17_das());
+    let view = &app
+        .world()
+        .resource::<holecard::game::model::table::SeatView>()
+        .0;
+    assert_eq!(
+        coach::book_play(view, 3, Some((&deviations, 1))),
+        Some(Book {
+            play: Hit,
+            source: Source::Chart
+        })
+    );
+    let book = coach::book_play(view, 3, Some((&deviations, 2)));
+    assert_eq!(
+        book,
+        Some(Book {
+            play: Stand,
+            source: Source::Index(2)
+        })
+    );
+    let mut coach = Coach::default();
+    assert_eq!(coach.choose(Stand, view, 3, book), Some(Stand));
+    assert_eq!(coach.choose(Hit, view, 3, book), None);
+    let stop = coach.stop.expect("stopped");
+    assert!(
+        coach::line(&stop, &Default::default(), "hard 12 against a 3")
+            .starts_with("At true count +2, the index play is stand on hard 12 against a 3")
+    );
+    // Choose again: whatever comes next goes through.
+    coach.choose_again();
+    assert_eq!(coach.choose(Hit, view, 3, book), Some(Hit));
+    assert_eq!(coach.changed, 1);
+}

@@ -5,7 +5,7 @@
 
 use holecard::engine::count::hi_lo;
 use holecard::engine::exact::chart::chart_on;
-use holecard::engine::exact::indices::{IndexHand, PLAYS, indices_on};
+use holecard::engine::exact::indices::{IndexHand, PLAYS, PUBLISHED_6D_S17_DAS, indices_on};
 use holecard::engine::exact::{PostSplit, threads};
 use holecard::engine::rules::{Rules, Soft17, Surrender};
 use holecard::engine::strategy::{BasicStrategy, Grid, Play, UP_CARDS, column_of_points};
@@ -113,36 +113,6 @@ fn computed_charts_equal_the_published_charts_for_their_rules() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
-
-/// Hi-Lo indices for six decks, dealer stands on soft 17, double after split (late surrender for the Fab 4), in
-/// `PLAYS`' order: Don Schlesinger, *Blackjack Attack: Playing the Pros' Way*, 3rd edition (RGE Publishing, 2005),
-/// "The Illustrious 18" and "The Fab 4" (multi-deck, S17; first published as "Attacking the Shoe", Blackjack Forum,
-/// September 1986), as the Wizard of Odds reproduces them (wizardofodds.com/games/blackjack/card-counting/high-low/).
-/// The play named `high` in `PLAYS` is made at the index and above, the true count floored.
-const PUBLISHED_6D_S17_DAS: [i32; 22] = [
-    3,  // insurance
-    0,  // 16 v T: stand
-    4,  // 15 v T: stand
-    5,  // T,T v 5: split
-    4,  // T,T v 6: split
-    4,  // 10 v T: double
-    2,  // 12 v 3: stand
-    3,  // 12 v 2: stand
-    1,  // 11 v A: double
-    1,  // 9 v 2: double
-    4,  // 10 v A: double
-    3,  // 9 v 7: double
-    5,  // 16 v 9: stand
-    -1, // 13 v 2: stand
-    0,  // 12 v 4: stand
-    -2, // 12 v 5: stand
-    -1, // 12 v 6: stand
-    -2, // 13 v 3: stand
-    3,  // 14 v T: surrender
-    0,  // 15 v T: surrender
-    2,  // 15 v 9: surrender
-    1,  // 15 v A: surrender
-];
 
 #[test]
 fn computed_hi_lo_indices_for_six_decks_s17_das_are_within_one_of_the_published() {

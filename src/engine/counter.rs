@@ -293,7 +293,6 @@ impl Counter {
 mod tests {
     use super::*;
     use crate::engine::card::{Rank, Suit};
-    use crate::engine::exact::indices::PLAYS;
 
     #[test]
     fn ramps_read_and_bet_by_the_true_count() {
@@ -328,21 +327,7 @@ mod tests {
     }
 
     fn published() -> Deviations {
-        // Schlesinger's 6-deck S17 indices (tests/strategy_computed.rs cites them).
-        let at = [
-            3, 0, 4, 5, 4, 4, 2, 3, 1, 1, 4, 3, 5, -1, 0, -2, -1, -2, 3, 0, 2, 1,
-        ];
-        let indices: Vec<Index> = PLAYS
-            .iter()
-            .zip(at)
-            .map(|(play, at)| Index {
-                play: *play,
-                crossing: Some(f64::from(at)),
-                index: Some(at),
-                always: false,
-            })
-            .collect();
-        Deviations::of(&indices)
+        Deviations::of(&Index::published_6d_s17_das())
     }
 
     #[test]

@@ -141,6 +141,37 @@ pub const PLAYS: [IndexPlay; 22] = {
     ]
 };
 
+/// Hi-Lo indices for six decks, dealer stands on soft 17, double after split (late surrender for the Fab 4), in
+/// `PLAYS`' order: Don Schlesinger, *Blackjack Attack: Playing the Pros' Way*, 3rd edition (RGE Publishing, 2005),
+/// "The Illustrious 18" and "The Fab 4" (multi-deck, S17; first published as "Attacking the Shoe", Blackjack Forum,
+/// September 1986), as the Wizard of Odds reproduces them (wizardofodds.com/games/blackjack/card-counting/high-low/).
+/// The play named `high` in `PLAYS` is made at the index and above, the true count floored. The check for the
+/// computed indices (tests/strategy_computed.rs).
+pub const PUBLISHED_6D_S17_DAS: [i32; 22] = [
+    3,  // insurance
+    0,  // 16 v T: stand
+    4,  // 15 v T: stand
+    5,  // T,T v 5: split
+    4,  // T,T v 6: split
+    4,  // 10 v T: double
+    2,  // 12 v 3: stand
+    3,  // 12 v 2: stand
+    1,  // 11 v A: double
+    1,  // 9 v 2: double
+    4,  // 10 v A: double
+    3,  // 9 v 7: double
+    5,  // 16 v 9: stand
+    -1, // 13 v 2: stand
+    0,  // 12 v 4: stand
+    -2, // 12 v 5: stand
+    -1, // 12 v 6: stand
+    -2, // 13 v 3: stand
+    3,  // 14 v T: surrender
+    0,  // 15 v T: surrender
+    2,  // 15 v 9: surrender
+    1,  // 15 v A: surrender
+];
+
 /// An index play's computed index.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Index {
@@ -153,6 +184,22 @@ pub struct Index {
     pub index: Option<i32>,
     /// When there is no crossing: `high` is better at every count tried (true) or at none (false).
     pub always: bool,
+}
+
+impl Index {
+    /// The published indices ([`PUBLISHED_6D_S17_DAS`]) as indices a counter plays by.
+    pub fn published_6d_s17_das() -> Vec<Index> {
+        PLAYS
+            .iter()
+            .zip(PUBLISHED_6D_S17_DAS)
+            .map(|(play, at)| Index {
+                play: *play,
+                crossing: Some(f64::from(at)),
+                index: Some(at),
+                always: false,
+            })
+            .collect()
+    }
 }
 
 /// Why indices cannot be computed.

@@ -25,6 +25,9 @@ pub struct Preferences {
     /// The counting system, by its place in the list (0 = Hi-Lo).
     #[serde(default)]
     pub count_system: u8,
+    /// The coach at the table.
+    #[serde(default)]
+    pub coach: bool,
     /// How cards are printed, and reduced motion.
     #[serde(default)]
     pub look: crate::game::model::settings::Look,
@@ -42,6 +45,7 @@ impl Default for Preferences {
             advisor: false,
             show_count: false,
             count_system: 0,
+            coach: false,
             look: crate::game::model::settings::Look::default(),
             mix: crate::game::model::settings::Mix::default(),
         }
@@ -99,6 +103,7 @@ pub(crate) fn remember_preferences(
         advisor: options.advisor,
         show_count: options.show_count,
         count_system: options.count_system,
+        coach: options.coach,
         look: *look,
         mix: mix.map_or_else(crate::game::model::settings::Mix::default, |m| *m),
     };

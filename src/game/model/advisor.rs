@@ -117,7 +117,7 @@ fn said(decision: &Decision, advice: &Advice, took: Duration, slice: Option<Dura
     )
 }
 
-/// Puts a new decision to the engine off the frame (or, sliced, starts it), and takes the answer in when it is ready.
+/// Puts a new decision to the engine off the frame (for the advisor, or the coach) (or, sliced, starts it), and takes the answer in when it is ready.
 fn ask(options: Res<PlayOptions>, seen: Option<Res<SeatView>>, mut advisor: ResMut<Advisor>) {
     // The decision is asked again only when something it is made of may have changed: the view, the setting, or what
     // the seat watched (not every frame: making it builds the chart and the question).
@@ -125,7 +125,8 @@ fn ask(options: Res<PlayOptions>, seen: Option<Res<SeatView>>, mut advisor: ResM
         advisor.news || options.is_changed() || seen.as_ref().is_none_or(|s| s.is_changed());
     advisor.news = false;
     let decision = looked_again.then(|| {
-        seen.filter(|_| options.advisor)
+        // The coach prices a stopped play with the advisor's values, so it asks too.
+        seen.filter(|_| options.advisor || options.coach)
             .and_then(|seen| exact::decision(&seen.0, &advisor.tray))
     });
     if let Some(decision) = decision

@@ -6,6 +6,7 @@
 //! nothing here holds the engine's table (the drivers, `local` and `online`, feed it).
 
 pub mod advisor;
+pub mod coach;
 pub mod edges;
 pub mod player;
 pub mod practice;
@@ -24,6 +25,7 @@ pub fn plugin(app: &mut App) {
         table::plugin,
         player::plugin,
         advisor::plugin,
+        coach::plugin,
         edges::plugin,
         strategy::plugin,
         practice::plugin,

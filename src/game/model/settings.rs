@@ -40,6 +40,8 @@ pub struct PlayOptions {
     pub show_count: bool,
     /// Which system counts: an index into `engine::count::systems()` (Hi-Lo first).
     pub count_system: u8,
+    /// The coach: a play off the chart (or the index play, with the count shown) is stopped once and explained.
+    pub coach: bool,
 }
 
 impl PlayOptions {
@@ -60,6 +62,7 @@ impl Default for PlayOptions {
             advisor: false,
             show_count: false,
             count_system: 0,
+            coach: false,
         }
     }
 }

@@ -87,6 +87,14 @@ impl StrategyBook {
         &self.indices
     }
 
+    /// The index plays, once worked out.
+    pub fn done_indices(&self) -> Option<&[Index]> {
+        match &self.indices {
+            Indices::Done(indices) => Some(indices),
+            _ => None,
+        }
+    }
+
     /// Takes in finished work and does a slice of the sliced kind; true when something changed.
     pub fn work(&mut self) -> bool {
         let mut changed = false;

@@ -10,7 +10,7 @@ pub(super) fn keys(
     slip: Res<BetSlip>,
     mut log: ResMut<RoundLog>,
     mut intents: MessageWriter<Intent>,
-    mut options: ResMut<PlayOptions>,
+    (mut options, mut coaching): (ResMut<PlayOptions>, coach::Coaching),
 ) {
     let Some(seen) = seen else {
         return;
@@ -24,6 +24,9 @@ pub(super) fn keys(
     }
     if input.just_pressed(KeyCode::KeyO) {
         options.show_count = !options.show_count;
+    }
+    if input.just_pressed(KeyCode::KeyG) {
+        options.coach = !options.coach;
     }
     if table.phase() == Phase::Betting && !slip.in_play {
         let chips = denominations(table.rules());
@@ -54,6 +57,7 @@ pub(super) fn keys(
         for action in table.legal_actions(seat).iter() {
             if let Some(key) = letter_key(action.key())
                 && input.just_pressed(key)
+                && let Some(action) = coaching.choose(&options, table, seat, action)
             {
                 intents.write(Intent::Play(action));
             }

@@ -10,6 +10,7 @@ use crate::game::felt::asset_tracking::{Preload, Tally};
 use crate::game::felt::fonts::{
     BOLD_FAMILY, FontFile, GameFonts, font_bytes, font_definitions, preload_fonts,
 };
+use crate::game::model::coach;
 use crate::game::model::player::{BetSlip, Intent, PlayOptions, denominations, human_seat};
 use crate::game::model::screen::{RoundPhase, Screen};
 use crate::game::model::session::Session;

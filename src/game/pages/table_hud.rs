@@ -50,15 +50,16 @@ pub(super) fn table_hud(
     mut intents: MessageWriter<Intent>,
     mut next: ResMut<NextState<Screen>>,
     cameras: Query<(&Camera, &GlobalTransform)>,
-    (layout, online, typed, advisor): (
+    (layout, online, typed, mut coaching): (
         Res<crate::game::felt::layout::TableLayout>,
         Option<Res<crate::game::model::table::OnlineTable>>,
         Res<Typed>,
-        Res<crate::game::model::advisor::Advisor>,
+        coach::Coaching,
     ),
     bankrolls: Query<&crate::game::model::table::Bankroll>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
+    let advisor = &coaching.advisor;
     let Some(seen) = seen else {
         return Ok(());
     };
@@ -185,6 +186,17 @@ pub(super) fn table_hud(
                 if ui.button(label).clicked() {
                     settings.options.advisor = !advising;
                 }
+                let coaching = settings.options.coach;
+                if ui
+                    .button(if coaching {
+                        "Coach off  [G]"
+                    } else {
+                        "Coach  [G]"
+                    })
+                    .clicked()
+                {
+                    settings.options.coach = !coaching;
+                }
                 let counting = settings.options.show_count;
                 if ui
                     .button(if counting {
@@ -224,10 +236,41 @@ pub(super) fn table_hud(
             Some(seat) if table.seat_to_act() == Some(seat) && !busy => {
                 let legal = table.legal_actions(seat);
                 let advising = settings.options.advisor;
-                let your_move = |ui: &mut egui::Ui| {
+                // A play the coach stopped: its line, and the player keeps it or chooses again.
+                let stop = coaching.coach.current(table, Some(seat));
+                let stop_line = stop.map(|stop| {
+                    let hand = coach::hand_words(table, seat).unwrap_or_default();
+                    coach::line(&stop, advisor, &hand)
+                });
+                let mut answer = None;
+                let mut your_move = |ui: &mut egui::Ui| {
                     ui.vertical(|ui| {
                         ui.label(bold("Your move").color(GOLD));
-                        if advising && let Some(line) = counsel_line(&advisor) {
+                        if let (Some(stop), Some(line)) = (stop, &stop_line) {
+                            ui.set_max_width(if portrait {
+                                ui.available_width()
+                            } else {
+                                430.0
+                            });
+                            ui.label(
+                                egui::RichText::new(format!("Coach: {line}"))
+                                    .size(13.0)
+                                    .color(GOLD),
+                            );
+                            ui.horizontal(|ui| {
+                                let keep = format!(
+                                    "Keep {}  [{}]",
+                                    stop.chosen.name(),
+                                    stop.chosen.key().to_uppercase()
+                                );
+                                if ui.button(keep).clicked() {
+                                    answer = Some(stop.chosen);
+                                }
+                                if ui.button("Choose again").clicked() {
+                                    answer = Some(stop.book.play);
+                                }
+                            });
+                        } else if advising && let Some(line) = counsel_line(advisor) {
                             ui.label(line);
                         }
                     });
@@ -248,7 +291,7 @@ pub(super) fn table_hud(
                         if action == Action::TakeInsurance {
                             label = format!("Insure {}  [I]", table.max_insurance(seat));
                         }
-                        let counsel = advising.then(|| counsel_for(&advisor, action)).flatten();
+                        let counsel = advising.then(|| counsel_for(advisor, action)).flatten();
                         let mut text = egui::text::LayoutJob::default();
                         text.append(
                             &label,
@@ -276,11 +319,30 @@ pub(super) fn table_hud(
                         if ui
                             .add(egui::Button::new(text).min_size(egui::vec2(96.0, height)))
                             .clicked()
+                            && let Some(action) = coach::coached(
+                                &mut coaching.coach,
+                                &settings.options,
+                                &coaching.book,
+                                advisor,
+                                table,
+                                seat,
+                                action,
+                            )
                         {
                             intents.write(Intent::Play(action));
                         }
                     }
                 });
+                match answer {
+                    // Kept: the stopped play goes to the table.
+                    Some(chosen) if stop.is_some_and(|stop| stop.chosen == chosen) => {
+                        if let Some(action) = coaching.coach.choose(chosen, table, seat, None) {
+                            intents.write(Intent::Play(action));
+                        }
+                    }
+                    Some(_) => coaching.coach.choose_again(),
+                    None => {}
+                }
             }
             _ => {
                 let words = match table.seat_to_act() {

@@ -352,8 +352,12 @@ pub(super) fn settings_page(ui: &mut egui::Ui, settings: &mut Settings) {
             &mut settings.options.advisor,
             "Advisor: every play's exact value on this shoe  [A]",
         );
+        ui.checkbox(
+            &mut settings.options.coach,
+            "Coach: a play off the chart is stopped once, with its cost  [G]",
+        );
         ui.horizontal(|ui| {
-            ui.checkbox(&mut settings.options.show_count, "Show the count  [C]");
+            ui.checkbox(&mut settings.options.show_count, "Show the count  [O]");
             let chosen = settings.options.count_system().name.as_str();
             egui::ComboBox::from_id_salt("count system")
                 .selected_text(chosen)

@@ -24,6 +24,8 @@ pub struct WindowOptions {
     pub server: Option<String>,
     /// Open with the advisor on, whatever Settings last said.
     pub advisor: bool,
+    /// Open with the coach on, whatever Settings last said.
+    pub coach: bool,
     /// With a screenshot: the player bets this each round and deals, and the decisions wait for a person, so the
     /// picture can show one.
     pub bet: Option<crate::engine::Cents>,
@@ -125,13 +127,16 @@ pub(crate) fn presentation(
         advisor: remembered.advisor,
         show_count: remembered.show_count,
         count_system: remembered.count_system,
+        coach: remembered.coach,
     })
     .insert_resource(remembered.look)
     .insert_resource(remembered.mix);
-    if options.advisor {
-        app.world_mut()
-            .resource_mut::<crate::game::model::player::PlayOptions>()
-            .advisor = true;
+    if options.advisor || options.coach {
+        let mut play = app
+            .world_mut()
+            .resource_mut::<crate::game::model::player::PlayOptions>();
+        play.advisor |= options.advisor;
+        play.coach |= options.coach;
     }
     if let Some(bet) = options.bet {
         app.add_systems(
@@ -149,6 +154,9 @@ pub(crate) fn presentation(
             })
             .run_if(in_state(Screen::Table)),
         );
+        if options.coach {
+            app.add_systems(Update, off_the_chart.run_if(in_state(Screen::Table)));
+        }
     }
     let start = options.start.unwrap_or(if options.server.is_some() {
         Start::Online
@@ -321,5 +329,40 @@ fn replay_the_newest(kept: Res<crate::game::keep::history::Kept>, mut commands: 
             commands.insert_resource(crate::game::pages::ReplayAgain(round));
         }
         None => warn!("--start replay: no hands are kept yet, so the Title opens"),
+    }
+}
+
+/// With `--bet` and `--coach`: the player's first decision is made off the chart (the first legal play that is not the
+/// book's), so that the picture shows the coach stopping it.
+fn off_the_chart(
+    seen: Option<Res<crate::game::model::table::SeatView>>,
+    session: Res<crate::game::model::session::Session>,
+    options: Res<crate::game::model::player::PlayOptions>,
+    book: Res<crate::game::model::strategy::StrategyBook>,
+    advisor: Res<crate::game::model::advisor::Advisor>,
+    mut coach: ResMut<crate::game::model::coach::Coach>,
+    mut done: Local<bool>,
+) {
+    use crate::engine::TableState;
+    use crate::game::model::coach;
+    let (Some(seen), Some(seat)) = (seen, crate::game::model::session::human_seat(&session)) else {
+        return;
+    };
+    let view = &seen.0;
+    if *done || view.seat_to_act() != Some(seat) {
+        return;
+    }
+    let Some(book_play) = coach::book_play(view, seat, None) else {
+        return;
+    };
+    if let Some(action) = view
+        .legal_actions(seat)
+        .iter()
+        .find(|&action| action != book_play.play)
+    {
+        *done = true;
+        // Stopped, as the coach does with any play off the chart: nothing goes to the table yet.
+        let sent = coach::coached(&mut coach, &options, &book, &advisor, view, seat, action);
+        debug_assert!(sent.is_none(), "the coach let {action:?} through");
     }
 }

@@ -1,0 +1,381 @@
+//! The coach (Settings → Coach, off by default): a play off the book is stopped once, before it reaches the table,
+//! with one line saying what the book plays and what the choice costs on this shoe (the advisor's exact values), and
+//! the player keeps it or chooses again. The book is the table's basic-strategy chart (`BasicStrategy::for_rules`,
+//! the chart the advisor and the companions play); with the count shown, the chart changed by the index plays worked
+//! out for this table and count (`StrategyBook`) at the floored true count the player reads beside the shoe.
+
+use crate::engine::checks::TableState;
+use crate::engine::count;
+use crate::engine::counter::Deviations;
+use crate::engine::exact::indices::Index;
+use crate::engine::strategy::BasicStrategy;
+use crate::engine::view::TableView;
+use crate::engine::{Action, Cents, Phase, SeatId};
+use crate::game::model::advisor::{Advisor, Counsel};
+use crate::game::model::screen::Screen;
+use crate::game::model::settings::PlayOptions;
+use crate::game::model::strategy::StrategyBook;
+use crate::game::model::table::SeatView;
+use bevy::prelude::*;
+
+/// Where the book's play comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Source {
+    /// The basic-strategy chart.
+    Chart,
+    /// An index play at this (floored) true count.
+    Index(i32),
+}
+
+/// The book's play for a decision.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Book {
+    pub play: Action,
+    pub source: Source,
+}
+
+/// One decision: the round, the hand in turn (0 on an offer) and how many cards it holds, and whether it is an offer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DecisionKey {
+    round: u64,
+    offer: bool,
+    hand: u8,
+    cards: usize,
+}
+
+impl DecisionKey {
+    /// The decision `seat` faces in `view`, if it faces one.
+    pub fn of(view: &TableView, seat: SeatId) -> Option<DecisionKey> {
+        if view.seat_to_act() != Some(seat) {
+            return None;
+        }
+        let (offer, hand, cards) = match view.phase() {
+            Phase::PlayerTurn { .. } => {
+                let (_, number) = view.hand_in_turn()?;
+                let index = view.hand_index(seat, number)?;
+                (false, number, view.hands()[index].cards.len())
+            }
+            Phase::Insurance | Phase::EarlySurrender => {
+                (true, 0, view.seat_hands(seat).next()?.cards.len())
+            }
+            Phase::Betting => return None,
+        };
+        Some(DecisionKey {
+            round: view.round(),
+            offer,
+            hand,
+            cards,
+        })
+    }
+}
+
+/// The book's play for the decision `seat` faces: the chart's, or with `counting` (the index plays and the floored
+/// true count) the counter's. None where the seat decides nothing.
+pub fn book_play(
+    view: &TableView,
+    seat: SeatId,
+    counting: Option<(&Deviations, i32)>,
+) -> Option<Book> {
+    let up = view.upcard()?;
+    let rules = view.rules();
+    let legal = view.legal_actions(seat);
+    let chart = |play| Book {
+        play,
+        source: Source::Chart,
+    };
+    match view.phase() {
+        Phase::PlayerTurn { .. } => {
+            let (_, number) = view.hand_in_turn()?;
+            let cards = &view.hands()[view.hand_index(seat, number)?].cards;
+            let strategy = BasicStrategy::for_rules(rules);
+            let allowed = |action| legal.contains(action);
+            let basic = strategy.play(cards, up, allowed);
+            let Some((deviations, true_count)) = counting else {
+                return Some(chart(basic));
+            };
+            let play = deviations.play(
+                basic,
+                cards,
+                up,
+                || true_count,
+                allowed,
+                || strategy.play(cards, up, |a| a != Action::Surrender && allowed(a)),
+            );
+            Some(if play == basic {
+                chart(basic)
+            } else {
+                Book {
+                    play,
+                    source: Source::Index(true_count),
+                }
+            })
+        }
+        Phase::Insurance => {
+            let even_money = legal.contains(Action::DeclineEvenMoney);
+            let insures = counting.is_some_and(|(d, tc)| d.insures(tc));
+            let play = match (even_money, insures) {
+                (true, true) => Action::TakeEvenMoney,
+                (true, false) => Action::DeclineEvenMoney,
+                (false, true) => Action::TakeInsurance,
+                (false, false) => Action::DeclineInsurance,
+            };
+            Some(match counting {
+                Some((_, tc)) if insures => Book {
+                    play,
+                    source: Source::Index(tc),
+                },
+                _ => chart(play),
+            })
+        }
+        Phase::EarlySurrender => {
+            let cards = &view.seat_hands(seat).next()?.cards;
+            let strategy = BasicStrategy::for_rules(rules);
+            Some(chart(
+                if strategy.surrenders_early(cards, up) && legal.contains(Action::Surrender) {
+                    Action::Surrender
+                } else {
+                    Action::DeclineSurrender
+                },
+            ))
+        }
+        Phase::Betting => None,
+    }
+}
+
+/// A play the coach stopped, waiting for the player to keep it or choose again.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Stop {
+    pub decision: DecisionKey,
+    /// What the player chose.
+    pub chosen: Action,
+    /// What the book plays.
+    pub book: Book,
+}
+
+/// The coach at the player's table.
+#[derive(Resource, Default, Debug)]
+pub struct Coach {
+    /// The play stopped now, if one is.
+    pub stop: Option<Stop>,
+    /// The decision last stopped: it is stopped once, and whatever is chosen after goes to the table.
+    stopped: Option<DecisionKey>,
+    /// Plays stopped and kept, and stopped and changed, at this table.
+    pub kept: u32,
+    pub changed: u32,
+}
+
+impl Coach {
+    /// The player chose `action` for the decision `seat` faces: the play to send to the table, or None when the coach
+    /// stops it (`book` is the book's play for that decision).
+    pub fn choose(
+        &mut self,
+        action: Action,
+        view: &TableView,
+        seat: SeatId,
+        book: Option<Book>,
+    ) -> Option<Action> {
+        let Some(decision) = DecisionKey::of(view, seat) else {
+            return Some(action);
+        };
+        if let Some(stop) = self.stop.take() {
+            // A second choice of the same decision goes through, kept or changed.
+            if stop.decision == decision {
+                if action == stop.chosen {
+                    self.kept += 1;
+                } else {
+                    self.changed += 1;
+                }
+                return Some(action);
+            }
+        }
+        match book {
+            Some(book) if book.play != action && self.stopped != Some(decision) => {
+                self.stopped = Some(decision);
+                self.stop = Some(Stop {
+                    decision,
+                    chosen: action,
+                    book,
+                });
+                None
+            }
+            _ => Some(action),
+        }
+    }
+
+    /// "Choose again": the stop is lifted; the next choice of this decision goes to the table as it is.
+    pub fn choose_again(&mut self) {
+        if self.stop.take().is_some() {
+            self.changed += 1;
+        }
+    }
+
+    /// The stop, while its decision is still the one on the felt (a stop the table moved past is dropped).
+    pub fn current(&mut self, view: &TableView, seat: Option<SeatId>) -> Option<Stop> {
+        let now = seat.and_then(|seat| DecisionKey::of(view, seat));
+        if self.stop.is_some_and(|stop| Some(stop.decision) != now) {
+            self.stop = None;
+        }
+        self.stop
+    }
+}
+
+/// The index plays to coach by: with the count shown and a balanced count, those worked out for this table, once
+/// they are; the floored true count from what the seat has seen.
+pub fn counting(
+    view: &TableView,
+    system: &'static count::System,
+    indices: Option<&[Index]>,
+    advisor: &Advisor,
+) -> Option<(Deviations, i32)> {
+    let indices = indices?;
+    let shoe = view.shoe();
+    let reading = count::reading(
+        system,
+        shoe.decks,
+        &advisor.tray().seen(),
+        shoe.discarded,
+        shoe.remaining,
+    );
+    Some((Deviations::of(indices), reading.true_count.floor() as i32))
+}
+
+/// The coach's line for a stopped play: the book's play and where it comes from, and what the choice costs on this
+/// shoe from the advisor's values (or that they are being worked out).
+pub fn line(stop: &Stop, advisor: &Advisor, hand: &str) -> String {
+    let book = match stop.book.source {
+        Source::Chart => format!("The chart plays {} on {hand}", stop.book.play.name()),
+        Source::Index(tc) => format!(
+            "At true count {tc:+}, the index play is {} on {hand}",
+            stop.book.play.name()
+        ),
+    };
+    let cost = match advisor.counsel() {
+        Counsel::Ready(_, advice) => {
+            let value = |action: Action| {
+                advice
+                    .plays
+                    .iter()
+                    .find(|p| p.action == action)
+                    .map(|p| p.amount)
+            };
+            match (value(stop.book.play), value(stop.chosen)) {
+                (Some(book), Some(chosen)) if book > chosen => format!(
+                    "; {} costs {} on this shoe.",
+                    stop.chosen.name(),
+                    Cents(book.0 - chosen.0)
+                ),
+                (Some(book), Some(chosen)) if chosen > book => format!(
+                    "; on this shoe {} is {} better.",
+                    stop.chosen.name(),
+                    Cents(chosen.0 - book.0)
+                ),
+                (Some(_), Some(_)) => {
+                    format!("; on this shoe {} is worth the same.", stop.chosen.name())
+                }
+                _ => ".".to_string(),
+            }
+        }
+        Counsel::Thinking => "; working out what it costs on this shoe…".to_string(),
+        Counsel::Quiet | Counsel::Failed(_) => ".".to_string(),
+    };
+    format!("{book}{cost}")
+}
+
+/// The hand the player decides in words: `hard 16 against a ten`, `8,8 against an ace`.
+pub fn hand_words(view: &TableView, seat: SeatId) -> Option<String> {
+    let up = view.upcard()?;
+    let cards = match view.phase() {
+        Phase::PlayerTurn { .. } => {
+            let (_, number) = view.hand_in_turn()?;
+            &view.hands()[view.hand_index(seat, number)?].cards
+        }
+        _ => &view.seat_hands(seat).next()?.cards,
+    };
+    let name = |points: u8| crate::engine::exact::name_of(points);
+    let hand = match cards.as_slice() {
+        [a, b] if a.points() == b.points() => format!("{},{}", name(a.points()), name(b.points())),
+        _ => {
+            let total = cards.total();
+            let kind = if total.is_soft() { "soft" } else { "hard" };
+            format!("{kind} {}", total.value())
+        }
+    };
+    let against = match up.points() {
+        1 => "an ace".to_string(),
+        10 => "a ten".to_string(),
+        8 => "an 8".to_string(),
+        points => format!("a {points}"),
+    };
+    Some(format!("{hand} against {against}"))
+}
+
+/// The play to send to the table for the player's choice of `action`: as chosen with the coach off; otherwise judged
+/// by the book, and None while the coach stops it. The keys and the buttons both choose through this.
+pub fn coached(
+    coach: &mut Coach,
+    options: &PlayOptions,
+    book: &StrategyBook,
+    advisor: &Advisor,
+    view: &TableView,
+    seat: SeatId,
+    action: Action,
+) -> Option<Action> {
+    if !options.coach {
+        return Some(action);
+    }
+    let indices = options.show_count.then(|| book.done_indices()).flatten();
+    let counting = counting(view, options.count_system(), indices, advisor);
+    let book = book_play(view, seat, counting.as_ref().map(|(d, tc)| (d, *tc)));
+    coach.choose(action, view, seat, book)
+}
+
+/// What the keys and the buttons choose through: the coach, the index plays it may judge by, the advisor's values.
+#[derive(bevy::ecs::system::SystemParam)]
+pub struct Coaching<'w> {
+    pub coach: ResMut<'w, Coach>,
+    pub book: Res<'w, StrategyBook>,
+    pub advisor: Res<'w, Advisor>,
+}
+
+impl Coaching<'_> {
+    /// The play to send for the player's choice of `action` (see [`coached`]).
+    pub fn choose(
+        &mut self,
+        options: &PlayOptions,
+        view: &TableView,
+        seat: SeatId,
+        action: Action,
+    ) -> Option<Action> {
+        coached(
+            &mut self.coach,
+            options,
+            &self.book,
+            &self.advisor,
+            view,
+            seat,
+            action,
+        )
+    }
+}
+
+/// With the coach and the count on, the index plays for this table and count are worked out (off the frame) for it.
+fn ask_for_indices(
+    options: Res<PlayOptions>,
+    seen: Option<Res<SeatView>>,
+    mut book: ResMut<StrategyBook>,
+) {
+    if options.coach
+        && options.show_count
+        && let Some(seen) = seen
+    {
+        book.ask(seen.0.rules(), options.count_system());
+    }
+}
+
+pub(crate) fn plugin(app: &mut App) {
+    app.init_resource::<Coach>()
+        .add_systems(OnEnter(Screen::Table), |mut coach: ResMut<Coach>| {
+            *coach = Coach::default();
+        })
+        .add_systems(Update, ask_for_indices.run_if(in_state(Screen::Table)));
+}
