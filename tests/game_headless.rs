@@ -1600,3 +1600,26 @@ fn with_the_count_the_coach_holds_the_player_to_the_index_play() {
     assert_eq!(coach.choose(Hit, view, 3, book), Some(Hit));
     assert_eq!(coach.changed, 1);
 }
+
+/// The coach with the count on asks the Strategy book for this table's index plays (and not its chart, which the
+/// coach does not use: the table plays by the printed one); with either off, nothing is asked.
+#[test]
+fn the_coach_with_the_count_asks_for_the_tables_index_plays_alone() {
+    use holecard::game::model::strategy::{Indices, StrategyBook};
+    let mut app = human_app(&[Ten, Ten, Three, Nine, Two, Ten, Five, Five, Five, Five]);
+    settle(&mut app);
+    app.world_mut().resource_mut::<PlayOptions>().coach = true;
+    app.update();
+    assert!(matches!(
+        app.world().resource::<StrategyBook>().indices(),
+        Indices::Unasked
+    ));
+    app.world_mut().resource_mut::<PlayOptions>().show_count = true;
+    app.update();
+    let book = app.world().resource::<StrategyBook>();
+    assert!(matches!(
+        book.indices(),
+        Indices::Working(_) | Indices::Done(_)
+    ));
+    assert!(book.chart().is_none() && !book.working_on_chart());
+}

@@ -358,7 +358,8 @@ impl Coaching<'_> {
     }
 }
 
-/// With the coach and the count on, the index plays for this table and count are worked out (off the frame) for it.
+/// With the coach and the count on, the index plays for this table and count are worked out for it (off the frame
+/// natively; in the browser a shoe a frame, as on the Strategy page).
 fn ask_for_indices(
     options: Res<PlayOptions>,
     seen: Option<Res<SeatView>>,
@@ -368,7 +369,7 @@ fn ask_for_indices(
         && options.show_count
         && let Some(seen) = seen
     {
-        book.ask(seen.0.rules(), options.count_system());
+        book.ask_indices(seen.0.rules(), options.count_system());
     }
 }
 

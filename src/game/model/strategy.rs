@@ -46,21 +46,31 @@ pub struct StrategyBook {
 }
 
 impl StrategyBook {
-    /// Sets the book to `rules` and `system`, starting the work if they changed.
+    /// Sets the book to `rules` and `system` and starts the work on both the chart and the index plays, if not started.
     pub fn ask(&mut self, rules: &Rules, system: &'static System) {
-        let key = (rules.decks, ExactRules::of(rules), system.name.clone());
-        if self.asked.as_ref() == Some(&key) {
+        self.ask_indices(rules, system);
+        if self.chart.is_none() && self.chart_task.is_none() {
+            let for_chart = rules.clone();
+            self.chart_task = Some(AsyncComputeTaskPool::get().spawn(async move {
+                chart::chart_on(&for_chart, PostSplit::Cdz, crate::engine::exact::threads())
+            }));
+        }
+    }
+
+    /// Sets the book to `rules` and `system` and starts the work on the index plays alone, if not started (what the
+    /// coach needs at the table: the chart is the printed one there). Asking again for the same is nothing, and
+    /// allocates nothing, so it may be asked every frame.
+    pub fn ask_indices(&mut self, rules: &Rules, system: &'static System) {
+        let exact = ExactRules::of(rules);
+        if self.asked.as_ref().is_some_and(|(decks, asked, name)| {
+            *decks == rules.decks && *asked == exact && *name == system.name
+        }) {
             return;
         }
         *self = StrategyBook {
-            asked: Some(key),
+            asked: Some((rules.decks, exact, system.name.clone())),
             ..StrategyBook::default()
         };
-        let pool = AsyncComputeTaskPool::get();
-        let for_chart = rules.clone();
-        self.chart_task = Some(pool.spawn(async move {
-            chart::chart_on(&for_chart, PostSplit::Cdz, crate::engine::exact::threads())
-        }));
         match Search::new(rules, system, &PLAYS) {
             Err(error) => self.indices = Indices::Unbalanced(error.to_string()),
             Ok(search) if cfg!(target_arch = "wasm32") => {
@@ -69,12 +79,19 @@ impl StrategyBook {
             }
             Ok(mut search) => {
                 self.indices = Indices::Working(0.0);
-                self.work = Some(IndexWork::Task(pool.spawn(async move {
-                    while !search.step(crate::engine::exact::threads()) {}
-                    search.indices()
-                })));
+                self.work = Some(IndexWork::Task(AsyncComputeTaskPool::get().spawn(
+                    async move {
+                        while !search.step(crate::engine::exact::threads()) {}
+                        search.indices()
+                    },
+                )));
             }
         }
+    }
+
+    /// The chart is being worked out.
+    pub fn working_on_chart(&self) -> bool {
+        self.chart_task.is_some()
     }
 
     /// The chart, once worked out.
