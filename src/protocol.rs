@@ -368,15 +368,32 @@ pub fn check_name(name: &str) -> Result<String, String> {
     Ok(name.to_string())
 }
 
-/// A chat line as it will be shown, or why not.
+/// A chat line as it will be shown, or why not. It keeps no character that is not shown as itself: controls (new
+/// lines included), format characters (zero-width spaces and joiners, bidi overrides, embeddings and isolates that
+/// would reverse or hide what others read) and line or paragraph separators would let a line pretend to be
+/// something else, or several. The length is counted on what is kept.
 pub fn check_chat(text: &str) -> Result<String, String> {
-    let text = text.trim();
-    let chars = text.chars().count();
+    use unicode_properties::{GeneralCategory, UnicodeGeneralCategory};
+    let kept: String = text
+        .chars()
+        .filter(|c| {
+            !matches!(
+                c.general_category(),
+                GeneralCategory::Control
+                    | GeneralCategory::Format
+                    | GeneralCategory::LineSeparator
+                    | GeneralCategory::ParagraphSeparator
+            )
+        })
+        .collect();
+    let kept = kept.trim();
+    let chars = kept.chars().count();
     if chars == 0 || chars > MAX_CHAT_CHARS {
-        return Err(format!("a chat line has 1 to {MAX_CHAT_CHARS} characters"));
+        return Err(format!(
+            "a chat line has 1 to {MAX_CHAT_CHARS} characters that show"
+        ));
     }
-    // Control characters (new lines included) would let a line pretend to be several.
-    Ok(text.chars().filter(|c| !c.is_control()).collect())
+    Ok(kept.to_string())
 }
 
 #[cfg(test)]
@@ -441,5 +458,21 @@ mod tests {
         );
         assert!(check_chat("   ").is_err());
         assert!(check_chat(&"a".repeat(MAX_CHAT_CHARS + 1)).is_err());
+        // Nothing invisible, nothing that turns the text around, no line breaks of Unicode's own.
+        assert_eq!(
+            check_chat(
+                "pay\u{200B}pal \u{202E}evil\u{202C} one\u{2028}two\u{2029}\u{2066}x\u{2069}\u{FEFF}"
+            ),
+            Ok("paypal evil onetwox".to_string())
+        );
+        assert!(
+            check_chat("\u{200B}\u{202E} \u{2028}").is_err(),
+            "nothing that shows"
+        );
+        // Accents, other scripts and emoji stay.
+        assert_eq!(
+            check_chat("¡Olé! Привет 👍"),
+            Ok("¡Olé! Привет 👍".to_string())
+        );
     }
 }

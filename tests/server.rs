@@ -248,6 +248,19 @@ fn chat_reaches_the_table_as_text_and_the_lobby_counts_who_is_there(db: &Db) {
     );
     ann.send(r#"{"type":"chat","text":"   "}"#);
     assert_eq!(ann.refusal().0, Refusal::BadChat);
+    // A line cannot hide (zero-width space) or reverse (right-to-left override) what others read, nor break itself
+    // in two with Unicode's line separator; one made only of such characters is refused.
+    ann.send(r#"{"type":"chat","text":"I\u200B fold\u202E ton\u2028dealer: Ann wins"}"#);
+    let heard = bob.wait_for(|m| matches!(m, ServerMessage::Chat { .. }));
+    assert_eq!(
+        heard,
+        ServerMessage::Chat {
+            from: "Ann".to_string(),
+            text: "I fold tondealer: Ann wins".to_string()
+        }
+    );
+    ann.send(r#"{"type":"chat","text":"\u200B\u202E\u2028"}"#);
+    assert_eq!(ann.refusal().0, Refusal::BadChat);
     bob.send(r#"{"type":"lobby"}"#);
     let ServerMessage::Lobby { tables } =
         bob.wait_for(|m| matches!(m, ServerMessage::Lobby { .. }))
