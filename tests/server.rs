@@ -139,6 +139,15 @@ fn nothing_a_client_sends_out_of_line_changes_the_table(db: &Db) {
     let (code, message) = ann.refusal();
     assert_eq!(code, Refusal::NotAllowed);
     assert!(message.contains("maximum"), "{message}");
+    // Under the minimum is refused when bet, so it cannot stand in the circle and hold up the table's deal for
+    // everyone (it was accepted, and the table never dealt again); the round below deals.
+    ann.send(r#"{"type":"bet","amount":500}"#);
+    let (code, message) = ann.refusal();
+    assert_eq!(code, Refusal::NotAllowed);
+    assert!(
+        message.contains("under the table minimum of $10"),
+        "{message}"
+    );
     // Betting twice sets the bet twice: the chips are taken once. (Bob's seat makes the deal wait for his bet.)
     let mut bob = Client::connect(&running, "Bob");
     bob.send(r#"{"type":"sit","table":"strip","seat":4}"#);

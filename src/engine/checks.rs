@@ -384,6 +384,15 @@ fn check_bet<T: TableState + ?Sized>(
             max: rules.max_bet,
         });
     }
+    // Refused now, not at the deal: a bet the table cannot deal would otherwise stand in the circle and hold up the
+    // deal of every seat (at a shared table, everyone's). Nothing (taking a bet back) is always allowed.
+    if amount.is_positive() && amount < rules.min_bet {
+        return Err(CommandError::BetUnderMinimum {
+            seat,
+            amount,
+            min: rules.min_bet,
+        });
+    }
     let s = &table.seats()[usize::from(seat)];
     let needed = amount - s.bet;
     if needed > s.bankroll {
