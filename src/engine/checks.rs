@@ -51,6 +51,21 @@ pub trait TableState {
         }
     }
 
+    /// The hand `seat` decides now, with its number among the seat's hands (0 on an offer, which is about the first).
+    fn deciding_hand(&self, seat: SeatId) -> Option<(u8, &Hand)> {
+        if self.seat_to_act() != Some(seat) {
+            return None;
+        }
+        match self.phase() {
+            Phase::PlayerTurn { .. } => {
+                let (_, number) = self.hand_in_turn()?;
+                Some((number, &self.hands()[self.hand_index(seat, number)?]))
+            }
+            Phase::Insurance | Phase::EarlySurrender => Some((0, self.seat_hands(seat).next()?)),
+            Phase::Betting => None,
+        }
+    }
+
     /// Index into [`TableState::hands`] of a seat's hand number `hand`.
     fn hand_index(&self, seat: SeatId, hand: u8) -> Option<usize> {
         hand_index(self.hands(), seat, hand)

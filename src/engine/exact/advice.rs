@@ -88,17 +88,7 @@ pub fn decision(view: &TableView, tray: &Tray) -> Option<Decision> {
 
 /// The decision `me` faces, as anyone at the table sees it (every hand's cards are face up to all).
 pub fn decision_for(view: &TableView, tray: &Tray, me: SeatId) -> Option<Decision> {
-    if view.seat_to_act() != Some(me) {
-        return None;
-    }
-    let (hand_no, hand) = match view.phase() {
-        Phase::PlayerTurn { .. } => {
-            let (seat, number) = view.hand_in_turn()?;
-            (number, &view.hands()[view.hand_index(seat, number)?])
-        }
-        Phase::Insurance | Phase::EarlySurrender => (0, view.seat_hands(me).next()?),
-        Phase::Betting => return None,
-    };
+    let (hand_no, hand) = view.deciding_hand(me)?;
     let up = view.upcard()?;
     let unseen = unseen_by(view, tray)?;
     let rules = view.rules();
@@ -170,14 +160,7 @@ pub fn decision_cost(
     let decision = decision_for(view, tray, seat)?;
     let values = super::evaluate(&decision.question).ok()?;
     let advice = advise(&decision, &values);
-    let value = |wanted: Action| {
-        advice
-            .plays
-            .iter()
-            .find(|play| play.action == wanted)
-            .map(|play| play.value)
-    };
-    let lost = value(book)? - value(action)?;
+    let lost = advice.priced(book)?.value - advice.priced(action)?.value;
     Some(Cents((lost * decision.wager.0 as f64).round() as i64))
 }
 
@@ -213,6 +196,13 @@ pub struct Advice {
     pub best: Action,
     /// The chart's play, where it is not the best on this shoe.
     pub chart_differs: Option<Action>,
+}
+
+impl Advice {
+    /// The legal play `action`, priced; None where it is not legal.
+    pub fn priced(&self, action: Action) -> Option<&Priced> {
+        self.plays.iter().find(|play| play.action == action)
+    }
 }
 
 /// Prices the legal plays of `decision` with the engine's `values` (splits by CDP: each split hand played best for

@@ -82,6 +82,23 @@ impl Advisor {
     pub fn tray(&self) -> &Tray {
         &self.tray
     }
+
+    /// What a counter in the seat reads with `system`: every card it watched since the shuffle, the decks left
+    /// judged from `view`'s discard tray.
+    pub fn reading(
+        &self,
+        view: &crate::engine::view::TableView,
+        system: &'static crate::engine::count::System,
+    ) -> crate::engine::count::Reading {
+        let shoe = view.shoe();
+        crate::engine::count::reading(
+            system,
+            shoe.decks,
+            &self.tray.seen(),
+            shoe.discarded,
+            shoe.remaining,
+        )
+    }
 }
 
 /// Every card the table shows goes into what the seat has seen.

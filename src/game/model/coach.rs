@@ -46,25 +46,12 @@ pub struct DecisionKey {
 impl DecisionKey {
     /// The decision `seat` faces in `view`, if it faces one.
     pub fn of(view: &TableView, seat: SeatId) -> Option<DecisionKey> {
-        if view.seat_to_act() != Some(seat) {
-            return None;
-        }
-        let (offer, hand, cards) = match view.phase() {
-            Phase::PlayerTurn { .. } => {
-                let (_, number) = view.hand_in_turn()?;
-                let index = view.hand_index(seat, number)?;
-                (false, number, view.hands()[index].cards.len())
-            }
-            Phase::Insurance | Phase::EarlySurrender => {
-                (true, 0, view.seat_hands(seat).next()?.cards.len())
-            }
-            Phase::Betting => return None,
-        };
+        let (hand, deciding) = view.deciding_hand(seat)?;
         Some(DecisionKey {
             round: view.round(),
-            offer,
+            offer: !matches!(view.phase(), Phase::PlayerTurn { .. }),
             hand,
-            cards,
+            cards: deciding.cards.len(),
         })
     }
 }
@@ -85,8 +72,7 @@ pub fn book_play(
     };
     match view.phase() {
         Phase::PlayerTurn { .. } => {
-            let (_, number) = view.hand_in_turn()?;
-            let cards = &view.hands()[view.hand_index(seat, number)?].cards;
+            let cards = &view.deciding_hand(seat)?.1.cards;
             let strategy = BasicStrategy::for_rules(rules);
             let allowed = |action| legal.contains(action);
             let basic = strategy.play(cards, up, allowed);
@@ -128,7 +114,7 @@ pub fn book_play(
             })
         }
         Phase::EarlySurrender => {
-            let cards = &view.seat_hands(seat).next()?.cards;
+            let cards = &view.deciding_hand(seat)?.1.cards;
             let strategy = BasicStrategy::for_rules(rules);
             Some(chart(
                 if strategy.surrenders_early(cards, up) && legal.contains(Action::Surrender) {
@@ -228,14 +214,7 @@ pub fn counting(
     advisor: &Advisor,
 ) -> Option<(Deviations, i32)> {
     let indices = indices?;
-    let shoe = view.shoe();
-    let reading = count::reading(
-        system,
-        shoe.decks,
-        &advisor.tray().seen(),
-        shoe.discarded,
-        shoe.remaining,
-    );
+    let reading = advisor.reading(view, system);
     Some((Deviations::of(indices), reading.true_count.floor() as i32))
 }
 
@@ -251,13 +230,7 @@ pub fn line(stop: &Stop, advisor: &Advisor, hand: &str) -> String {
     };
     let cost = match advisor.counsel() {
         Counsel::Ready(_, advice) => {
-            let value = |action: Action| {
-                advice
-                    .plays
-                    .iter()
-                    .find(|p| p.action == action)
-                    .map(|p| p.amount)
-            };
+            let value = |action: Action| advice.priced(action).map(|p| p.amount);
             match (value(stop.book.play), value(stop.chosen)) {
                 (Some(book), Some(chosen)) if book > chosen => format!(
                     "; {} costs {} on this shoe.",
@@ -284,13 +257,7 @@ pub fn line(stop: &Stop, advisor: &Advisor, hand: &str) -> String {
 /// The hand the player decides in words: `hard 16 against a ten`, `8,8 against an ace`.
 pub fn hand_words(view: &TableView, seat: SeatId) -> Option<String> {
     let up = view.upcard()?;
-    let cards = match view.phase() {
-        Phase::PlayerTurn { .. } => {
-            let (_, number) = view.hand_in_turn()?;
-            &view.hands()[view.hand_index(seat, number)?].cards
-        }
-        _ => &view.seat_hands(seat).next()?.cards,
-    };
+    let cards = &view.deciding_hand(seat)?.1.cards;
     let name = |points: u8| crate::engine::exact::name_of(points);
     let hand = match cards.as_slice() {
         [a, b] if a.points() == b.points() => format!("{},{}", name(a.points()), name(b.points())),

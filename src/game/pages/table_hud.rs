@@ -102,14 +102,7 @@ pub(super) fn table_hud(
         )
     {
         let system = settings.options.count_system();
-        let shoe = table.shoe();
-        let reading = crate::engine::count::reading(
-            system,
-            shoe.decks,
-            &advisor.tray().seen(),
-            shoe.discarded,
-            shoe.remaining,
-        );
+        let reading = advisor.reading(table, system);
         hud_area(ctx, "count".into())
             .fixed_pos(egui::pos2(screen.x, screen.y) / ctx.zoom_factor())
             .pivot(egui::Align2::RIGHT_TOP)
@@ -247,11 +240,6 @@ pub(super) fn table_hud(
                     ui.vertical(|ui| {
                         ui.label(bold("Your move").color(GOLD));
                         if let (Some(stop), Some(line)) = (stop, &stop_line) {
-                            ui.set_max_width(if portrait {
-                                ui.available_width()
-                            } else {
-                                430.0
-                            });
                             ui.label(
                                 egui::RichText::new(format!("Coach: {line}"))
                                     .size(13.0)
@@ -476,20 +464,14 @@ pub(super) fn counsel_for(
     match advisor.counsel() {
         Counsel::Quiet | Counsel::Failed(_) => None,
         Counsel::Thinking => Some("thinking…".to_string()),
-        Counsel::Ready(_, advice) => {
-            advice
-                .plays
-                .iter()
-                .find(|play| play.action == action)
-                .map(|play| {
-                    let star = if play.action == advice.best {
-                        "★ "
-                    } else {
-                        ""
-                    };
-                    format!("{star}{}", signed_cents(play.amount))
-                })
-        }
+        Counsel::Ready(_, advice) => advice.priced(action).map(|play| {
+            let star = if play.action == advice.best {
+                "★ "
+            } else {
+                ""
+            };
+            format!("{star}{}", signed_cents(play.amount))
+        }),
     }
 }
 
@@ -504,13 +486,8 @@ pub(super) fn counsel_line(
         Counsel::Failed(message) => Some(egui::RichText::new(message).size(12.0).color(REFUSAL)),
         Counsel::Ready(decision, advice) => Some(match advice.chart_differs {
             Some(chart) => {
-                let value = |action: Action| {
-                    advice
-                        .plays
-                        .iter()
-                        .find(|p| p.action == action)
-                        .map_or(Cents::ZERO, |p| p.amount)
-                };
+                let value =
+                    |action: Action| advice.priced(action).map_or(Cents::ZERO, |p| p.amount);
                 let gain = value(advice.best) - value(chart);
                 egui::RichText::new(format!(
                     "Chart: {}. This shoe: {}, {} better",
