@@ -20,6 +20,7 @@ on_both!(
     a_dropped_connection_comes_back_to_its_seat_with_the_news_it_missed,
     a_broke_player_resets_once_an_hour_and_an_address_holds_a_few_connections,
     the_server_serves_the_browser_build_and_the_lobby_over_http,
+    a_bet_the_house_cannot_cover_is_named_and_the_table_deals_without_it,
 );
 
 fn three_people_and_the_companions_play_a_round_that_everyone_sees_alike(db: &Db) {
@@ -552,4 +553,62 @@ fn the_server_serves_the_browser_build_and_the_lobby_over_http(db: &Db) {
     let strip = tables.iter().find(|t| t.id == "strip").expect("the Strip");
     assert_eq!(strip.house_edge_thousandths, Some(333), "{strip:?}");
     let _ = std::fs::remove_dir_all(&web);
+}
+
+/// A table whose tray cannot cover every bet does not wait forever: it says whose bet holds the deal up, and when its
+/// clock runs out it gives that bet back and deals the others.
+fn a_bet_the_house_cannot_cover_is_named_and_the_table_deals_without_it(db: &Db) {
+    let pace = Pace {
+        bet: Duration::from_millis(1_500),
+        turn: Duration::from_millis(300),
+        companion: Duration::ZERO,
+        ..Pace::default()
+    };
+    let running = start_with(db, pace, |config| {
+        // Enough for the companions' bets and Bob's $10 (8 times each), not for Ann's $200 besides.
+        config.tables[0].1.house_bankroll = Cents::units(1_000);
+    });
+    let mut ann = Client::connect(&running, "Ann");
+    let mut bob = Client::connect(&running, "Bob");
+    ann.send(r#"{"type":"sit","table":"strip","seat":3}"#);
+    ann.wait_for(|m| matches!(m, ServerMessage::Joined { seat: Some(3), .. }));
+    bob.send(r#"{"type":"sit","table":"strip","seat":4}"#);
+    bob.wait_for(|m| matches!(m, ServerMessage::Joined { seat: Some(4), .. }));
+    ann.send(r#"{"type":"bet","amount":20000}"#);
+    bob.send(r#"{"type":"bet","amount":1000}"#);
+    let notice = |c: &mut Client, part: &'static str| match c
+        .wait_for(move |m| matches!(m, ServerMessage::Notice { text } if text.contains(part)))
+    {
+        ServerMessage::Notice { text } => text,
+        _ => unreachable!("waited for a notice"),
+    };
+    // Both have bet: the table says at once whose bet it cannot deal.
+    let waits = notice(&mut bob, "holds it up");
+    assert!(waits.contains("cannot cover"), "{waits}");
+    assert!(waits.contains("Ann's $200"), "{waits}");
+    assert!(!waits.contains("Bob"), "{waits}");
+    // The clock runs out: Ann's bet goes back to her, and the round is dealt to the others.
+    let dealt = notice(&mut ann, "dealt without");
+    assert!(dealt.contains("Ann's $200"), "{dealt}");
+    pump(&mut [&mut ann, &mut bob], |c| c[1].rounds_ended() >= 1);
+    let round: Vec<News> = bob
+        .news()
+        .into_iter()
+        .map(|(_, n)| n)
+        .skip_while(|n| !matches!(n, News::Event(Event::RoundStarted { .. })))
+        .collect();
+    let settled = |seat| {
+        round
+            .iter()
+            .any(|n| matches!(n, News::Event(Event::Settled { seat: s, .. }) if *s == seat))
+    };
+    assert!(settled(4), "Bob played the round: {round:?}");
+    assert!(!settled(3), "Ann sat it out: {round:?}");
+    assert!(
+        bob.news().iter().any(|(_, n)| matches!(
+            n,
+            News::Event(Event::BetSet { seat: 3, amount, .. }) if *amount == Cents::ZERO
+        )),
+        "Ann's bet was given back"
+    );
 }

@@ -420,6 +420,10 @@ fn check_bet<T: TableState + ?Sized>(
     Ok(())
 }
 
+/// The most a round can cost the house for each chip bet: every bet split four ways, each doubled and won. A deal
+/// is refused when the house's tray does not hold this many times the bets.
+pub const MOST_PAID_PER_BET: i64 = 8;
+
 fn check_deal<T: TableState + ?Sized>(table: &T) -> Result<(), CommandError> {
     between_rounds(table.phase())?;
     let min = table.rules().min_bet;
@@ -437,8 +441,7 @@ fn check_deal<T: TableState + ?Sized>(table: &T) -> Result<(), CommandError> {
     if total == Cents::ZERO {
         return Err(CommandError::NoBets);
     }
-    // The most a round can cost the house: every bet split four ways, each doubled and won.
-    let needed = Cents(total.0 * 8);
+    let needed = Cents(total.0 * MOST_PAID_PER_BET);
     if needed > table.house() {
         return Err(CommandError::HouseCannotCover {
             needed,

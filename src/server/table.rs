@@ -6,8 +6,10 @@
 
 use super::protocol::{Listing, Refusal, ServerMessage, Timer};
 use super::store::{Player, Settlement, Store};
+use crate::engine::checks::MOST_PAID_PER_BET;
 use crate::engine::{
-    Action, Cents, Command, Event, MAX_SEATS, Phase, SeatId, Table, TableState, Viewer,
+    Action, Cents, Command, CommandError, Event, MAX_SEATS, Phase, SeatId, Table, TableState,
+    Viewer,
 };
 use crate::host::{Host, News, Occupant};
 use crate::level::Level;
@@ -211,6 +213,8 @@ struct TableTask {
     pending: VecDeque<Write>,
     /// Told after the next writing to the ledger.
     written: Vec<oneshot::Sender<()>>,
+    /// The seats whose bets the table was last told hold up the deal.
+    held_up: Vec<SeatId>,
 }
 
 /// Opens the table of `level` (its companions seated) as a task; `seed` seeds its shoe and companions. Its house
@@ -270,6 +274,7 @@ pub async fn open(
         house_before: house,
         pending: VecDeque::new(),
         written: Vec::new(),
+        held_up: Vec::new(),
     };
     task.update_listing();
     tokio::spawn(task.run(rx));
@@ -714,9 +719,108 @@ impl TableTask {
         }
         let news = self.host.place_bets();
         self.tell(news);
-        if let Ok(news) = self.host.apply(Command::Deal) {
-            self.deadline = None;
-            self.tell(news);
+        match self.host.apply(Command::Deal) {
+            Ok(news) => {
+                self.deadline = None;
+                self.held_up = Vec::new();
+                self.tell(news);
+            }
+            Err(CommandError::NoBets) => {}
+            Err(refused) if time_up => self.deal_without_holders(&refused),
+            Err(refused) => {
+                // Said once for each set of bets that holds the deal up; the clock then deals without them.
+                let holders = self.holders(&refused);
+                if holders != self.held_up {
+                    let text = format!(
+                        "The deal waits: {refused}. {} holds it up; when the clock runs out, the table deals without it.",
+                        self.bets_of(&holders)
+                    );
+                    self.held_up = holders;
+                    self.notice(text);
+                }
+            }
+        }
+    }
+
+    /// The bets the deal cannot take, going by why it was refused: a bet the table cannot deal, or the largest bets
+    /// until the house's tray covers what is left.
+    fn holders(&self, refused: &CommandError) -> Vec<SeatId> {
+        match refused {
+            CommandError::BetUnderMinimum { seat, .. } => vec![*seat],
+            CommandError::HouseCannotCover { house, .. } => {
+                let mut bets: Vec<(SeatId, Cents)> = self
+                    .host
+                    .seats()
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, s)| s.bet.is_positive())
+                    .map(|(seat, s)| (seat as SeatId, s.bet))
+                    .collect();
+                // Largest first (the later seat first among equals): as few bets as can be are left out.
+                bets.sort_by_key(|&(seat, bet)| std::cmp::Reverse((bet, seat)));
+                let mut total: Cents = bets.iter().map(|(_, bet)| *bet).sum();
+                let mut out = Vec::new();
+                for (seat, bet) in bets {
+                    if Cents(total.0 * MOST_PAID_PER_BET) <= *house {
+                        break;
+                    }
+                    total -= bet;
+                    out.push(seat);
+                }
+                out
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    /// "Ann's $100 and Mae's $25": the bets of these seats, in words.
+    fn bets_of(&self, seats: &[SeatId]) -> String {
+        let names = self.host.names();
+        let each: Vec<String> = seats
+            .iter()
+            .map(|&seat| {
+                let bet = self.host.seats()[usize::from(seat)].bet;
+                format!("{}'s {bet}", names.name(seat))
+            })
+            .collect();
+        match each.as_slice() {
+            [] => "no bet".to_string(),
+            [one] => one.clone(),
+            [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+        }
+    }
+
+    /// The clock ran out on a deal the table cannot make: the bets that hold it up go back to their players, who are
+    /// told why, and the rest are dealt.
+    fn deal_without_holders(&mut self, refused: &CommandError) {
+        let holders = self.holders(refused);
+        if holders.is_empty() {
+            // Nothing a bet did: said, and the table waits for the next clock.
+            self.notice(format!("The table cannot deal: {refused}."));
+            return;
+        }
+        let text = format!(
+            "The clock ran out and {refused}: dealt without {}, which goes back.",
+            self.bets_of(&holders)
+        );
+        self.notice(text);
+        for seat in holders {
+            let back = Command::Bet {
+                seat,
+                amount: Cents::ZERO,
+            };
+            if let Ok(news) = self.host.apply(back) {
+                self.tell(news);
+            }
+        }
+        self.held_up = Vec::new();
+        match self.host.apply(Command::Deal) {
+            Ok(news) => {
+                self.deadline = None;
+                self.tell(news);
+            }
+            Err(CommandError::NoBets) => {}
+            Err(refused) => self.deal_without_holders(&refused),
         }
     }
 
