@@ -325,6 +325,9 @@ pub enum Refusal {
     NoReset,
     /// The server cannot do it now (its ledger is not answering): try again.
     Unavailable,
+    /// The account logged out or changed its password: every session of it has ended, this one too (the connection
+    /// closes after this). Log in again.
+    SessionEnded,
 }
 
 /// Reads a client's message, or says exactly what is wrong with it.

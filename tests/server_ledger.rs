@@ -7,7 +7,7 @@ mod serving;
 use holecard::engine::{Cents, Event};
 use holecard::server::protocol::{Refusal, ServerMessage};
 use holecard::server::store::{Player, Settlement};
-use serving::{Client, Db, account, http, patient, pump, start_with, with_store};
+use serving::{Client, Db, account, hello_refused, http, patient, pump, start_with, with_store};
 use std::io::{BufRead, BufReader};
 use std::net::SocketAddr;
 use std::process::{Child, Command, Stdio};
@@ -21,6 +21,7 @@ on_both!(
     the_load_tool_plays_every_bot_without_an_error,
     an_accounts_reset_is_in_the_ledger_and_its_hour_outlasts_a_restart,
     an_account_away_longer_than_the_hold_comes_back_with_its_token,
+    logging_out_or_a_new_password_ends_every_session_and_seat_at_once,
 );
 
 /// An account's session lasts 30 days in the ledger: coming back after its seat's hold has run out (the game
@@ -745,4 +746,80 @@ fn an_accounts_reset_is_in_the_ledger_and_its_hour_outlasts_a_restart(db: &Db) {
         (1, 1),
         "one stake and one reset in Eve's ledger"
     );
+}
+
+/// Logging out ends every session of the account at once, at the tables too: the connection that sits is told and
+/// closed, its seat is free, and its token is no longer welcomed. A new password does the same for a seat held for a
+/// dropped connection, and only the new password and the new token work afterwards.
+fn logging_out_or_a_new_password_ends_every_session_and_seat_at_once(db: &Db) {
+    let running = start_with(db, patient(), |_| {});
+    let addr = running.addr;
+    // The table says the seat is free, and the player at it leaves (news after the words).
+    let freed = |bob: &mut Client, seat| {
+        let from = bob.got.len();
+        bob.wait_for(|m| matches!(m, ServerMessage::Notice { text } if text == "Dana has logged out; the seat is free."));
+        let left = |m: &ServerMessage| matches!(m, ServerMessage::News { news: holecard::host::News::Event(Event::Left { seat: s, .. }), .. } if *s == seat);
+        if !bob.got[from..].iter().any(left) {
+            bob.wait_for(left);
+        }
+    };
+    let phone = account(addr, "Dana", "correct horse");
+    let laptop = account(addr, "Dana", "correct horse");
+    assert_ne!(phone, laptop);
+    let mut bob = Client::connect(&running, "Bob");
+    bob.send(r#"{"type":"watch","table":"strip"}"#);
+    bob.wait_for(|m| matches!(m, ServerMessage::Joined { .. }));
+    let mut dana = Client::with_token(addr, &phone);
+    let seat = dana.sit_anywhere("strip");
+    // Logged out on the laptop: the phone's connection at the table is told and closed, and the seat is free.
+    let (status, body) = http(addr, "POST", "/api/logout", None, Some(&laptop));
+    assert_eq!(status, 204, "{body}");
+    let last = dana.until_closed();
+    assert!(
+        last.iter().any(|m| matches!(
+            m,
+            ServerMessage::Refused {
+                code: Refusal::SessionEnded,
+                ..
+            }
+        )),
+        "{last:?}"
+    );
+    freed(&mut bob, seat);
+    for token in [&phone, &laptop] {
+        let hello = format!(r#"{{"type":"hello","version":1,"token":"{token}"}}"#);
+        assert_eq!(hello_refused(addr, &hello).0, Refusal::BadName);
+        assert_eq!(http(addr, "GET", "/api/me", None, Some(token)).0, 401);
+    }
+
+    // A seat held for a dropped connection: a new password frees it at once and ends the old token.
+    let tablet = account(addr, "Dana", "correct horse");
+    let mut dana = Client::with_token(addr, &tablet);
+    let seat = dana.sit_anywhere("strip");
+    drop(dana);
+    bob.wait_for(
+        |m| matches!(m, ServerMessage::Notice { text } if text.contains("lost the connection")),
+    );
+    let change = r#"{"password":"wrong guess","new_password":"tr0ub4dor&3"}"#;
+    assert_eq!(
+        http(addr, "POST", "/api/password", Some(change), Some(&tablet)).0,
+        401
+    );
+    let change = r#"{"password":"correct horse","new_password":"tr0ub4dor&3"}"#;
+    let (status, body) = http(addr, "POST", "/api/password", Some(change), Some(&tablet));
+    assert_eq!(status, 200, "{body}");
+    let fresh = json(&body)["token"]
+        .as_str()
+        .expect("a new token")
+        .to_string();
+    freed(&mut bob, seat);
+    let hello = format!(r#"{{"type":"hello","version":1,"token":"{tablet}"}}"#);
+    assert_eq!(hello_refused(addr, &hello).0, Refusal::BadName);
+    let old = r#"{"name":"Dana","password":"correct horse"}"#;
+    assert_eq!(http(addr, "POST", "/api/login", Some(old), None).0, 401);
+    let new = r#"{"name":"Dana","password":"tr0ub4dor&3"}"#;
+    assert_eq!(http(addr, "POST", "/api/login", Some(new), None).0, 200);
+    let mut dana = Client::with_token(addr, &fresh);
+    dana.sit_anywhere("strip");
+    assert_eq!(dana.chips(), Cents::units(1_000));
 }

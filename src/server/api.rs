@@ -3,7 +3,11 @@
 //! - `POST /api/register` `{"name", "password"}` → `{"name", "token", "chips", "highscore"}` (409 if the name is
 //!   taken, 400 if it or the password does not do);
 //! - `POST /api/login` `{"name", "password"}` → the same (401 for a wrong name or password, not told apart);
-//! - `POST /api/logout` with `Authorization: Bearer TOKEN` → 204;
+//! - `POST /api/logout` with `Authorization: Bearer TOKEN` → 204: every session of the account ends at once, here
+//!   and at the tables (a seat it holds, or one held for a dropped connection, is given up; its connections close);
+//! - `POST /api/password` `{"password", "new_password"}` with the token → `{"name", "token", "chips", "highscore"}`:
+//!   every session of the account ends the same way, and the caller gets a new token (401 for a wrong password,
+//!   400 when the new one does not do);
 //! - `GET /api/me` with the token → `{"name", "chips", "highscore"}`;
 //! - `GET /api/leaderboard[?limit=N]` → the all-time highscores, best first (accounts only; guests are not kept);
 //! - `GET /api/history[?limit=N]` with the token → the account's own hands, newest first.
@@ -34,6 +38,7 @@ pub(super) fn routes() -> Router<Arc<Shared>> {
         .route("/api/register", post(register))
         .route("/api/login", post(log_in))
         .route("/api/logout", post(log_out))
+        .route("/api/password", post(change_password))
         .route("/api/me", get(me))
         .route("/api/leaderboard", get(leaderboard))
         .route("/api/history", get(history))
@@ -55,6 +60,14 @@ struct LoggedIn {
     token: String,
     chips: crate::engine::Cents,
     highscore: crate::engine::Cents,
+}
+
+/// The password now, and the one it becomes.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct NewPassword {
+    password: String,
+    new_password: String,
 }
 
 #[derive(Deserialize)]
@@ -190,12 +203,40 @@ async fn log_out(
     headers: HeaderMap,
 ) -> Result<StatusCode, ApiError> {
     let token = bearer(&headers)?;
-    shared
+    let ended = shared
         .store
         .log_out(token)
         .await
         .map_err(|e| ledger_down(&e))?;
+    if let Some(key) = ended {
+        shared.end_account(&key).await;
+    }
     Ok(StatusCode::NO_CONTENT)
+}
+
+async fn change_password(
+    State(shared): State<Arc<Shared>>,
+    headers: HeaderMap,
+    body: Result<Json<NewPassword>, JsonRejection>,
+) -> Result<Response, ApiError> {
+    let account = authorized(&shared, &headers).await?;
+    let Json(body) = body.map_err(|e| {
+        let why = format!(
+            "the body must be JSON {{\"password\": \"…\", \"new_password\": \"…\"}}: {}",
+            e.body_text()
+        );
+        error(e.status(), why)
+    })?;
+    let done = shared
+        .store
+        .change_password(&account.key, &body.password, &body.new_password)
+        .await
+        .map_err(|e| match e {
+            AccountError::WrongLogin => error(StatusCode::UNAUTHORIZED, "that is not the password"),
+            e => account_error(e),
+        })?;
+    shared.end_account(&account.key).await;
+    Ok(logged_in(done))
 }
 
 async fn me(

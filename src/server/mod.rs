@@ -73,6 +73,40 @@ struct Shared {
     /// How long a dropped session holds its name and seat.
     hold: Duration,
     next_conn: AtomicU64,
+    /// How to end each connection an account has open: by connection, the account's key and the way to end it.
+    ends: Mutex<HashMap<ConnId, (String, oneshot::Sender<()>)>>,
+}
+
+impl Shared {
+    /// Ends every session of the account `key` here at once (it logged out, or its password changed): its tokens are
+    /// forgotten, each table gives up its seat (one a connection holds, or one held for a dropped connection), and
+    /// each open connection is told and closed. The ledger's sessions are ended by the caller.
+    async fn end_account(&self, key: &str) {
+        if let Ok(mut sessions) = self.sessions.lock() {
+            sessions.retain(|_, s| s.account.as_deref() != Some(key));
+        }
+        let who = format!("account:{key}");
+        for table in self.tables.values() {
+            let _ = table.tx.send(ToTable::Ended { who: who.clone() }).await;
+        }
+        let ends: Vec<oneshot::Sender<()>> = match self.ends.lock() {
+            Ok(mut ends) => {
+                let theirs: Vec<ConnId> = ends
+                    .iter()
+                    .filter(|(_, (k, _))| k == key)
+                    .map(|(conn, _)| *conn)
+                    .collect();
+                theirs
+                    .into_iter()
+                    .filter_map(|conn| ends.remove(&conn).map(|(_, end)| end))
+                    .collect()
+            }
+            Err(_) => Vec::new(),
+        };
+        for end in ends {
+            let _ = end.send(());
+        }
+    }
 }
 
 /// A session: who it is, whether a connection has it now, and the table they were at.
@@ -145,6 +179,7 @@ pub async fn router(config: &Config) -> Result<Router, String> {
         per_address: config.per_address,
         hold: config.pace.hold,
         next_conn: AtomicU64::new(1),
+        ends: Mutex::new(HashMap::new()),
     });
     let app = Router::new()
         .route("/api/tables", get(lobby))
@@ -391,7 +426,17 @@ impl Connection {
     async fn run(mut self, mut socket: WebSocket) {
         let (out, mut inbox) = mpsc::channel::<table::Outgoing>(1024);
         let hello_by = Instant::now() + HELLO_TIME;
+        let (end, mut ended) = oneshot::channel::<()>();
+        let mut end = Some(end);
+        let mut session_ended = false;
         loop {
+            // An account's connection can be ended from outside (logout, a new password) once it has said hello.
+            if let (Some(key), Some(_)) = (&self.account, &end)
+                && let Ok(mut ends) = self.shared.ends.lock()
+                && let Some(end) = end.take()
+            {
+                ends.insert(self.id, (key.clone(), end));
+            }
             let waiting_for_hello = self.name.is_none();
             tokio::select! {
                 incoming = socket.recv() => {
@@ -425,6 +470,15 @@ impl Connection {
                         break;
                     }
                 }
+                result = &mut ended, if end.is_none() => {
+                    // Sent: the session was ended. Dropped unsent: the server is going away.
+                    if result.is_ok() {
+                        let why = "this session has ended (logged out, or the password was changed): log in again";
+                        let _ = send(&mut socket, &refusal(Refusal::SessionEnded, why)).await;
+                        session_ended = true;
+                    }
+                    break;
+                }
                 () = tokio::time::sleep_until(hello_by), if waiting_for_hello => {
                     let refused = refusal(Refusal::NotIntroduced, "say hello first, within 10 seconds");
                     let _ = send(&mut socket, &refused).await;
@@ -432,10 +486,14 @@ impl Connection {
                 }
             }
         }
+        if let Ok(mut ends) = self.shared.ends.lock() {
+            ends.remove(&self.id);
+        }
         if let Some(table) = self.table.take() {
+            // A session that was ended has already given up its seat: it left, it did not drop.
             let gone = ToTable::Gone {
                 conn: self.id,
-                dropped: true,
+                dropped: !session_ended,
                 done: None,
             };
             let _ = table.tx.send(gone).await;

@@ -387,14 +387,70 @@ impl Store {
         }
     }
 
-    /// Ends a session.
-    pub async fn log_out(&self, token: &str) -> Result<(), String> {
-        sqlx::query("DELETE FROM sessions WHERE token_hash = $1")
+    /// Ends every session of the account this token is a session of (logging out on one device logs out on all):
+    /// the account's key, or none when the token was not a session.
+    pub async fn log_out(&self, token: &str) -> Result<Option<String>, String> {
+        let mut tx = self.pool.begin().await.map_err(db)?;
+        let row = sqlx::query("SELECT name_key FROM sessions WHERE token_hash = $1")
             .bind(token_hash(token))
-            .execute(&self.pool)
+            .fetch_optional(&mut *tx)
             .await
             .map_err(db)?;
-        Ok(())
+        let Some(row) = row else {
+            return Ok(None);
+        };
+        let key: String = row.try_get(0).map_err(db)?;
+        sqlx::query("DELETE FROM sessions WHERE name_key = $1")
+            .bind(&key)
+            .execute(&mut *tx)
+            .await
+            .map_err(db)?;
+        tx.commit().await.map_err(db)?;
+        Ok(Some(key))
+    }
+
+    /// Changes the password of account `key` when `old` is its password: every session of the account ends, and
+    /// the one changing it gets a new one (the account and its token).
+    pub async fn change_password(
+        &self,
+        key: &str,
+        old: &str,
+        new: &str,
+    ) -> Result<(Account, String), AccountError> {
+        let dberr = |e: sqlx::Error| AccountError::Database(e.to_string());
+        check_password(new)?;
+        if old.chars().count() > MAX_PASSWORD_CHARS {
+            return Err(AccountError::WrongLogin);
+        }
+        let row = sqlx::query("SELECT password_hash FROM accounts WHERE name_key = $1")
+            .bind(key)
+            .fetch_optional(&self.pool)
+            .await
+            .map_err(dberr)?
+            .ok_or(AccountError::WrongLogin)?;
+        let hash: String = row.try_get(0).map_err(dberr)?;
+        self.verify_password(old, hash).await?;
+        let hash = self.hash_password(new).await?;
+        let mut tx = self.pool.begin().await.map_err(dberr)?;
+        sqlx::query("UPDATE accounts SET password_hash = $1 WHERE name_key = $2")
+            .bind(&hash)
+            .bind(key)
+            .execute(&mut *tx)
+            .await
+            .map_err(dberr)?;
+        sqlx::query("DELETE FROM sessions WHERE name_key = $1")
+            .bind(key)
+            .execute(&mut *tx)
+            .await
+            .map_err(dberr)?;
+        let token = new_session(&mut tx, key).await.map_err(dberr)?;
+        tx.commit().await.map_err(dberr)?;
+        let account = self
+            .account(key)
+            .await
+            .map_err(AccountError::Database)?
+            .ok_or(AccountError::WrongLogin)?;
+        Ok((account, token))
     }
 
     /// An account by key.

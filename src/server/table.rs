@@ -123,6 +123,12 @@ pub enum ToTable {
         /// Told once the ledger has what this changed.
         done: Option<oneshot::Sender<()>>,
     },
+    /// Every session of this player has ended (logged out, or the password changed): their seat here, whether a
+    /// connection holds it or it is held for one that dropped, is given up.
+    Ended {
+        /// Who (`account:KEY`).
+        who: String,
+    },
     /// A connection come back for the seat held for its session: the seat's view, then the news after `since`.
     Resume {
         /// The new connection.
@@ -402,6 +408,7 @@ impl TableTask {
                     self.send_all(&line);
                 }
             }
+            ToTable::Ended { who } => self.ended(&who),
             ToTable::Gone {
                 conn,
                 dropped,
@@ -438,6 +445,29 @@ impl TableTask {
                 self.held.insert(seat, (member.who, until));
             }
             _ => self.notice(format!("{} has left the table.", member.name)),
+        }
+    }
+
+    /// A player's sessions have all ended: their seat is free (now, or when the round ends), and a seat held for them
+    /// waits no longer.
+    fn ended(&mut self, who: &str) {
+        let mut seats: Vec<SeatId> = self
+            .members
+            .values()
+            .filter(|m| m.who == who)
+            .filter_map(|m| m.seat)
+            .collect();
+        self.held.retain(|seat, (held_for, _)| {
+            let theirs = held_for == who;
+            if theirs {
+                seats.push(*seat);
+            }
+            !theirs
+        });
+        for seat in seats {
+            let name = self.host.names().name(seat);
+            self.notice(format!("{name} has logged out; the seat is free."));
+            self.get_up(seat);
         }
     }
 

@@ -288,6 +288,32 @@ impl Client {
         );
     }
 
+    /// Reads until the server closes the connection (at most 10 seconds): what came before the close.
+    pub fn until_closed(&mut self) -> Vec<ServerMessage> {
+        let from = self.got.len();
+        let until = Instant::now() + Duration::from_secs(10);
+        while Instant::now() < until {
+            match self.ws.read() {
+                Ok(Message::Text(text)) => {
+                    let message: ServerMessage =
+                        serde_json::from_str(text.as_str()).expect("the server's messages read");
+                    self.got.push(message);
+                }
+                Ok(_) => {}
+                Err(tungstenite::Error::Io(e))
+                    if matches!(
+                        e.kind(),
+                        std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                    ) => {}
+                Err(_) => return self.got[from..].to_vec(),
+            }
+        }
+        panic!(
+            "the connection was still open after 10 s; got {:?}",
+            &self.got[from..]
+        );
+    }
+
     /// The first message so far that matches, or the next one to arrive (at most 10 seconds).
     pub fn find_or_wait(&mut self, wanted: impl Fn(&ServerMessage) -> bool) -> ServerMessage {
         match self.got.iter().find(|m| wanted(m)) {
@@ -386,6 +412,21 @@ pub fn account(addr: std::net::SocketAddr, name: &str, password: &str) -> String
     assert_eq!(status, 200, "{body}");
     let answer: serde_json::Value = serde_json::from_str(&body).expect("JSON");
     answer["token"].as_str().expect("a token").to_string()
+}
+
+/// Says this hello on a new connection and expects it refused: the refusal.
+pub fn hello_refused(addr: std::net::SocketAddr, hello: &str) -> (Refusal, String) {
+    let (mut ws, _) = tungstenite::connect(format!("ws://{addr}/ws")).expect("connects");
+    ws.send(Message::text(hello)).expect("sends");
+    loop {
+        match ws.read().expect("an answer to hello") {
+            Message::Text(text) => match serde_json::from_str(text.as_str()) {
+                Ok(ServerMessage::Refused { code, message }) => return (code, message),
+                other => panic!("hello was not refused: {other:?}"),
+            },
+            _ => continue,
+        }
+    }
 }
 
 impl Client {

@@ -85,7 +85,7 @@ pub(super) fn pump(
                     online.seat_token = Some(token.clone());
                 }
                 if let ServerMessage::Refused { code, message } = &message
-                    && online.status != Status::Open
+                    && (online.status != Status::Open || *code == Refusal::SessionEnded)
                 {
                     refused_at_hello(online, *code, message);
                     refused = true;
@@ -319,11 +319,14 @@ pub(super) fn refused(
     }
 }
 
-/// Refused at hello (a name taken, a session no longer known): say so and stop; a session the casino no longer
-/// knows is forgotten here too.
+/// Refused at hello (a name taken, a session no longer known), or the session ended while playing (logged out or a
+/// new password, here or on another device): say so and stop; a session the casino no longer knows is forgotten
+/// here too.
 pub(super) fn refused_at_hello(online: &mut Online, code: Refusal, message: &str) {
-    if code == Refusal::BadName && online.login.is_some() && online.seat_token.is_none() {
+    let unknown = code == Refusal::BadName && online.login.is_some() && online.seat_token.is_none();
+    if unknown || code == Refusal::SessionEnded {
         online.login = None;
+        online.seat_token = None;
         if let Some(store) =
             crate::game::keep::store::Store::platform().filter(|_| online.keep_login)
         {
