@@ -22,6 +22,8 @@ on_both!(
     an_accounts_reset_is_in_the_ledger_and_its_hour_outlasts_a_restart,
     an_account_away_longer_than_the_hold_comes_back_with_its_token,
     logging_out_or_a_new_password_ends_every_session_and_seat_at_once,
+    names_that_look_alike_cannot_be_played_under_at_once,
+    password_attempts_are_limited_per_name_and_per_address,
 );
 
 /// An account's session lasts 30 days in the ledger: coming back after its seat's hold has run out (the game
@@ -822,4 +824,99 @@ fn logging_out_or_a_new_password_ends_every_session_and_seat_at_once(db: &Db) {
     let mut dana = Client::with_token(addr, &fresh);
     dana.sit_anywhere("strip");
     assert_eq!(dana.chips(), Cents::units(1_000));
+}
+
+/// Names are told apart by what they look like (Unicode TR39's confusable skeleton, case folded): nobody plays as a
+/// look-alike of an account's name or of a guest's at the casino, and no account takes a look-alike name.
+fn names_that_look_alike_cannot_be_played_under_at_once(db: &Db) {
+    use holecard::server::store::look_of;
+    assert_eq!(look_of("\u{410}lice"), look_of("alice"), "a Cyrillic A");
+    assert_eq!(look_of("AIice"), look_of("Alice"), "a capital I for an l");
+    assert_eq!(
+        look_of("Bob"),
+        look_of("\u{412}\u{43e}b"),
+        "Cyrillic Ve and o"
+    );
+    assert_ne!(look_of("Alice"), look_of("Alicia"));
+    let running = start_with(db, patient(), |_| {});
+    let addr = running.addr;
+    account(addr, "Alice", "correct horse");
+    for alike in ["\u{410}lice", "AIice", "ALICE"] {
+        let hello = format!(r#"{{"type":"hello","version":1,"name":"{alike}"}}"#);
+        let (code, why) = hello_refused(addr, &hello);
+        assert_eq!(code, Refusal::BadName, "{alike}: {why}");
+        assert!(why.contains("account"), "{alike}: {why}");
+    }
+    let register = |name: &str| {
+        let body = format!(r#"{{"name":"{name}","password":"battery staple"}}"#);
+        http(addr, "POST", "/api/register", Some(&body), None)
+    };
+    let (status, why) = register("\u{410}lice");
+    assert_eq!(status, 409, "{why}");
+    assert!(
+        why.contains("looks too much like the account Alice"),
+        "{why}"
+    );
+    // A guest's name, while they play, is theirs in every look.
+    let bob = Client::connect(&running, "Bob");
+    let hello = r#"{"type":"hello","version":1,"name":"\u0412\u043eb"}"#;
+    let (code, why) = hello_refused(addr, hello);
+    assert_eq!(code, Refusal::BadName, "{why}");
+    assert!(why.contains("looks too much like"), "{why}");
+    assert_eq!(register("B\u{43e}b").0, 409);
+    drop(bob);
+    // Names that only differ are fine.
+    Client::connect(&running, "Alicia");
+    assert_eq!(register("Bobby").0, 200);
+}
+
+/// A password cannot be guessed as fast as the hashes allow: over the attempts a minute for a name, or from an
+/// address, the answer is 429 with Retry-After, and even the right password waits.
+fn password_attempts_are_limited_per_name_and_per_address(db: &Db) {
+    use std::num::NonZeroU32;
+    let limit = |n| NonZeroU32::new(n).expect("not zero");
+    let running = start_with(db, patient(), |config| {
+        config.logins = holecard::server::api::LoginLimits {
+            per_address: limit(6),
+            per_name: limit(3),
+        };
+    });
+    let addr = running.addr;
+    let token = account(addr, "Alice", "correct horse");
+    let login = |name: &str, password: &str| {
+        let body = format!(r#"{{"name":"{name}","password":"{password}"}}"#);
+        serving::http_with_head(addr, "POST", "/api/login", Some(&body), None)
+    };
+    let retry_after = |head: &str| -> u64 {
+        head.lines()
+            .find_map(|l| {
+                l.to_ascii_lowercase()
+                    .strip_prefix("retry-after: ")
+                    .map(str::to_string)
+            })
+            .and_then(|v| v.trim().parse().ok())
+            .unwrap_or_else(|| panic!("no Retry-After in {head}"))
+    };
+    for _ in 0..3 {
+        assert_eq!(login("Alice", "guess").0, 401);
+    }
+    // The name's three a minute are spent: a fourth guess waits, and so does the right password, in any case.
+    let (status, head, body) = login("alice", "guess");
+    assert_eq!(status, 429, "{body}");
+    assert!((1..=20).contains(&retry_after(&head)), "{head}");
+    assert!(body.contains("too many password attempts"), "{body}");
+    assert_eq!(login("Alice", "correct horse").0, 429);
+    // The address's six are spent too (five above, one more here): any name from it waits.
+    assert_eq!(login("Zed", "guess").0, 401);
+    let (status, head, _) = login("Zed", "guess");
+    assert_eq!(status, 429);
+    assert!((1..=10).contains(&retry_after(&head)), "{head}");
+    // A new password is a password attempt as well.
+    let change = r#"{"password":"guess","new_password":"battery staple"}"#;
+    assert_eq!(
+        http(addr, "POST", "/api/password", Some(change), Some(&token)).0,
+        429
+    );
+    // What needs no password is not limited.
+    assert_eq!(http(addr, "GET", "/api/me", None, Some(&token)).0, 200);
 }

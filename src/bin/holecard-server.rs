@@ -4,6 +4,7 @@
 use clap::Parser;
 use holecard::server::{self, Config, table::Pace};
 use std::net::SocketAddr;
+use std::num::NonZeroU32;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
@@ -49,6 +50,12 @@ struct Cli {
     /// What a new account starts with and resets to, in dollars.
     #[arg(long, value_name = "DOLLARS", default_value_t = 1_000)]
     stake: u32,
+    /// Password attempts (logging in, changing a password) one address may make a minute; over it, 429.
+    #[arg(long, value_name = "N", default_value_t = NonZeroU32::new(30).unwrap_or(NonZeroU32::MIN))]
+    logins_per_address: NonZeroU32,
+    /// Password attempts one account name may be tried with a minute, from anywhere; over it, 429.
+    #[arg(long, value_name = "N", default_value_t = NonZeroU32::new(10).unwrap_or(NonZeroU32::MIN))]
+    logins_per_name: NonZeroU32,
     /// Check the ledger's sums (every account's chips are its entries, every round sums to zero, every house is its
     /// start and its rounds), print the report as JSON, and exit: 0 when it balances, 1 when not.
     #[arg(long)]
@@ -98,6 +105,10 @@ fn main() -> ExitCode {
         web: Some(cli.web.clone()),
         database,
         stake: holecard::engine::Cents::units(i64::from(cli.stake)),
+        logins: holecard::server::api::LoginLimits {
+            per_address: cli.logins_per_address,
+            per_name: cli.logins_per_name,
+        },
     };
     let page = if cli.web.join("index.html").is_file() {
         "the game at /".to_string()

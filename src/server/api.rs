@@ -12,6 +12,9 @@
 //! - `GET /api/leaderboard[?limit=N]` → the all-time highscores, best first (accounts only; guests are not kept);
 //! - `GET /api/history[?limit=N]` with the token → the account's own hands, newest first.
 //!
+//! Logging in and changing a password take at most [`LoginLimits`] attempts a minute from one address and for one
+//! name; over that, `429` with `Retry-After` (seconds).
+//!
 //! Tokens travel in bodies and the `Authorization` header, never in a URL, and are never logged. Every error is
 //! `{"error": "what was wrong"}` with its status.
 
@@ -19,12 +22,16 @@ use super::Shared;
 use super::store::{Account, AccountError, PlayedHand, Standing};
 use axum::Router;
 use axum::extract::rejection::JsonRejection;
-use axum::extract::{DefaultBodyLimit, Query, State};
+use axum::extract::{ConnectInfo, DefaultBodyLimit, Query, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Json, Response};
 use axum::routing::{get, post};
+use governor::clock::Clock;
 use serde::{Deserialize, Serialize};
+use std::net::{IpAddr, SocketAddr};
+use std::num::NonZeroU32;
 use std::sync::Arc;
+use std::time::Duration;
 
 /// The most a request body may hold.
 const MAX_BODY_BYTES: usize = 4 * 1024;
@@ -44,6 +51,77 @@ pub(super) fn routes() -> Router<Arc<Shared>> {
         .route("/api/history", get(history))
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
 }
+
+/// How many password attempts (logging in, changing a password) the server takes a minute: from one address, and
+/// for one account name. Each may come at once; after that they come back one at a time over the minute. Over it,
+/// the answer is `429 Too Many Requests` with `Retry-After`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LoginLimits {
+    pub per_address: NonZeroU32,
+    pub per_name: NonZeroU32,
+}
+
+impl Default for LoginLimits {
+    fn default() -> LoginLimits {
+        LoginLimits {
+            per_address: NonZeroU32::new(30).unwrap_or(NonZeroU32::MIN),
+            per_name: NonZeroU32::new(10).unwrap_or(NonZeroU32::MIN),
+        }
+    }
+}
+
+/// The password attempts under way: a GCRA limiter (governor's) keyed by address, and one keyed by name.
+pub(super) struct Attempts {
+    by_address: governor::DefaultKeyedRateLimiter<IpAddr>,
+    by_name: governor::DefaultKeyedRateLimiter<String>,
+}
+
+impl Attempts {
+    pub(super) fn new(limits: LoginLimits) -> Attempts {
+        Attempts {
+            by_address: governor::RateLimiter::keyed(governor::Quota::per_minute(
+                limits.per_address,
+            )),
+            by_name: governor::RateLimiter::keyed(governor::Quota::per_minute(limits.per_name)),
+        }
+    }
+
+    /// Takes one attempt from `address` for the name `key`, or says how long to wait for the next.
+    fn take(&self, address: IpAddr, key: &str) -> Result<(), ApiError> {
+        let clock = self.by_address.clock();
+        let wait = [
+            self.by_address.check_key(&address).err(),
+            self.by_name.check_key(&key.to_string()).err(),
+        ]
+        .into_iter()
+        .flatten()
+        .map(|not_until| not_until.wait_time_from(clock.now()))
+        .max();
+        match wait {
+            None => Ok(()),
+            Some(wait) => {
+                // Whole seconds, rounded up: retrying after them works.
+                let seconds = wait.as_millis().div_ceil(1_000).max(1) as u64;
+                Err(ApiError(
+                    StatusCode::TOO_MANY_REQUESTS,
+                    format!("too many password attempts; try again in {seconds} s"),
+                    Some(seconds),
+                ))
+            }
+        }
+    }
+
+    /// Forgets the addresses and names whose attempts are all back (kept a minute at most).
+    pub(super) fn forget_old(&self) {
+        self.by_address.retain_recent();
+        self.by_name.retain_recent();
+        self.by_address.shrink_to_fit();
+        self.by_name.shrink_to_fit();
+    }
+}
+
+/// How often the attempts' memory is swept.
+pub(super) const FORGET_ATTEMPTS_EVERY: Duration = Duration::from_secs(60);
 
 /// A name and a password.
 #[derive(Deserialize)]
@@ -75,8 +153,8 @@ struct Limit {
     limit: Option<u32>,
 }
 
-/// An error as the API gives it: a status, and `{"error": "…"}`.
-struct ApiError(StatusCode, String);
+/// An error as the API gives it: a status, `{"error": "…"}`, and the seconds to wait before trying again if any.
+struct ApiError(StatusCode, String, Option<u64>);
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
@@ -84,18 +162,26 @@ impl IntoResponse for ApiError {
         struct Error {
             error: String,
         }
-        (self.0, Json(Error { error: self.1 })).into_response()
+        let mut response = (self.0, Json(Error { error: self.1 })).into_response();
+        if let Some(seconds) = self.2 {
+            response
+                .headers_mut()
+                .insert(header::RETRY_AFTER, header::HeaderValue::from(seconds));
+        }
+        response
     }
 }
 
 fn error(status: StatusCode, message: impl Into<String>) -> ApiError {
-    ApiError(status, message.into())
+    ApiError(status, message.into(), None)
 }
 
 fn account_error(e: AccountError) -> ApiError {
     match e {
         AccountError::Invalid(why) => error(StatusCode::BAD_REQUEST, why),
-        AccountError::Taken => error(StatusCode::CONFLICT, e.to_string()),
+        AccountError::Taken | AccountError::LooksLike(_) => {
+            error(StatusCode::CONFLICT, e.to_string())
+        }
         AccountError::WrongLogin => error(StatusCode::UNAUTHORIZED, e.to_string()),
         AccountError::Database(why) => ledger_down(&why),
     }
@@ -136,16 +222,16 @@ async fn register(
 ) -> Result<Response, ApiError> {
     let c = body(credentials)?;
     // A guest playing under the name now keeps it until they leave.
-    let lower = c.name.trim().to_lowercase();
+    let look = super::store::look_of(&c.name);
     let in_use = shared.sessions.lock().is_ok_and(|sessions| {
         sessions
             .values()
-            .any(|s| s.account.is_none() && s.name.to_lowercase() == lower)
+            .any(|s| s.account.is_none() && s.look == look)
     });
     if in_use {
         return Err(error(
             StatusCode::CONFLICT,
-            "a guest is playing under that name now",
+            "a guest is playing under that name (or one that looks like it) now",
         ));
     }
     let done = shared
@@ -158,9 +244,13 @@ async fn register(
 
 async fn log_in(
     State(shared): State<Arc<Shared>>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
     credentials: Result<Json<Credentials>, JsonRejection>,
 ) -> Result<Response, ApiError> {
     let c = body(credentials)?;
+    shared
+        .attempts
+        .take(peer.ip(), &c.name.trim().to_lowercase())?;
     let done = shared
         .store
         .log_in(&c.name, &c.password)
@@ -216,10 +306,12 @@ async fn log_out(
 
 async fn change_password(
     State(shared): State<Arc<Shared>>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
     headers: HeaderMap,
     body: Result<Json<NewPassword>, JsonRejection>,
 ) -> Result<Response, ApiError> {
     let account = authorized(&shared, &headers).await?;
+    shared.attempts.take(peer.ip(), &account.key)?;
     let Json(body) = body.map_err(|e| {
         let why = format!(
             "the body must be JSON {{\"password\": \"…\", \"new_password\": \"…\"}}: {}",

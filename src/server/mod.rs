@@ -49,6 +49,8 @@ pub struct Config {
     pub database: String,
     /// What a new account starts with, and resets to.
     pub stake: Cents,
+    /// Password attempts a minute, from one address and for one name.
+    pub logins: api::LoginLimits,
 }
 
 /// Frames larger than this are refused by the WebSocket layer itself (the connection closes with "message too
@@ -75,6 +77,8 @@ struct Shared {
     next_conn: AtomicU64,
     /// How to end each connection an account has open: by connection, the account's key and the way to end it.
     ends: Mutex<HashMap<ConnId, (String, oneshot::Sender<()>)>>,
+    /// Password attempts, limited.
+    attempts: api::Attempts,
 }
 
 impl Shared {
@@ -112,6 +116,8 @@ impl Shared {
 /// A session: who it is, whether a connection has it now, and the table they were at.
 struct Session {
     name: String,
+    /// What the name looks like (`store::look_of`): no two sessions here look alike.
+    look: String,
     /// The account's key, or none for a guest.
     account: Option<String>,
     live: Option<ConnId>,
@@ -180,6 +186,19 @@ pub async fn router(config: &Config) -> Result<Router, String> {
         hold: config.pace.hold,
         next_conn: AtomicU64::new(1),
         ends: Mutex::new(HashMap::new()),
+        attempts: api::Attempts::new(config.logins),
+    });
+    // The attempts' memory is swept now and then, while the server runs.
+    let sweeping = Arc::downgrade(&shared);
+    tokio::spawn(async move {
+        let mut every = tokio::time::interval(api::FORGET_ATTEMPTS_EVERY);
+        loop {
+            every.tick().await;
+            match sweeping.upgrade() {
+                Some(shared) => shared.attempts.forget_old(),
+                None => return,
+            }
+        }
     });
     let app = Router::new()
         .route("/api/tables", get(lobby))
@@ -611,10 +630,16 @@ impl Connection {
         };
         if token.is_none() {
             match self.shared.store.name_taken(&name).await {
-                Ok(false) => {}
-                Ok(true) => {
-                    let why = "that name is an account's: log in to play under it";
-                    return (refusal(Refusal::BadName, why), None);
+                Ok(None) => {}
+                Ok(Some(account)) => {
+                    let why = if account.to_lowercase() == name.trim().to_lowercase() {
+                        "that name is an account's: log in to play under it".to_string()
+                    } else {
+                        format!(
+                            "that name looks too much like the account {account}'s: choose another"
+                        )
+                    };
+                    return (refusal(Refusal::BadName, &why), None);
                 }
                 Err(e) => return (self.ledger_down(&e), None),
             }
@@ -636,6 +661,7 @@ impl Connection {
                         .find(|s| s.account.as_deref() == Some(account.key.as_str()))
                         .and_then(|s| s.table.clone());
                     let session = Session {
+                        look: store::look_of(&account.name),
                         name: account.name,
                         account: Some(account.key),
                         live: None,
@@ -660,9 +686,16 @@ impl Connection {
                     Ok(name) => name,
                     Err(why) => return (refusal(Refusal::BadName, &why), None),
                 };
-                let lower = name.to_lowercase();
-                if sessions.values().any(|s| s.name.to_lowercase() == lower) {
-                    let why = format!("someone here already plays as {name}");
+                let look = store::look_of(&name);
+                if let Some(other) = sessions.values().find(|s| s.look == look) {
+                    let why = if other.name.to_lowercase() == name.to_lowercase() {
+                        format!("someone here already plays as {name}")
+                    } else {
+                        format!(
+                            "someone here already plays as {}, which looks too much like {name}",
+                            other.name
+                        )
+                    };
                     return (refusal(Refusal::BadName, &why), None);
                 }
                 let token = match new_token() {
@@ -672,6 +705,7 @@ impl Connection {
                 sessions.insert(
                     token.clone(),
                     Session {
+                        look,
                         name: name.clone(),
                         account: None,
                         live: Some(self.id),

@@ -49,6 +49,8 @@ pub enum AccountError {
     Invalid(String),
     /// The name is taken.
     Taken,
+    /// The name looks too much like this account's.
+    LooksLike(String),
     /// No such name, or the wrong password (not told apart).
     WrongLogin,
     /// The database failed.
@@ -60,6 +62,10 @@ impl std::fmt::Display for AccountError {
         match self {
             AccountError::Invalid(why) => f.write_str(why),
             AccountError::Taken => f.write_str("that name is taken"),
+            AccountError::LooksLike(other) => write!(
+                f,
+                "that name looks too much like the account {other}'s: choose another"
+            ),
             AccountError::WrongLogin => f.write_str("no account has that name and password"),
             AccountError::Database(why) => write!(f, "the ledger failed: {why}"),
         }
@@ -151,13 +157,30 @@ impl LedgerReport {
 /// The migrations, oldest first.
 fn migrator() -> Migrator {
     use sqlx::SqlSafeStr;
-    Migrator::with_migrations(vec![Migration::new(
-        1,
-        "ledger".into(),
-        MigrationType::Simple,
-        include_str!("../../migrations/0001_ledger.sql").into_sql_str(),
-        false,
-    )])
+    Migrator::with_migrations(vec![
+        Migration::new(
+            1,
+            "ledger".into(),
+            MigrationType::Simple,
+            include_str!("../../migrations/0001_ledger.sql").into_sql_str(),
+            false,
+        ),
+        Migration::new(
+            2,
+            "name look".into(),
+            MigrationType::Simple,
+            include_str!("../../migrations/0002_name_look.sql").into_sql_str(),
+            false,
+        ),
+    ])
+}
+
+/// What a name looks like, for telling names apart: its confusable skeleton (Unicode TR39), case folded, and the
+/// skeleton again (so a capital I and a small l, a Cyrillic А and a Latin A, "rn" and "m" are all the same). Two
+/// names that look alike cannot be played under at once, nor both be accounts.
+pub fn look_of(name: &str) -> String {
+    let first: String = unicode_security::skeleton(name.trim()).collect();
+    unicode_security::skeleton(&first.to_lowercase()).collect()
 }
 
 fn db(e: impl std::fmt::Display) -> String {
@@ -232,6 +255,9 @@ impl Store {
             .run(&pool)
             .await
             .map_err(|e| format!("bringing the database {place} up to date: {e}"))?;
+        fill_name_looks(&pool)
+            .await
+            .map_err(|e| format!("bringing the database {place} up to date: {e}"))?;
         let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
         let hashing = std::sync::Arc::new(tokio::sync::Semaphore::new(cores));
         Ok(Store {
@@ -299,15 +325,28 @@ impl Store {
         let now = now_ms();
         let dberr = |e: sqlx::Error| AccountError::Database(e.to_string());
         let mut tx = self.pool.begin().await.map_err(dberr)?;
+        let look = look_of(&name);
+        let alike =
+            sqlx::query("SELECT name FROM accounts WHERE name_look = $1 AND name_key <> $2")
+                .bind(&look)
+                .bind(&key)
+                .fetch_optional(&mut *tx)
+                .await
+                .map_err(dberr)?;
+        if let Some(row) = alike {
+            let other: String = row.try_get(0).map_err(dberr)?;
+            return Err(AccountError::LooksLike(other));
+        }
         let made = sqlx::query(
-            "INSERT INTO accounts (name_key, name, password_hash, chips, highscore, created_ms) \
-             VALUES ($1, $2, $3, $4, $4, $5) ON CONFLICT (name_key) DO NOTHING",
+            "INSERT INTO accounts (name_key, name, password_hash, chips, highscore, created_ms, name_look) \
+             VALUES ($1, $2, $3, $4, $4, $5, $6) ON CONFLICT (name_key) DO NOTHING",
         )
         .bind(&key)
         .bind(&name)
         .bind(&hash)
         .bind(stake.0)
         .bind(now)
+        .bind(&look)
         .execute(&mut *tx)
         .await
         .map_err(dberr)?;
@@ -465,9 +504,15 @@ impl Store {
         row.map(|row| account_of(&row)).transpose().map_err(db)
     }
 
-    /// Whether an account has this name (in any case).
-    pub async fn name_taken(&self, name: &str) -> Result<bool, String> {
-        Ok(self.account(&name.trim().to_lowercase()).await?.is_some())
+    /// The name of an account whose name looks like this one (in any case, or with look-alike letters), if any.
+    pub async fn name_taken(&self, name: &str) -> Result<Option<String>, String> {
+        let row = sqlx::query("SELECT name FROM accounts WHERE name_key = $1 OR name_look = $2")
+            .bind(name.trim().to_lowercase())
+            .bind(look_of(name))
+            .fetch_optional(&self.pool)
+            .await
+            .map_err(db)?;
+        row.map(|row| row.try_get(0)).transpose().map_err(db)
     }
 
     /// Seats an account at `table`: its chips go in front of it there. None when it is seated at another table
@@ -893,6 +938,22 @@ async fn add_entry(
     .bind(now)
     .execute(&mut **tx)
     .await?;
+    Ok(())
+}
+
+/// Gives each account made before names' looks were kept its look.
+async fn fill_name_looks(pool: &sqlx::AnyPool) -> Result<(), sqlx::Error> {
+    let rows = sqlx::query("SELECT name_key, name FROM accounts WHERE name_look IS NULL")
+        .fetch_all(pool)
+        .await?;
+    for row in rows {
+        let (key, name): (String, String) = (row.try_get(0)?, row.try_get(1)?);
+        sqlx::query("UPDATE accounts SET name_look = $1 WHERE name_key = $2")
+            .bind(look_of(&name))
+            .bind(&key)
+            .execute(pool)
+            .await?;
+    }
     Ok(())
 }
 

@@ -148,6 +148,7 @@ pub fn start_with(db: &Db, pace: Pace, change: impl FnOnce(&mut Config)) -> Runn
         web: None,
         database: db.url.clone(),
         stake: Cents::units(1_000),
+        logins: Default::default(),
     };
     change(&mut config);
     server::spawn("127.0.0.1:0".parse().expect("an address"), config).expect("the server starts")
@@ -369,6 +370,18 @@ pub fn http(
     body: Option<&str>,
     token: Option<&str>,
 ) -> (u16, String) {
+    let (status, _, body) = http_with_head(addr, method, path, body, token);
+    (status, body)
+}
+
+/// The same, with the answer's head (its status line and headers) as well.
+pub fn http_with_head(
+    addr: std::net::SocketAddr,
+    method: &str,
+    path: &str,
+    body: Option<&str>,
+    token: Option<&str>,
+) -> (u16, String, String) {
     use std::io::{Read, Write};
     let mut stream = TcpStream::connect(addr).expect("connects");
     stream
@@ -395,11 +408,8 @@ pub fn http(
         .nth(1)
         .and_then(|s| s.parse().ok())
         .unwrap_or_else(|| panic!("not an HTTP answer: {answer}"));
-    let body = answer
-        .split_once("\r\n\r\n")
-        .map(|(_, b)| b.to_string())
-        .unwrap_or_default();
-    (status, body)
+    let (head, body) = answer.split_once("\r\n\r\n").unwrap_or((&answer, ""));
+    (status, head.to_string(), body.to_string())
 }
 
 /// Registers (or, if the name is taken, logs in) and returns the session token.
