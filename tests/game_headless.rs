@@ -1623,3 +1623,53 @@ fn the_coach_with_the_count_asks_for_the_tables_index_plays_alone() {
     ));
     assert!(book.chart().is_none() && !book.working_on_chart());
 }
+
+/// One copy of the game keeps its things in a data folder: a second copy started on it while the first plays keeps
+/// nothing — its headless sitting run, whose whole point is keeping, stops at once and says why, before any of its
+/// rounds could go into the first copy's journal — and a copy started after the first is gone (killed, so nothing
+/// of its own let go of the lock) takes the folder again.
+#[test]
+fn a_second_copy_on_a_data_folder_keeps_nothing_while_the_first_plays() {
+    use std::io::BufRead;
+    let data = std::env::temp_dir().join(format!("holecard-two-copies-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&data);
+    std::fs::create_dir_all(&data).expect("a folder");
+    let run = |rounds: &str| {
+        let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_holecard"));
+        command
+            .args(["--headless", "--autoplay", "--trace-journal", "--seed", "7"])
+            .args(["--rounds", rounds])
+            .env("HOLECARD_DATA_DIR", &data)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped());
+        command
+    };
+    let mut first = run("1000000").spawn().expect("holecard runs");
+    let mut lines = std::io::BufReader::new(first.stdout.take().expect("stdout")).lines();
+    // Bounded: the first copy journals within its first rounds.
+    let journaling = lines
+        .by_ref()
+        .take(10_000)
+        .map_while(Result::ok)
+        .any(|line| line.starts_with("synced "));
+    assert!(journaling, "the first copy journals");
+    let second = run("3").output().expect("the second copy runs");
+    let said = String::from_utf8_lossy(&second.stderr);
+    assert!(!second.status.success(), "the second copy stops: {said}");
+    assert!(said.contains("Another copy of Holecard"), "{said}");
+    assert!(said.contains(&data.display().to_string()), "{said}");
+    assert!(
+        !String::from_utf8_lossy(&second.stdout).contains("journal "),
+        "the second copy journaled nothing"
+    );
+    first.kill().expect("killed");
+    first.wait().expect("gone");
+    drop(lines);
+    let third = run("2").output().expect("the third copy runs");
+    assert!(
+        third.status.success(),
+        "{}",
+        String::from_utf8_lossy(&third.stderr)
+    );
+    let _ = std::fs::remove_dir_all(&data);
+}

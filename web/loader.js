@@ -182,6 +182,27 @@ window.addEventListener('unhandledrejection', (event) => {
   fail(`The game could not start: ${event.reason}. Reload the page to try again.`);
 });
 
+// --- One keeper ---------------------------------------------------------------------------------------------------
+// Tabs of this page share one localStorage: two playing at once would each write the journal and the history, and
+// rounds would be kept twice with different cards. The first tab takes the Web Lock `holecard-data` and holds it
+// until it closes; a tab that finds it taken plays but keeps nothing, and says so on its Title
+// (`holecardKeeps = false`, read by the game's store). A browser without Web Locks keeps as before.
+function takeTheKeeping() {
+  if (!navigator.locks?.request) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    navigator.locks
+      .request('holecard-data', { ifAvailable: true }, (lock) => {
+        resolve(lock !== null);
+        // Held while the tab is open: this promise never settles.
+        return lock === null ? undefined : new Promise(() => {});
+      })
+      .catch((error) => {
+        console.warn(`holecard: could not ask which tab keeps the progress: ${error}`);
+        resolve(true);
+      });
+  });
+}
+
 async function start() {
   if (!hasWebGL2()) {
     fail('Holecard needs WebGL2, which this browser has turned off or does not have. '
@@ -200,6 +221,7 @@ async function start() {
     fail('This page was not built by scripts/build-web: it does not say which game files to load.');
     return;
   }
+  window.holecardKeeps = await takeTheKeeping();
   expected = facts.wasmBytes + Object.values(facts.assets).reduce((sum, size) => sum + size, 0);
   progress(0);
   const { default: init } = await import(`./${facts.glue}`);

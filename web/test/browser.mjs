@@ -390,6 +390,41 @@ try {
     await context.close();
   }
 
+  // 4b. Two tabs of the page share one localStorage; one keeps. The first holds the Web Lock; the second plays, keeps
+  // nothing and says so; once the first tab closes, the second keeps again when reloaded.
+  {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+    const first = await context.newPage();
+    const firstTable = new Table(first, 'first tab');
+    await first.goto(`${base}/?seed=7`);
+    await firstTable.mark('holecard-ready');
+    const second = await context.newPage();
+    const secondTable = new Table(second, 'second tab');
+    const warnings = [];
+    second.on('console', (m) => { if (/another tab/.test(m.text())) warnings.push(m.text()); });
+    await second.goto(`${base}/?seed=7`);
+    await secondTable.mark('holecard-ready');
+    await sleep(800);
+    await secondTable.shot('second-tab-title');
+    const keeps = [await firstTable.read('window.holecardKeeps'), await secondTable.read('window.holecardKeeps')];
+    if (keeps[0] !== true || keeps[1] !== false) {
+      throw new Error(`the first tab should keep and the second not; holecardKeeps: ${JSON.stringify(keeps)}`);
+    }
+    if (!warnings.length) throw new Error('the second tab did not say another tab keeps the progress');
+    firstTable.check();
+    await first.close();
+    warnings.length = 0;
+    await second.reload();
+    await secondTable.mark('holecard-ready');
+    await sleep(300);
+    if ((await secondTable.read('window.holecardKeeps')) !== true || warnings.length) {
+      throw new Error(`with the first tab closed, the reloaded second tab should keep (warnings: ${warnings})`);
+    }
+    secondTable.check();
+    report.twoTabs = 'the first keeps; the second keeps nothing and says so, and keeps once the first has closed';
+    await context.close();
+  }
+
   // 5. A browser the game cannot run in says why instead of showing a blank page, and the game is not downloaded:
   // no WebGL2 (the canvas refuses the context), or no WebAssembly SIMD (the page's check module does not validate).
   report.refused = [];

@@ -22,6 +22,19 @@ pub fn storage_usable() -> bool {
     storage().is_ok_and(|s| s.set_item(&probe, "1").is_ok() && s.remove_item(&probe).is_ok())
 }
 
+/// Whether this tab keeps the game's things: the page's loader asked for the Web Lock `holecard-data` before starting
+/// the game and set `holecardKeeps` to whether it got it (the lock is held until the tab closes). A page without the
+/// loader's word (or a browser without Web Locks, where the loader says yes) keeps.
+pub fn this_tab_keeps() -> bool {
+    let Some(window) = web_sys::window() else {
+        return true;
+    };
+    web_sys::js_sys::Reflect::get(&window, &JsValue::from_str("holecardKeeps"))
+        .ok()
+        .and_then(|keeps| keeps.as_bool())
+        .unwrap_or(true)
+}
+
 /// The text under `name`, None if nothing is kept there.
 pub fn storage_get(name: &str) -> Result<Option<String>, String> {
     let key = storage_key(name);

@@ -11,6 +11,7 @@ use super::journal::{CHECKPOINT_ENTRIES, Entry, Journaled, start_journal, trace_
 use super::preferences::remember_preferences;
 use super::sitting::Sitting;
 use super::slot::SaveSlot;
+use super::store::{NOWHERE, Store};
 use crate::engine::{SeatId, TableState};
 use crate::game::local::table::Engine;
 use crate::game::model::session::Session;
@@ -27,7 +28,11 @@ pub struct Saved {
 
 /// Saving for the windowed game: the save read at start, then kept as [`keeping`] says.
 pub(crate) fn plugin(app: &mut App) {
-    let mut slot = SaveSlot::platform();
+    let store = Store::platform_or_why();
+    let mut slot = store
+        .as_ref()
+        .ok()
+        .map(|store| SaveSlot::new(store.clone()));
     let saved = match slot.as_ref().map(SaveSlot::read) {
         Some(Ok(found)) => {
             if let Some(problem) = &found.problem {
@@ -52,10 +57,7 @@ pub(crate) fn plugin(app: &mut App) {
             }
         }
         None => {
-            let problem =
-                "Nowhere to keep a save here (no data folder, or the browser's storage is off): \
-                           progress and settings won't be kept."
-                    .to_string();
+            let problem = store.err().unwrap_or_else(|| NOWHERE.to_string());
             warn!("{problem}");
             Saved {
                 sitting: None,

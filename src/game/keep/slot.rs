@@ -19,7 +19,12 @@ impl SaveSlot {
 
     /// The save in the platform's store, if it has one.
     pub fn platform() -> Option<SaveSlot> {
-        Store::platform().map(|store| SaveSlot { store })
+        Store::platform().map(SaveSlot::new)
+    }
+
+    /// The save in `store`.
+    pub fn new(store: Store) -> SaveSlot {
+        SaveSlot { store }
     }
 
     /// Writes the sitting, never leaving a half-written save behind.

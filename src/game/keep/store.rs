@@ -17,16 +17,37 @@ pub enum Store {
 impl Store {
     /// The platform's place for a game's data (`crate::places::data_dir`); in the browser, localStorage when the
     /// page may use it.
-    /// None when there is nowhere to keep anything: the game plays on and says progress won't be kept.
+    /// None when there is nowhere to keep anything, or another copy of the game keeps its things there: the game
+    /// plays on and says progress won't be kept ([`Store::platform_or_why`] says which).
     pub fn platform() -> Option<Store> {
+        Store::platform_or_why().ok()
+    }
+
+    /// The platform's store, or why this copy of the game has none. One copy of the game at a time keeps its things in
+    /// a data folder (two writing one journal and history would keep rounds twice, with different cards): natively
+    /// the copy that holds the lock on `holecard.lock` there (the operating system lets it go when the copy ends,
+    /// however it ends); in the browser, the tab that holds the page's Web Lock (`web/loader.js`). Another copy plays
+    /// without the folder — it neither reads nor writes it, so nothing it shows is someone else's and nothing it
+    /// does is kept — and says so.
+    pub fn platform_or_why() -> Result<Store, String> {
         #[cfg(target_arch = "wasm32")]
         {
-            super::browser::storage_usable().then_some(Store::Browser)
+            if !super::browser::storage_usable() {
+                return Err(NOWHERE.to_string());
+            }
+            if !super::browser::this_tab_keeps() {
+                return Err("Holecard is open in another tab or window of this browser, which keeps the \
+                            progress: this one plays but keeps nothing (no save, history, settings or practice). \
+                            Close the other and reload this one to keep your progress here."
+                    .to_string());
+            }
+            Ok(Store::Browser)
         }
         #[cfg(not(target_arch = "wasm32"))]
         {
-            let dir = crate::places::data_dir()?;
-            Some(Store::Folder(dir))
+            let dir = crate::places::data_dir().ok_or(NOWHERE)?;
+            claim(&dir)?;
+            Ok(Store::Folder(dir))
         }
     }
 
@@ -156,6 +177,59 @@ impl Store {
     }
 }
 
+/// Why there is no store: nowhere to keep anything.
+pub const NOWHERE: &str = "Nowhere to keep a save here (no data folder, or the browser's storage is off): \
+                           progress and settings won't be kept.";
+
+/// The data folders this copy of the game keeps its things in, each with its lock file held open (and locked) for
+/// as long as the copy runs; or why it may not.
+#[cfg(not(target_arch = "wasm32"))]
+static CLAIMS: std::sync::Mutex<Vec<(PathBuf, Result<std::fs::File, String>)>> =
+    std::sync::Mutex::new(Vec::new());
+
+/// The lock file in a data folder: whoever holds its lock keeps things in the folder.
+#[cfg(not(target_arch = "wasm32"))]
+pub const LOCK_FILE: &str = "holecard.lock";
+
+/// Takes the data folder `dir` for this copy of the game, once (asking again gives the same answer), or says why not:
+/// another copy holds it, or the folder cannot be made or locked.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn claim(dir: &Path) -> Result<(), String> {
+    let mut claims = CLAIMS
+        .lock()
+        .map_err(|_| "the data folder's claim was poisoned".to_string())?;
+    if let Some((_, claim)) = claims.iter().find(|(d, _)| d == dir) {
+        return claim.as_ref().map(|_| ()).map_err(Clone::clone);
+    }
+    let claim = lock(dir);
+    let answer = claim.as_ref().map(|_| ()).map_err(Clone::clone);
+    claims.push((dir.to_path_buf(), claim));
+    answer
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn lock(dir: &Path) -> Result<std::fs::File, String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let path = dir.join(LOCK_FILE);
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&path)
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    match file.try_lock() {
+        Ok(()) => Ok(file),
+        Err(std::fs::TryLockError::WouldBlock) => Err(format!(
+            "Another copy of Holecard is open and keeps its progress in {}: this one plays but keeps nothing (no \
+             save, history, settings or practice). Close the other and start this one again to keep your progress.",
+            dir.display()
+        )),
+        Err(std::fs::TryLockError::Error(e)) => {
+            Err(format!("{}: cannot lock it: {e}", path.display()))
+        }
+    }
+}
+
 /// Makes a folder's entries (a file made, renamed or removed in it) outlast a crash. Only where folders can be
 /// opened and synced (Unix); elsewhere the file's own sync is what there is.
 fn sync_folder(dir: &Path) -> Result<(), String> {
@@ -191,6 +265,32 @@ pub(crate) fn scratch(name: &str) -> Store {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A data folder another copy of the game holds is not this copy's: it is told why, every time it asks, and
+    /// takes it once the other copy lets go.
+    #[test]
+    fn one_copy_of_the_game_keeps_its_things_in_a_data_folder() {
+        let Store::Folder(dir) = scratch("claim");
+        std::fs::create_dir_all(&dir).expect("a folder");
+        // Another copy: the lock file opened and locked on its own (the lock is the open file's, not the process's).
+        let other = std::fs::File::create(dir.join(LOCK_FILE)).expect("the lock file");
+        other.try_lock().expect("the other copy locks it");
+        for _ in 0..2 {
+            let why = claim(&dir).expect_err("another copy holds the folder");
+            assert!(why.contains("Another copy of Holecard"), "{why}");
+            assert!(why.contains(&dir.display().to_string()), "{why}");
+        }
+        drop(other);
+        let Store::Folder(next) = scratch("claim-next");
+        claim(&next).expect("a folder nobody holds");
+        claim(&next).expect("asked again");
+        // This copy's lock is a real one: another opening of the file cannot take it.
+        let probe = std::fs::File::open(next.join(LOCK_FILE)).expect("the lock file");
+        assert!(matches!(
+            probe.try_lock(),
+            Err(std::fs::TryLockError::WouldBlock)
+        ));
+    }
 
     #[test]
     fn a_folder_store_keeps_replaces_moves_and_forgets() {

@@ -344,7 +344,7 @@ pub fn sitting_run(
     rounds: u64,
     trace: bool,
 ) -> Result<SittingReport, String> {
-    let slot = SaveSlot::platform().ok_or("there is no data folder here: set HOLECARD_DATA_DIR")?;
+    let slot = SaveSlot::new(crate::game::keep::store::Store::platform_or_why()?);
     let found = slot.read().map_err(|unreadable| unreadable.message)?;
     if let Some(problem) = &found.problem {
         eprintln!("holecard: {problem}");
