@@ -251,6 +251,10 @@ pub struct Listing {
     /// negative where the player has the edge); absent until the server has worked it out, a moment after it opens.
     #[serde(default)]
     pub house_edge_thousandths: Option<i32>,
+    /// Where to play at it, when that is not this server's own `/ws`: the path of the WebSocket of the server (of
+    /// several behind one proxy) that holds the table, as `/ws/b`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ws: Option<String>,
 }
 
 /// One line of the leaderboard (`GET /api/leaderboard`).

@@ -7,10 +7,11 @@ mod serving;
 use holecard::engine::{Cents, Event};
 use holecard::server::protocol::{Refusal, ServerMessage};
 use holecard::server::store::{Player, Settlement};
-use serving::{Client, Db, account, hello_refused, http, patient, pump, start_with, with_store};
-use std::io::{BufRead, BufReader};
+use serving::{
+    Client, Db, account, check_ledger, hello_refused, http, json, launch, patient, pump,
+    start_with, with_store,
+};
 use std::net::SocketAddr;
-use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 on_both!(
@@ -53,10 +54,6 @@ fn an_account_away_longer_than_the_hold_comes_back_with_its_token(db: &Db) {
     // And it plays: it can sit down again with its chips.
     back.sit_anywhere("strip");
     assert_eq!(back.chips(), Cents::units(1_000));
-}
-
-fn json(body: &str) -> serde_json::Value {
-    serde_json::from_str(body).unwrap_or_else(|e| panic!("{e}: {body}"))
 }
 
 fn accounts_keep_their_bankroll_history_and_highscore(db: &Db) {
@@ -261,7 +258,7 @@ fn a_round_is_settled_once_and_a_broken_sum_is_found(db: &Db) {
         assert_eq!((house, before), (Cents::units(1_000), 0));
         assert_eq!(
             store
-                .claim_seat(&ann.key, "t")
+                .claim_seat(&ann.key, "t", 1)
                 .await
                 .expect("the ledger answers"),
             Ok(Cents::units(100))
@@ -374,95 +371,6 @@ fn a_round_is_settled_once_and_a_broken_sum_is_found(db: &Db) {
     });
 }
 
-/// `holecard-server` as its own process on a free port of 127.0.0.1, with every table of `levels/`.
-struct Process {
-    child: Child,
-    addr: SocketAddr,
-    /// What it wrote to standard error, read after it stops.
-    stderr: std::thread::JoinHandle<String>,
-}
-
-/// `pace`: seconds for bets, seconds for a turn, milliseconds before a companion acts.
-fn launch(db: &Db, pace: (&str, &str, &str)) -> Process {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_holecard-server"))
-        .args([
-            "--listen",
-            "127.0.0.1:0",
-            "--levels",
-            "levels",
-            "--seed",
-            "7",
-            "--web",
-            "no-web-here",
-        ])
-        .args([
-            "--bet-seconds",
-            pace.0,
-            "--turn-seconds",
-            pace.1,
-            "--companion-ms",
-            pace.2,
-        ])
-        .args(["--database", &db.url])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the server starts");
-    let stdout = child.stdout.take().expect("its output");
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        let mut line = String::new();
-        let _ = BufReader::new(stdout).read_line(&mut line);
-        let _ = tx.send(line);
-    });
-    let stderr = child.stderr.take().expect("its errors");
-    let stderr = std::thread::spawn(move || {
-        let mut text = String::new();
-        let _ = std::io::Read::read_to_string(&mut BufReader::new(stderr), &mut text);
-        text
-    });
-    let line = rx
-        .recv_timeout(Duration::from_secs(30))
-        .expect("the server says where it listens");
-    let addr = line
-        .split("http://")
-        .nth(1)
-        .and_then(|rest| rest.split_whitespace().next())
-        .and_then(|a| a.parse().ok())
-        .unwrap_or_else(|| panic!("no address in {line:?}"));
-    Process {
-        child,
-        addr,
-        stderr,
-    }
-}
-
-impl Process {
-    /// SIGKILL: no clean shutdown, nothing flushed. What it had written to standard error.
-    fn kill(mut self) -> String {
-        self.child.kill().expect("killed");
-        let _ = self.child.wait();
-        self.stderr.join().unwrap_or_default()
-    }
-}
-
-/// `holecard-server --check-ledger` on `db`: its report, after asserting it balances.
-fn check_ledger(db: &Db) -> serde_json::Value {
-    let out = Command::new(env!("CARGO_BIN_EXE_holecard-server"))
-        .args(["--check-ledger", "--database", &db.url])
-        .output()
-        .expect("the check runs");
-    let text = String::from_utf8_lossy(&out.stdout).to_string();
-    assert!(
-        out.status.success(),
-        "{text}{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let report = json(&text);
-    assert_eq!(report["balanced"], true, "{text}");
-    report
-}
-
 /// An account's chips and the sum of its hands' nets, from the API.
 /// How many hands the account's history holds.
 fn played(addr: SocketAddr, token: &str) -> usize {
@@ -556,9 +464,14 @@ fn a_server_killed_mid_round_refunds_the_round_and_keeps_every_chip(db: &Db) {
         assert_eq!(now, chips, "the bets on the felt came back");
         assert_eq!(now, Cents::units(1_000) + won, "the history is whole");
     }
-    // The session survived too, and the seat can be taken again; the next round settles.
+    // The session survived too, and so did her seat: the table held it for her, with her chips in front of it;
+    // the next round settles.
     let mut ann = Client::with_token(server.addr, &tokens[0]);
-    ann.sit_anywhere(table);
+    let back = ann.find_or_wait(|m| matches!(m, ServerMessage::Joined { .. }));
+    assert!(
+        matches!(&back, ServerMessage::Joined { table: t, seat: Some(s), .. } if t == table && *s == seat),
+        "{back:?}"
+    );
     assert_eq!(ann.chips(), settled.0);
     let played_before = played(server.addr, &tokens[0]);
     ann.send(r#"{"type":"bet","amount":1000}"#);

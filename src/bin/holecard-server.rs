@@ -34,6 +34,9 @@ struct Cli {
     /// Milliseconds a companion waits before it acts (so people can follow).
     #[arg(long, value_name = "MS", default_value_t = 600)]
     companion_ms: u64,
+    /// Seconds a dropped connection's seat (and a guest's name) wait for it to come back.
+    #[arg(long, value_name = "S", default_value_t = holecard::server::protocol::HOLD_SECONDS)]
+    hold_seconds: u64,
     /// The browser build to serve at `/` (made by `scripts/build-web`).
     #[arg(long, value_name = "DIR", default_value = "web/dist")]
     web: PathBuf,
@@ -56,6 +59,14 @@ struct Cli {
     /// Password attempts one account name may be tried with a minute, from anywhere; over it, 429.
     #[arg(long, value_name = "N", default_value_t = NonZeroU32::new(10).unwrap_or(NonZeroU32::MIN))]
     logins_per_name: NonZeroU32,
+    /// One of several servers on one ledger (PostgreSQL) behind a proxy: serve only the K-th of every N tables of
+    /// `--levels` (`--share 1/2` the first, third, …; `--share 2/2` the others). See `scripts/casino-cluster`.
+    #[arg(long, value_name = "K/N", value_parser = parse_share)]
+    share: Option<(usize, usize)>,
+    /// Where the proxy reaches this server's WebSocket (`/ws/a`), served here as well as `/ws`: its tables go in the
+    /// ledger's shared lobby, and its lobby lists every server's tables, each with where to play at it.
+    #[arg(long, value_name = "PATH")]
+    route: Option<String>,
     /// Check the ledger's sums (every account's chips are its entries, every round sums to zero, every house is its
     /// start and its rounds), print the report as JSON, and exit: 0 when it balances, 1 when not.
     #[arg(long)]
@@ -79,7 +90,18 @@ fn main() -> ExitCode {
         return check_ledger(&database);
     }
     let tables = match server::tables_in(&cli.levels) {
-        Ok(tables) => server::copies(tables, cli.tables_per_level),
+        Ok(tables) => {
+            let all = server::copies(tables, cli.tables_per_level);
+            match cli.share {
+                Some((k, n)) => all
+                    .into_iter()
+                    .enumerate()
+                    .filter(|(i, _)| i % n == k - 1)
+                    .map(|(_, table)| table)
+                    .collect(),
+                None => all,
+            }
+        }
         Err(e) => {
             eprintln!("holecard-server: {e}");
             return ExitCode::from(2);
@@ -99,7 +121,7 @@ fn main() -> ExitCode {
             bet: Duration::from_secs(cli.bet_seconds),
             turn: Duration::from_secs(cli.turn_seconds),
             companion: Duration::from_millis(cli.companion_ms),
-            ..Pace::default()
+            hold: Duration::from_secs(cli.hold_seconds),
         },
         per_address: cli.per_address,
         web: Some(cli.web.clone()),
@@ -109,6 +131,7 @@ fn main() -> ExitCode {
             per_address: cli.logins_per_address,
             per_name: cli.logins_per_name,
         },
+        route: cli.route.clone(),
     };
     let page = if cli.web.join("index.html").is_file() {
         "the game at /".to_string()
@@ -150,6 +173,21 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// `K/N`, with 1 ≤ K ≤ N.
+fn parse_share(text: &str) -> Result<(usize, usize), String> {
+    let (k, n) = text
+        .split_once('/')
+        .ok_or_else(|| format!("{text:?}: a share is K/N, as 1/2"))?;
+    let (k, n): (usize, usize) = (
+        k.trim().parse().map_err(|e| format!("{text:?}: {e}"))?,
+        n.trim().parse().map_err(|e| format!("{text:?}: {e}"))?,
+    );
+    if k == 0 || k > n {
+        return Err(format!("{text:?}: K/N needs 1 ≤ K ≤ N"));
+    }
+    Ok((k, n))
 }
 
 /// `--check-ledger`: the report as JSON; 0 when the ledger balances.

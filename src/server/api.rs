@@ -299,9 +299,17 @@ async fn log_out(
         .await
         .map_err(|e| ledger_down(&e))?;
     if let Some(key) = ended {
+        tell_others(&shared, &key).await;
         shared.end_account(&key).await;
     }
     Ok(StatusCode::NO_CONTENT)
+}
+
+/// Tells the other servers on the ledger, if any, that the account's sessions have ended.
+async fn tell_others(shared: &Shared, key: &str) {
+    if let Err(e) = shared.store.tell_sessions_ended(key).await {
+        eprintln!("holecard-server: telling other servers of a logout: {e}");
+    }
 }
 
 async fn change_password(
@@ -327,6 +335,7 @@ async fn change_password(
             AccountError::WrongLogin => error(StatusCode::UNAUTHORIZED, "that is not the password"),
             e => account_error(e),
         })?;
+    tell_others(&shared, &account.key).await;
     shared.end_account(&account.key).await;
     Ok(logged_in(done))
 }

@@ -257,7 +257,9 @@ impl Bot {
                 .ok_or("registering gave no token")?
                 .to_string()
         };
-        let url = format!("ws://{}/ws", self.host);
+        // A table of one of several servers behind a proxy is played at its server's path.
+        let path = self.table.ws.as_deref().unwrap_or("/ws");
+        let url = format!("ws://{}{path}", self.host);
         // A small read buffer: tungstenite zeroes all of it before each read (128 KiB by default).
         let config = tokio_tungstenite::tungstenite::protocol::WebSocketConfig::default()
             .read_buffer_size(8 * 1024);

@@ -51,6 +51,10 @@ pub struct Config {
     pub stake: Cents,
     /// Password attempts a minute, from one address and for one name.
     pub logins: api::LoginLimits,
+    /// One of several servers on one ledger behind a proxy: the path this server's WebSocket is reached at through
+    /// the proxy (`/ws/a`), served here as well as `/ws`. Its tables are then listed in the ledger's shared lobby,
+    /// and its lobby lists every server's tables, each with where to play at it.
+    pub route: Option<String>,
 }
 
 /// Frames larger than this are refused by the WebSocket layer itself (the connection closes with "message too
@@ -79,6 +83,10 @@ struct Shared {
     ends: Mutex<HashMap<ConnId, (String, oneshot::Sender<()>)>>,
     /// Password attempts, limited.
     attempts: api::Attempts,
+    /// Accounts seated here when the server last stopped, by key: the table holding their seat.
+    reseated: Mutex<HashMap<String, String>>,
+    /// Where this server is reached behind a proxy, when it is one of several.
+    route: Option<String>,
 }
 
 impl Shared {
@@ -158,13 +166,24 @@ pub async fn router(config: &Config) -> Result<Router, String> {
     }
     if recovery.unseated > 0 {
         eprintln!(
-            "holecard-server: {} accounts were seated when the server stopped; their chips are their bankrolls again",
+            "holecard-server: {} accounts were seated with no chips (or in no known seat) when the server stopped; \
+             they are up",
             recovery.unseated
         );
+    }
+    let mut reseated = HashMap::new();
+    for (table, reseat) in &recovery.seated {
+        reseated.insert(reseat.key.clone(), table.clone());
     }
     let mut tables = BTreeMap::new();
     for (i, (id, level)) in config.tables.iter().enumerate() {
         let seed = config.seed ^ (i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let reseat = recovery
+            .seated
+            .iter()
+            .filter(|(table, _)| table == id)
+            .map(|(_, reseat)| reseat.clone())
+            .collect();
         let handle = table::open(
             id.clone(),
             level.clone(),
@@ -172,6 +191,8 @@ pub async fn router(config: &Config) -> Result<Router, String> {
             config.pace,
             store.clone(),
             config.stake,
+            reseat,
+            config.route.clone(),
         )
         .await?;
         tables.insert(id.clone(), handle);
@@ -187,7 +208,15 @@ pub async fn router(config: &Config) -> Result<Router, String> {
         next_conn: AtomicU64::new(1),
         ends: Mutex::new(HashMap::new()),
         attempts: api::Attempts::new(config.logins),
+        reseated: Mutex::new(reseated),
+        route: config.route.clone(),
     });
+    if shared.store.shared_by_servers() {
+        tokio::spawn(hear_sessions_ended(
+            config.database.clone(),
+            Arc::downgrade(&shared),
+        ));
+    }
     // The attempts' memory is swept now and then, while the server runs.
     let sweeping = Arc::downgrade(&shared);
     tokio::spawn(async move {
@@ -200,11 +229,16 @@ pub async fn router(config: &Config) -> Result<Router, String> {
             }
         }
     });
-    let app = Router::new()
+    let mut app = Router::new()
         .route("/api/tables", get(lobby))
-        .route("/ws", get(upgrade))
-        .merge(api::routes())
-        .with_state(shared);
+        .route("/ws", get(upgrade));
+    if let Some(route) = config.route.as_deref().filter(|r| *r != "/ws") {
+        if !route.starts_with('/') {
+            return Err(format!("a route is a path, as /ws/a, not {route:?}"));
+        }
+        app = app.route(route, get(upgrade));
+    }
+    let app = app.merge(api::routes()).with_state(shared);
     Ok(match &config.web {
         Some(dir) if dir.join("index.html").is_file() => app.fallback_service(
             Router::new()
@@ -344,15 +378,57 @@ pub fn spawn(addr: SocketAddr, config: Config) -> Result<Running, String> {
 }
 
 async fn lobby(State(shared): State<Arc<Shared>>) -> Json<Vec<Listing>> {
-    Json(listings(&shared))
+    Json(listings(&shared).await)
 }
 
-fn listings(shared: &Shared) -> Vec<Listing> {
-    shared
+/// The lobby: this server's tables and, when it is one of several, every other server's that said lately it is up
+/// (each with the path its WebSocket is reached at); by id.
+async fn listings(shared: &Shared) -> Vec<Listing> {
+    let mut all: Vec<Listing> = shared
         .tables
         .values()
         .filter_map(|t| t.listing.lock().ok().map(|l| l.clone()))
-        .collect()
+        .map(|mut listing| {
+            listing.ws = shared.route.clone();
+            listing
+        })
+        .collect();
+    if let Some(route) = &shared.route {
+        match shared.store.lobby(route, table::PUBLISH_EVERY * 3).await {
+            Ok(others) => all.extend(others),
+            Err(e) => eprintln!("holecard-server: the shared lobby: {e}"),
+        }
+        all.sort_by(|a, b| a.id.cmp(&b.id));
+    }
+    all
+}
+
+/// Hears from PostgreSQL that an account's sessions have ended on any server sharing the ledger (logged out, a new
+/// password) and ends them here too; listens again after a lost connection, while the server runs.
+async fn hear_sessions_ended(database: String, shared: std::sync::Weak<Shared>) {
+    loop {
+        let listener = async {
+            let mut listener = sqlx::postgres::PgListener::connect(&database).await?;
+            listener.listen(store::SESSIONS_ENDED).await?;
+            loop {
+                let heard = listener.recv().await?;
+                match shared.upgrade() {
+                    Some(shared) => shared.end_account(heard.payload()).await,
+                    None => return Ok::<(), sqlx::Error>(()),
+                }
+            }
+        };
+        match listener.await {
+            Ok(()) => return,
+            Err(e) => eprintln!(
+                "holecard-server: hearing other servers' logouts: {e}; listening again in 1 s"
+            ),
+        }
+        if shared.strong_count() == 0 {
+            return;
+        }
+        tokio::time::sleep(Duration::from_secs(1)).await;
+    }
 }
 
 async fn upgrade(
@@ -549,7 +625,7 @@ impl Connection {
             }
             ClientMessage::Lobby {} => {
                 return Some(ServerMessage::Lobby {
-                    tables: listings(&self.shared),
+                    tables: listings(&self.shared).await,
                 });
             }
             ClientMessage::Sit { table, seat } => {
@@ -629,6 +705,11 @@ impl Connection {
             _ => None,
         };
         if token.is_none() {
+            // A name that will not do is refused before the ledger is asked about it (PostgreSQL refuses a NUL in a
+            // query's text outright, which the client would have heard as the ledger being down).
+            if let Err(why) = protocol::check_name(&name) {
+                return (refusal(Refusal::BadName, &why), None);
+            }
             match self.shared.store.name_taken(&name).await {
                 Ok(None) => {}
                 Ok(Some(account)) => {
@@ -659,7 +740,12 @@ impl Connection {
                     let table = sessions
                         .values()
                         .find(|s| s.account.as_deref() == Some(account.key.as_str()))
-                        .and_then(|s| s.table.clone());
+                        .and_then(|s| s.table.clone())
+                        .or_else(|| {
+                            // Seated here when the server last stopped: back to that seat.
+                            let mut reseated = self.shared.reseated.lock().ok()?;
+                            reseated.remove(&account.key)
+                        });
                     let session = Session {
                         look: store::look_of(&account.name),
                         name: account.name,

@@ -6,6 +6,7 @@
 //! twice does nothing), a reset. An account's chips are the sum of its ledger entries; `check` proves it, with every
 //! other sum the ledger keeps.
 
+use super::protocol::Listing;
 use crate::engine::Cents;
 use crate::record::{RoundRecord, cards_text, decisions_text};
 use argon2::password_hash::phc::PasswordHash;
@@ -126,8 +127,20 @@ pub struct Settlement {
 pub struct Recovery {
     /// Rounds dealt and never settled (table, round): their bets were never taken, so they are refunded.
     pub refunded: Vec<(String, u64)>,
-    /// Accounts that were seated when the server stopped: their chips are their bankroll again.
+    /// Accounts that were seated when the server stopped with no chips, or where their seat is not known: they are up,
+    /// their chips their bankroll again.
     pub unseated: u64,
+    /// Accounts that were seated with chips when the server stopped, by table: their seats wait for them to come back.
+    pub seated: Vec<(String, Reseat)>,
+}
+
+/// An account seated at a table when its server stopped: the table seats it again and holds the seat for it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Reseat {
+    pub key: String,
+    pub name: String,
+    pub chips: Cents,
+    pub seat: u8,
 }
 
 /// What the ledger check found.
@@ -172,8 +185,18 @@ fn migrator() -> Migrator {
             include_str!("../../migrations/0002_name_look.sql").into_sql_str(),
             false,
         ),
+        Migration::new(
+            3,
+            "cluster".into(),
+            MigrationType::Simple,
+            include_str!("../../migrations/0003_cluster.sql").into_sql_str(),
+            false,
+        ),
     ])
 }
+
+/// The PostgreSQL channel on which servers sharing a ledger hear that an account's sessions have ended.
+pub const SESSIONS_ENDED: &str = "holecard_sessions_ended";
 
 /// What a name looks like, for telling names apart: its confusable skeleton (Unicode TR39), case folded, and the
 /// skeleton again (so a capital I and a small l, a Cyrillic А and a Latin A, "rn" and "m" are all the same). Two
@@ -272,9 +295,9 @@ impl Store {
         &self.place
     }
 
-    /// After a start, for the tables this server opens (other servers sharing the ledger keep theirs): every
-    /// account seated at one of them is up (the tables start empty), and their rounds left unsettled are refunded —
-    /// their bets were never taken, so the accounts already hold them.
+    /// After a start, for the tables this server opens (other servers sharing the ledger keep theirs): their rounds
+    /// left unsettled are refunded — their bets were never taken, so the accounts already hold them — and the
+    /// accounts seated at them with chips are returned to be seated again in their seats (the others are up).
     pub async fn recover(&self, tables: &[String]) -> Result<Recovery, String> {
         let mut recovery = Recovery::default();
         let mut tx = self.pool.begin().await.map_err(db)?;
@@ -294,13 +317,32 @@ impl Store {
                 .execute(&mut *tx)
                 .await
                 .map_err(db)?;
-            recovery.unseated +=
-                sqlx::query("UPDATE accounts SET seated_at = NULL WHERE seated_at = $1")
-                    .bind(table)
-                    .execute(&mut *tx)
-                    .await
-                    .map_err(db)?
-                    .rows_affected();
+            let seated = sqlx::query(
+                "SELECT name_key, name, chips, seat FROM accounts WHERE seated_at = $1 AND seat IS NOT NULL \
+                 AND chips > 0",
+            )
+            .bind(table)
+            .fetch_all(&mut *tx)
+            .await
+            .map_err(db)?;
+            for row in seated {
+                let seat: i64 = row.try_get(3).map_err(db)?;
+                let reseat = Reseat {
+                    key: row.try_get(0).map_err(db)?,
+                    name: row.try_get(1).map_err(db)?,
+                    chips: Cents(row.try_get(2).map_err(db)?),
+                    seat: u8::try_from(seat).map_err(db)?,
+                };
+                recovery.seated.push((table.clone(), reseat));
+            }
+            recovery.unseated += sqlx::query(
+                "UPDATE accounts SET seated_at = NULL, seat = NULL WHERE seated_at = $1 AND (seat IS NULL OR chips <= 0)",
+            )
+            .bind(table)
+            .execute(&mut *tx)
+            .await
+            .map_err(db)?
+            .rows_affected();
         }
         sqlx::query("DELETE FROM sessions WHERE expires_ms < $1")
             .bind(now_ms())
@@ -382,6 +424,11 @@ impl Store {
     ) -> Result<(Account, String), AccountError> {
         let dberr = |e: sqlx::Error| AccountError::Database(e.to_string());
         if password.chars().count() > MAX_PASSWORD_CHARS {
+            return Err(AccountError::WrongLogin);
+        }
+        // No account has a name that does not do (nor does the ledger see it: PostgreSQL refuses a NUL outright).
+        if super::protocol::check_name(name).is_err() {
+            let _ = self.hash_password(password).await;
             return Err(AccountError::WrongLogin);
         }
         let key = name.trim().to_lowercase();
@@ -492,6 +539,63 @@ impl Store {
         Ok((account, token))
     }
 
+    /// Puts a table's line in the shared lobby: its listing, the path its server's WebSocket is reached at, and now.
+    pub async fn publish(&self, listing: &Listing, route: &str) -> Result<(), String> {
+        let text = serde_json::to_string(listing).map_err(db)?;
+        sqlx::query(
+            "INSERT INTO lobby (table_id, listing, route, seen_ms) VALUES ($1, $2, $3, $4) \
+             ON CONFLICT (table_id) DO UPDATE SET listing = $2, route = $3, seen_ms = $4",
+        )
+        .bind(&listing.id)
+        .bind(&text)
+        .bind(route)
+        .bind(now_ms())
+        .execute(&self.pool)
+        .await
+        .map_err(db)?;
+        Ok(())
+    }
+
+    /// The shared lobby's lines of other servers (not reached at `route`) seen within `fresh`, each with its route.
+    pub async fn lobby(&self, route: &str, fresh: Duration) -> Result<Vec<Listing>, String> {
+        let since = now_ms() - fresh.as_millis() as i64;
+        let rows = sqlx::query(
+            "SELECT listing, route FROM lobby WHERE route <> $1 AND seen_ms >= $2 ORDER BY table_id",
+        )
+        .bind(route)
+        .bind(since)
+        .fetch_all(&self.pool)
+        .await
+        .map_err(db)?;
+        let mut listings = Vec::with_capacity(rows.len());
+        for row in rows {
+            let text: String = row.try_get(0).map_err(db)?;
+            let mut listing: Listing = serde_json::from_str(&text).map_err(db)?;
+            listing.ws = Some(row.try_get(1).map_err(db)?);
+            listings.push(listing);
+        }
+        Ok(listings)
+    }
+
+    /// Whether the ledger is PostgreSQL (where servers sharing it hear each other's logouts).
+    pub fn shared_by_servers(&self) -> bool {
+        self.place.starts_with("postgres")
+    }
+
+    /// Tells every server on this ledger that the account `key`'s sessions have ended (PostgreSQL's NOTIFY on the
+    /// channel [`SESSIONS_ENDED`]); nothing to tell on SQLite, which one server has to itself.
+    pub async fn tell_sessions_ended(&self, key: &str) -> Result<(), String> {
+        if self.shared_by_servers() {
+            sqlx::query("SELECT pg_notify($1, $2)")
+                .bind(SESSIONS_ENDED)
+                .bind(key)
+                .execute(&self.pool)
+                .await
+                .map_err(db)?;
+        }
+        Ok(())
+    }
+
     /// An account by key.
     pub async fn account(&self, key: &str) -> Result<Option<Account>, String> {
         let row = sqlx::query(
@@ -521,12 +625,14 @@ impl Store {
         &self,
         key: &str,
         table: &str,
+        seat: u8,
     ) -> Result<Result<Cents, String>, String> {
         let claimed = sqlx::query(
-            "UPDATE accounts SET seated_at = $2 WHERE name_key = $1 AND seated_at IS NULL RETURNING chips",
+            "UPDATE accounts SET seated_at = $2, seat = $3 WHERE name_key = $1 AND seated_at IS NULL RETURNING chips",
         )
         .bind(key)
         .bind(table)
+        .bind(i64::from(seat))
         .fetch_optional(&self.pool)
         .await
         .map_err(db)?;
@@ -550,7 +656,9 @@ impl Store {
 
     /// The account is up from `table`: its chips are its bankroll again.
     pub async fn leave_seat(&self, key: &str, table: &str) -> Result<(), String> {
-        sqlx::query("UPDATE accounts SET seated_at = NULL WHERE name_key = $1 AND seated_at = $2")
+        sqlx::query(
+            "UPDATE accounts SET seated_at = NULL, seat = NULL WHERE name_key = $1 AND seated_at = $2",
+        )
             .bind(key)
             .bind(table)
             .execute(&self.pool)

@@ -5,7 +5,7 @@
 //! the table takes its next message.
 
 use super::protocol::{Listing, Refusal, ServerMessage, Timer};
-use super::store::{Player, Settlement, Store};
+use super::store::{Player, Reseat, Settlement, Store};
 use crate::engine::checks::MOST_PAID_PER_BET;
 use crate::engine::{
     Action, Cents, Command, CommandError, Event, MAX_SEATS, Phase, SeatId, Table, TableState,
@@ -147,6 +147,9 @@ pub enum ToTable {
 /// How often a player may reset their balance.
 const RESET_EVERY: Duration = Duration::from_secs(3_600);
 
+/// How often a table in a shared lobby says again that it is open.
+pub const PUBLISH_EVERY: Duration = Duration::from_secs(5);
+
 /// News kept for a connection that comes back, at most.
 const KEEP_NEWS: usize = 2_000;
 
@@ -221,10 +224,18 @@ struct TableTask {
     written: Vec<oneshot::Sender<()>>,
     /// The seats whose bets the table was last told hold up the deal.
     held_up: Vec<SeatId>,
+    /// Where this table's server is reached, when it shares a ledger's lobby with others.
+    route: Option<String>,
+    /// The lobby line last put in the shared lobby, and when.
+    published: Option<(Listing, Instant)>,
 }
 
 /// Opens the table of `level` (its companions seated) as a task; `seed` seeds its shoe and companions. Its house
 /// and its count of rounds go on from the ledger's.
+/// Accounts seated here when the server last stopped (`reseat`) sit again, each seat held for its account as for a
+/// dropped connection. With a `route` (one of several servers on one ledger), the table's lobby line is kept in the
+/// ledger's shared lobby, said again every [`PUBLISH_EVERY`] so the lobby knows the server is up.
+#[allow(clippy::too_many_arguments)]
 pub async fn open(
     id: String,
     level: Level,
@@ -232,6 +243,8 @@ pub async fn open(
     pace: Pace,
     store: Store,
     stake: Cents,
+    reseat: Vec<Reseat>,
+    route: Option<String>,
 ) -> Result<TableHandle, String> {
     let (house, rounds_before) = store
         .house(&id, level.house_bankroll)
@@ -255,11 +268,12 @@ pub async fn open(
         companions: 0,
         spectators: 0,
         house_edge_thousandths: None,
+        ws: None,
     }));
     work_out_house_edge(level.rules.rules(), listing.clone());
     let (tx, rx) = mpsc::channel(1024);
     let recorder = Recorder::following(host.view(Viewer::Spectator));
-    let task = TableTask {
+    let mut task = TableTask {
         id,
         level,
         host,
@@ -278,10 +292,15 @@ pub async fn open(
         accounts: HashMap::new(),
         recorder,
         house_before: house,
+        route,
+        published: None,
         pending: VecDeque::new(),
         written: Vec::new(),
         held_up: Vec::new(),
     };
+    for reseat in reseat {
+        task.reseat(reseat);
+    }
     task.update_listing();
     tokio::spawn(task.run(rx));
     Ok(TableHandle { tx, listing })
@@ -295,6 +314,7 @@ impl TableTask {
                 .values()
                 .map(|(_, at)| *at)
                 .chain(self.deadline.map(|(at, _)| at))
+                .chain(self.publish_by())
                 .min();
             tokio::select! {
                 message = rx.recv() => match message {
@@ -309,6 +329,73 @@ impl TableTask {
                 let _ = done.send(());
             }
             self.update_listing();
+            self.publish().await;
+        }
+    }
+
+    /// When the lobby line must next be said in the shared lobby, if it is kept there.
+    fn publish_by(&self) -> Option<Instant> {
+        self.route.as_ref()?;
+        Some(
+            self.published
+                .as_ref()
+                .map_or_else(Instant::now, |(_, at)| *at + PUBLISH_EVERY),
+        )
+    }
+
+    /// Puts the lobby line in the shared lobby when it has changed, or when it is due to be said again.
+    async fn publish(&mut self) {
+        let Some(route) = &self.route else {
+            return;
+        };
+        let Ok(listing) = self.listing.lock().map(|l| l.clone()) else {
+            return;
+        };
+        let now = Instant::now();
+        let due = match &self.published {
+            Some((last, at)) => *last != listing || now >= *at + PUBLISH_EVERY,
+            None => true,
+        };
+        if !due {
+            return;
+        }
+        match self.store.publish(&listing, route).await {
+            Ok(()) => self.published = Some((listing, now)),
+            Err(e) => {
+                eprintln!("holecard-server: {}: the shared lobby: {e}", self.id);
+                // Tried again at the next beat, not at once.
+                self.published = Some((listing, now));
+            }
+        }
+    }
+
+    /// An account seated here when the server stopped sits again, its seat held for it; a seat no longer free (or
+    /// a table that cannot seat it) gives its chips back to its bankroll.
+    fn reseat(&mut self, reseat: Reseat) {
+        let seat = reseat.seat;
+        let free = usize::from(seat) < MAX_SEATS && self.host.is_free(seat);
+        let sat = free
+            .then(|| {
+                self.host
+                    .sit(seat, Occupant::person(reseat.name.clone(), reseat.chips))
+            })
+            .and_then(Result::ok);
+        match sat {
+            Some(news) => {
+                self.tell(news);
+                self.accounts.insert(seat, reseat.key.clone());
+                let until = Instant::now() + self.pace.hold;
+                self.held
+                    .insert(seat, (format!("account:{}", reseat.key), until));
+                eprintln!(
+                    "holecard-server: {}: {} sits at seat {} again, held {} s for them to come back",
+                    self.id,
+                    reseat.name,
+                    seat + 1,
+                    self.pace.hold.as_secs()
+                );
+            }
+            None => self.pending.push_back(Write::Vacate(reseat.key)),
         }
     }
 
@@ -472,9 +559,9 @@ impl TableTask {
     }
 
     /// An account's chips, brought to this table (or why they cannot come).
-    async fn claim(&mut self, key: &str) -> Result<Cents, (Refusal, String)> {
+    async fn claim(&mut self, key: &str, seat: SeatId) -> Result<Cents, (Refusal, String)> {
         self.flush().await;
-        let claimed = self.store.claim_seat(key, &self.id).await;
+        let claimed = self.store.claim_seat(key, &self.id, seat).await;
         let chips = match claimed {
             Ok(Ok(chips)) => chips,
             Ok(Err(why)) => return Err((Refusal::SeatUnavailable, why)),
@@ -515,7 +602,7 @@ impl TableTask {
             // it gets up.
             let buy_in = match &member.account {
                 None => self.level.buy_in,
-                Some(key) => self.claim(key).await?,
+                Some(key) => self.claim(key, seat).await?,
             };
             let sat = self
                 .host
@@ -738,10 +825,14 @@ impl TableTask {
         }
     }
 
-    /// Deals when every person seated has bet, or when the betting time is up (those who have not bet sit the
-    /// round out; the companions play).
+    /// Deals when every person seated (and connected) has bet, or when the betting time is up (those who have not bet
+    /// sit the round out; the companions play).
     fn deal(&mut self, time_up: bool) {
-        let people: Vec<SeatId> = self.people().collect();
+        // A seat held for a dropped connection sits the round out by the clock: nobody waits for its bet.
+        let people: Vec<SeatId> = self
+            .people()
+            .filter(|seat| !self.held.contains_key(seat))
+            .collect();
         let bet = |s: &SeatId| self.host.seats()[usize::from(*s)].bet.is_positive();
         let all = !people.is_empty() && people.iter().all(bet);
         if !(all || time_up) {

@@ -9,7 +9,9 @@ use holecard::level::Level;
 use holecard::server::protocol::{Refusal, ServerMessage};
 use holecard::server::table::Pace;
 use holecard::server::{self, Config, Running};
-use std::net::TcpStream;
+use std::io::{BufRead, BufReader};
+use std::net::{SocketAddr, TcpStream};
+use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, Instant};
 use tungstenite::stream::MaybeTlsStream;
@@ -149,6 +151,7 @@ pub fn start_with(db: &Db, pace: Pace, change: impl FnOnce(&mut Config)) -> Runn
         database: db.url.clone(),
         stake: Cents::units(1_000),
         logins: Default::default(),
+        route: None,
     };
     change(&mut config);
     server::spawn("127.0.0.1:0".parse().expect("an address"), config).expect("the server starts")
@@ -185,6 +188,14 @@ impl Client {
         )
     }
 
+    /// Connects to the server at `addr` as the guest `name`.
+    pub fn connect_at(addr: std::net::SocketAddr, name: &str) -> Client {
+        Client::hello_at(
+            addr,
+            &format!(r#"{{"type":"hello","version":1,"name":"{name}"}}"#),
+        )
+    }
+
     /// Connects and says this hello.
     pub fn hello(running: &Running, hello: &str) -> Client {
         Client::hello_at(running.addr, hello)
@@ -192,7 +203,12 @@ impl Client {
 
     /// Connects to the server at `addr` and says this hello.
     pub fn hello_at(addr: std::net::SocketAddr, hello: &str) -> Client {
-        let (ws, _) = tungstenite::connect(format!("ws://{addr}/ws")).expect("connects");
+        Client::hello_url(&format!("ws://{addr}/ws"), hello)
+    }
+
+    /// Connects to the WebSocket at `url` and says this hello.
+    pub fn hello_url(url: &str, hello: &str) -> Client {
+        let (ws, _) = tungstenite::connect(url).expect("connects");
         if let MaybeTlsStream::Plain(stream) = ws.get_ref() {
             stream
                 .set_read_timeout(Some(Duration::from_millis(20)))
@@ -484,6 +500,13 @@ impl Client {
     }
 
     /// The chips in front of the client's seat, as its view has them.
+    /// The smallest bet at the client's table.
+    pub fn min_bet(&self) -> Cents {
+        self.view
+            .as_ref()
+            .map_or(Cents::ZERO, |v| v.rules().min_bet)
+    }
+
     pub fn chips(&self) -> Cents {
         match (self.seat, self.view.as_ref()) {
             (Some(seat), Some(view)) => view.seats()[usize::from(seat)].chips(),
@@ -543,4 +566,113 @@ pub fn block_on<F: Future>(future: F) -> F::Output {
         .build()
         .expect("a runtime")
         .block_on(future)
+}
+
+/// `holecard-server` as its own process on a free port of 127.0.0.1, with every table of `levels/`.
+pub struct Process {
+    pub child: Child,
+    pub addr: SocketAddr,
+    /// What it wrote to standard error, read after it stops.
+    stderr: Option<std::thread::JoinHandle<String>>,
+}
+
+impl Drop for Process {
+    /// A test that fails before it kills its server still leaves no server running.
+    fn drop(&mut self) {
+        if matches!(self.child.try_wait(), Ok(None)) {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+    }
+}
+
+/// `pace`: seconds for bets, seconds for a turn, milliseconds before a companion acts.
+pub fn launch(db: &Db, pace: (&str, &str, &str)) -> Process {
+    launch_with(db, pace, &[])
+}
+
+/// A server's every table of `levels/`, seeded, with no browser build.
+pub const TABLES_OF_LEVELS: [&str; 6] =
+    ["--levels", "levels", "--seed", "7", "--web", "no-web-here"];
+
+/// The same, with more arguments.
+pub fn launch_with(db: &Db, pace: (&str, &str, &str), more: &[&str]) -> Process {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_holecard-server"))
+        .args(["--listen", "127.0.0.1:0"])
+        .args(TABLES_OF_LEVELS)
+        .args([
+            "--bet-seconds",
+            pace.0,
+            "--turn-seconds",
+            pace.1,
+            "--companion-ms",
+            pace.2,
+        ])
+        .args(["--database", &db.url])
+        .args(more)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the server starts");
+    let stdout = child.stdout.take().expect("its output");
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut line = String::new();
+        let _ = BufReader::new(stdout).read_line(&mut line);
+        let _ = tx.send(line);
+    });
+    let stderr = child.stderr.take().expect("its errors");
+    let stderr = std::thread::spawn(move || {
+        let mut text = String::new();
+        let _ = std::io::Read::read_to_string(&mut BufReader::new(stderr), &mut text);
+        text
+    });
+    let line = rx
+        .recv_timeout(Duration::from_secs(30))
+        .expect("the server says where it listens");
+    let addr = line
+        .split("http://")
+        .nth(1)
+        .and_then(|rest| rest.split_whitespace().next())
+        .and_then(|a| a.parse().ok())
+        .unwrap_or_else(|| panic!("no address in {line:?}"));
+    Process {
+        child,
+        addr,
+        stderr: Some(stderr),
+    }
+}
+
+impl Process {
+    /// SIGKILL: no clean shutdown, nothing flushed. What it had written to standard error.
+    pub fn kill(mut self) -> String {
+        self.child.kill().expect("killed");
+        let _ = self.child.wait();
+        self.stderr
+            .take()
+            .and_then(|read| read.join().ok())
+            .unwrap_or_default()
+    }
+}
+
+/// `holecard-server --check-ledger` on `db`: its report, after asserting it balances.
+pub fn check_ledger(db: &Db) -> serde_json::Value {
+    let out = Command::new(env!("CARGO_BIN_EXE_holecard-server"))
+        .args(["--check-ledger", "--database", &db.url])
+        .output()
+        .expect("the check runs");
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(
+        out.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report = json(&text);
+    assert_eq!(report["balanced"], true, "{text}");
+    report
+}
+
+/// JSON text read, or a failure that shows it.
+pub fn json(body: &str) -> serde_json::Value {
+    serde_json::from_str(body).unwrap_or_else(|e| panic!("{e}: {body}"))
 }
