@@ -265,6 +265,26 @@ fn two_servers_behind_nginx_share_one_ledger_and_outlive_a_kill() {
         "{last:?}"
     );
 
+    // Password attempts are limited per player's address in nginx (the servers see only nginx's): guesses at names
+    // that are nobody's, past 30 at once, are answered 429 with Retry-After.
+    let mut limited = None;
+    for i in 0..40 {
+        let body = format!(r#"{{"name":"Nobody{i}","password":"guess guess"}}"#);
+        let (status, head, _) =
+            serving::http_with_head(addr, "POST", "/api/login", Some(&body), None);
+        if status == 429 {
+            limited = Some((i, head));
+            break;
+        }
+        assert_eq!(status, 401, "{head}");
+    }
+    let (after, head) = limited.expect("nginx limits password attempts per address");
+    assert!(after >= 30, "limited after {after}");
+    assert!(
+        head.to_ascii_lowercase().contains("retry-after: 2"),
+        "{head}"
+    );
+
     drop(bob_back);
     drop(cluster);
     let report = check_ledger(&db);

@@ -86,29 +86,36 @@ impl Attempts {
         }
     }
 
-    /// Takes one attempt from `address` for the name `key`, or says how long to wait for the next.
+    /// Takes one attempt from `address` for the name `key`, or says how long to wait for the next. An attempt the
+    /// address may not make is not counted against the name (nor is the name kept); a name is kept by at most its
+    /// first [`MAX_KEY_CHARS`] characters, an IPv6 address by its /64 (what one client is given).
     fn take(&self, address: IpAddr, key: &str) -> Result<(), ApiError> {
         let clock = self.by_address.clock();
-        let wait = [
-            self.by_address.check_key(&address).err(),
-            self.by_name.check_key(&key.to_string()).err(),
-        ]
-        .into_iter()
-        .flatten()
-        .map(|not_until| not_until.wait_time_from(clock.now()))
-        .max();
-        match wait {
-            None => Ok(()),
-            Some(wait) => {
-                // Whole seconds, rounded up: retrying after them works.
-                let seconds = wait.as_millis().div_ceil(1_000).max(1) as u64;
-                Err(ApiError(
-                    StatusCode::TOO_MANY_REQUESTS,
-                    format!("too many password attempts; try again in {seconds} s"),
-                    Some(seconds),
-                ))
+        let address = match address {
+            IpAddr::V6(v6) => {
+                let bits = u128::from(v6) & !((1u128 << 64) - 1);
+                IpAddr::V6(std::net::Ipv6Addr::from(bits))
             }
-        }
+            v4 => v4,
+        };
+        let refused = match self.by_address.check_key(&address) {
+            Err(not_until) => Some(not_until),
+            Ok(()) => {
+                let key: String = key.chars().take(MAX_KEY_CHARS).collect();
+                self.by_name.check_key(&key).err()
+            }
+        };
+        let Some(not_until) = refused else {
+            return Ok(());
+        };
+        // Whole seconds, rounded up: retrying after them works.
+        let wait = not_until.wait_time_from(clock.now());
+        let seconds = wait.as_millis().div_ceil(1_000).max(1) as u64;
+        Err(ApiError(
+            StatusCode::TOO_MANY_REQUESTS,
+            format!("too many password attempts; try again in {seconds} s"),
+            Some(seconds),
+        ))
     }
 
     /// Forgets the addresses and names whose attempts are all back (kept a minute at most).
@@ -119,6 +126,9 @@ impl Attempts {
         self.by_name.shrink_to_fit();
     }
 }
+
+/// The most of a name the attempts' memory keeps (a name has far fewer; a longer one is no account's).
+const MAX_KEY_CHARS: usize = 64;
 
 /// How often the attempts' memory is swept.
 pub(super) const FORGET_ATTEMPTS_EVERY: Duration = Duration::from_secs(60);
@@ -299,17 +309,9 @@ async fn log_out(
         .await
         .map_err(|e| ledger_down(&e))?;
     if let Some(key) = ended {
-        tell_others(&shared, &key).await;
         shared.end_account(&key).await;
     }
     Ok(StatusCode::NO_CONTENT)
-}
-
-/// Tells the other servers on the ledger, if any, that the account's sessions have ended.
-async fn tell_others(shared: &Shared, key: &str) {
-    if let Err(e) = shared.store.tell_sessions_ended(key).await {
-        eprintln!("holecard-server: telling other servers of a logout: {e}");
-    }
 }
 
 async fn change_password(
@@ -335,7 +337,6 @@ async fn change_password(
             AccountError::WrongLogin => error(StatusCode::UNAUTHORIZED, "that is not the password"),
             e => account_error(e),
         })?;
-    tell_others(&shared, &account.key).await;
     shared.end_account(&account.key).await;
     Ok(logged_in(done))
 }
@@ -373,4 +374,44 @@ async fn history(
         .await
         .map_err(|e| ledger_down(&e))?;
     Ok(Json(rows))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An address over its attempts spends nothing of the name it tried, and an IPv6 client is one /64.
+    #[test]
+    fn attempts_count_by_address_first_and_ipv6_by_its_64() {
+        let limit = |n| NonZeroU32::new(n).unwrap_or(NonZeroU32::MIN);
+        let attempts = Attempts::new(LoginLimits {
+            per_address: limit(2),
+            per_name: limit(3),
+        });
+        let ip = |text: &str| text.parse::<IpAddr>().expect("an address");
+        let (one, same_64, other, another) = (
+            ip("2001:db8::1"),
+            ip("2001:db8::ffff:1"),
+            ip("2001:db9::1"),
+            ip("192.0.2.7"),
+        );
+        assert!(attempts.take(one, "ann").is_ok());
+        assert!(attempts.take(same_64, "bob").is_ok());
+        let refused = attempts
+            .take(same_64, "ann")
+            .expect_err("the /64 has made its two");
+        assert_eq!(refused.0, StatusCode::TOO_MANY_REQUESTS);
+        assert!(refused.2.is_some_and(|seconds| (1..=30).contains(&seconds)));
+        // Ann's name was tried once (the refused attempt did not count): two more from elsewhere are taken.
+        assert!(attempts.take(other, "ann").is_ok());
+        assert!(attempts.take(other, "ann").is_ok());
+        assert!(
+            attempts.take(another, "ann").is_err(),
+            "Ann's three are spent"
+        );
+        // A name is kept by its first characters only.
+        let long = "x".repeat(5_000);
+        assert!(attempts.take(another, &long).is_ok());
+        assert!(attempts.by_name.len() <= 3);
+    }
 }

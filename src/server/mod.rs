@@ -501,6 +501,8 @@ struct Connection {
     table: Option<TableHandle>,
     /// What it may still send.
     allowance: protocol::Allowance,
+    /// What ends this connection from outside, until `hello` files it for an account.
+    end: Option<oneshot::Sender<()>>,
 }
 
 impl Connection {
@@ -515,23 +517,19 @@ impl Connection {
             account: None,
             table: None,
             allowance: protocol::Allowance::server(std::time::Instant::now()),
+            end: None,
         }
     }
 
     async fn run(mut self, mut socket: WebSocket) {
         let (out, mut inbox) = mpsc::channel::<table::Outgoing>(1024);
         let hello_by = Instant::now() + HELLO_TIME;
+        // An account's connection can be ended from outside (logout, a new password): `hello` files the sender
+        // where `Shared::end_account` finds it, in the same breath as the session.
         let (end, mut ended) = oneshot::channel::<()>();
-        let mut end = Some(end);
+        self.end = Some(end);
         let mut session_ended = false;
         loop {
-            // An account's connection can be ended from outside (logout, a new password) once it has said hello.
-            if let (Some(key), Some(_)) = (&self.account, &end)
-                && let Ok(mut ends) = self.shared.ends.lock()
-                && let Some(end) = end.take()
-            {
-                ends.insert(self.id, (key.clone(), end));
-            }
             let waiting_for_hello = self.name.is_none();
             tokio::select! {
                 incoming = socket.recv() => {
@@ -565,7 +563,7 @@ impl Connection {
                         break;
                     }
                 }
-                result = &mut ended, if end.is_none() => {
+                result = &mut ended, if self.end.is_none() && self.account.is_some() => {
                     // Sent: the session was ended. Dropped unsent: the server is going away.
                     if result.is_ok() {
                         let why = "this session has ended (logged out, or the password was changed): log in again";
@@ -691,10 +689,12 @@ impl Connection {
         // A session held here only counts while it is current: an account away longer than the hold is looked up
         // in the ledger again (its session lasts 30 days there), not refused as unknown once the stale one is gone.
         let hold = self.shared.hold;
+        // Only a guest's session is known here alone; an account's token is asked of the ledger every time, so one
+        // that has been logged out (here or on another server) is not welcomed back from memory.
         let known = |token: &str| {
             self.shared.sessions.lock().is_ok_and(|s| {
                 s.get(token)
-                    .is_some_and(|s| s.current(Instant::now(), hold))
+                    .is_some_and(|s| s.account.is_none() && s.current(Instant::now(), hold))
             })
         };
         let account = match &token {
@@ -755,6 +755,9 @@ impl Connection {
                         table,
                     };
                     sessions.insert(token.clone(), session);
+                } else if sessions.get(&token).is_some_and(|s| s.account.is_some()) {
+                    // The ledger no longer has this account's session (logged out, a new password): over here too.
+                    sessions.remove(&token);
                 }
                 let Some(session) = sessions.get_mut(&token) else {
                     let why = "that token is not known here, or its hold has run out: log in again, or say \
@@ -804,6 +807,11 @@ impl Connection {
         };
         if let Some(session) = sessions.get(&token) {
             self.who = session.who(&token);
+        }
+        if let (Some(key), Some(end)) = (&self.account, self.end.take())
+            && let Ok(mut ends) = self.shared.ends.lock()
+        {
+            ends.insert(self.id, (key.clone(), end));
         }
         self.name = Some(name.clone());
         self.token = token.clone();

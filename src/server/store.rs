@@ -491,6 +491,7 @@ impl Store {
             .execute(&mut *tx)
             .await
             .map_err(db)?;
+        self.tell_sessions_ended(&mut tx, &key).await.map_err(db)?;
         tx.commit().await.map_err(db)?;
         Ok(Some(key))
     }
@@ -527,6 +528,9 @@ impl Store {
         sqlx::query("DELETE FROM sessions WHERE name_key = $1")
             .bind(key)
             .execute(&mut *tx)
+            .await
+            .map_err(dberr)?;
+        self.tell_sessions_ended(&mut tx, key)
             .await
             .map_err(dberr)?;
         let token = new_session(&mut tx, key).await.map_err(dberr)?;
@@ -583,15 +587,19 @@ impl Store {
     }
 
     /// Tells every server on this ledger that the account `key`'s sessions have ended (PostgreSQL's NOTIFY on the
-    /// channel [`SESSIONS_ENDED`]); nothing to tell on SQLite, which one server has to itself.
-    pub async fn tell_sessions_ended(&self, key: &str) -> Result<(), String> {
+    /// channel [`SESSIONS_ENDED`], sent when the transaction that ended them commits, and only then); nothing to tell
+    /// on SQLite, which one server has to itself.
+    async fn tell_sessions_ended(
+        &self,
+        tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+        key: &str,
+    ) -> Result<(), sqlx::Error> {
         if self.shared_by_servers() {
             sqlx::query("SELECT pg_notify($1, $2)")
                 .bind(SESSIONS_ENDED)
                 .bind(key)
-                .execute(&self.pool)
-                .await
-                .map_err(db)?;
+                .execute(&mut **tx)
+                .await?;
         }
         Ok(())
     }

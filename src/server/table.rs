@@ -551,7 +551,11 @@ impl TableTask {
             }
             !theirs
         });
+        // Told again (each server hears a logout, its own included): a seat already on its way up is not said twice.
         for seat in seats {
+            if self.leaving.contains(&seat) {
+                continue;
+            }
             let name = self.host.names().name(seat);
             self.notice(format!("{name} has logged out; the seat is free."));
             self.get_up(seat);
