@@ -473,3 +473,147 @@ fn a_game_closed_mid_round_and_opened_again_gets_its_seat_and_chips_back_and_kee
     assert!(view.seats()[usize::from(seat)].occupied, "still seated");
     assert_eq!(my_seat(&app), Some(seat));
 }
+
+/// The casino as two server processes behind nginx (`scripts/casino-cluster`, on PostgreSQL): the game reaches it at
+/// one address, lists every table of both, and plays at a table of each — its connection moving to the server that
+/// holds the table — as the same account, with the same chips. Needs nginx and PostgreSQL (`HOLECARD_TEST_POSTGRES`);
+/// required on CI, skipped elsewhere when missing, saying so.
+#[test]
+fn the_games_client_plays_at_tables_of_both_servers_of_a_cluster() {
+    let admin = match std::env::var("HOLECARD_TEST_POSTGRES") {
+        Ok(url) if !url.is_empty() && std::path::Path::new("/usr/sbin/nginx").is_file() => url,
+        _ => {
+            assert!(
+                std::env::var_os("CI").is_none(),
+                "on CI, HOLECARD_TEST_POSTGRES and nginx are there (.ci/run)"
+            );
+            eprintln!("no PostgreSQL or no nginx here: the cluster test is skipped");
+            return;
+        }
+    };
+    let name = format!("holecard_game_cluster_{}", std::process::id());
+    let psql = |sql: &str| {
+        let done = Command::new("psql")
+            .args([admin.as_str(), "-qc", sql])
+            .status()
+            .expect("psql runs");
+        assert!(done.success(), "{sql}");
+    };
+    psql(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"));
+    psql(&format!("CREATE DATABASE {name}"));
+    let base = admin.rsplit_once('/').map_or(admin.as_str(), |(b, _)| b);
+    let database = format!("{base}/{name}");
+    let ports = [free_port(), free_port(), free_port()];
+    let run = std::env::temp_dir().join(format!("holecard-game-cluster-{}", std::process::id()));
+    let mut script = Command::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/scripts/casino-cluster"
+    ))
+    .args(["--port", &ports[0].to_string()])
+    .args(["--server-ports", &format!("{},{}", ports[1], ports[2])])
+    .args(["--database", &database])
+    .arg("--server")
+    .arg(server_binary())
+    .arg("--run-dir")
+    .arg(&run)
+    .args([
+        "--",
+        "--seed",
+        "7",
+        "--web",
+        "no-page",
+        "--companion-ms",
+        "20",
+    ])
+    .args(["--levels", concat!(env!("CARGO_MANIFEST_DIR"), "/levels")])
+    .current_dir(env!("CARGO_MANIFEST_DIR"))
+    .stdout(Stdio::piped())
+    .stderr(Stdio::null())
+    .spawn()
+    .expect("scripts/casino-cluster runs");
+    let mut up = String::new();
+    let _ = std::io::BufRead::read_line(
+        &mut std::io::BufReader::new(script.stdout.take().expect("its output")),
+        &mut up,
+    );
+    struct Stop(Child);
+    impl Drop for Stop {
+        fn drop(&mut self) {
+            let _ = Command::new("kill")
+                .args(["-TERM", &self.0.id().to_string()])
+                .status();
+            let _ = self.0.wait();
+        }
+    }
+    let script = Stop(script);
+    assert!(up.contains("the casino on"), "{up}");
+
+    let address = Address::parse(&format!("ws://127.0.0.1:{}", ports[0])).expect("an address");
+    let mut client = Online::apart(address);
+    client.log_in("Ann", "correct horse battery", true);
+    let mut app = headless::app_online(client, Speed::Instant).expect("the app");
+    run_until(
+        &mut app,
+        60,
+        "the welcome and a lobby of both servers",
+        |app| {
+            let lobby = &online(app).lobby;
+            online(app).is_open()
+                && lobby.iter().any(|t| t.ws.as_deref() == Some("/ws/a"))
+                && lobby.iter().any(|t| t.ws.as_deref() == Some("/ws/b"))
+        },
+    );
+    let mut chips = Cents::units(1_000);
+    for route in ["/ws/a", "/ws/b"] {
+        let table = online(&app)
+            .lobby
+            .iter()
+            .find(|t| {
+                t.ws.as_deref() == Some(route)
+                    && t.min_bet <= Cents::units(25)
+                    && Cents::units(25) <= t.max_bet
+                    && t.id != "break-the-bank"
+            })
+            .map(|t| t.id.clone())
+            .expect("a table there for a $25 bet");
+        if let Some(seat) = my_seat(&app) {
+            // Up from the last table first, between rounds.
+            app.world_mut()
+                .resource_mut::<Online>()
+                .send(ClientMessage::Stand {});
+            run_until(&mut app, 30, "getting up", |app| {
+                !app.world().resource::<SeatView>().0.seats()[usize::from(seat)].occupied
+            });
+            // The table writes the account's chips free in the ledger as it says the seat is empty.
+            std::thread::sleep(Duration::from_millis(300));
+        }
+        app.world_mut()
+            .resource_mut::<Online>()
+            .go_to_table(table.clone(), true);
+        run_until(&mut app, 60, "a seat at the other server's table", |app| {
+            online(app).table.as_ref().is_some_and(|t| t.id == table)
+                && my_seat(app).is_some_and(|seat| {
+                    at_table_between_rounds(app)
+                        && app.world().resource::<SeatView>().0.seats()[usize::from(seat)].occupied
+                })
+        });
+        assert!(
+            online(&app).address.ws.ends_with(route),
+            "{}",
+            online(&app).address.ws
+        );
+        let seat = my_seat(&app).expect("seated");
+        assert_eq!(
+            app.world().resource::<SeatView>().0.seats()[usize::from(seat)].chips(),
+            chips,
+            "the account's chips came along"
+        );
+        let before = bet_25_and_deal(&mut app);
+        play_out_the_round(&mut app, seat, before);
+        chips = app.world().resource::<SeatView>().0.seats()[usize::from(seat)].chips();
+    }
+    drop(app);
+    drop(script);
+    psql(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"));
+    let _ = std::fs::remove_dir_all(&run);
+}

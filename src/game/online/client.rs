@@ -120,6 +120,8 @@ pub struct Online {
     pub(super) seat_token: Option<String>,
     /// Welcomed at least once since connecting: a later drop reconnects rather than giving up.
     pub(super) was_open: bool,
+    /// The connection is to move to `address` (a table held by another of the casino's servers).
+    pub(super) moving: bool,
 }
 
 impl Online {
@@ -183,6 +185,7 @@ impl Online {
             requests: Requests::default(),
             seat_token: None,
             was_open: false,
+            moving: false,
         }
     }
 
@@ -206,6 +209,29 @@ impl Online {
         self.clock = None;
         self.outbox.clear();
         self.inbox.clear();
+    }
+
+    /// Goes to the lobby's `table`: watches it, and sits at its first free seat once there when `sit`. A table held
+    /// by another of the casino's servers behind one address (its listing's `ws`, as `/ws/b`) is played over a
+    /// connection to that server: the connection moves there first, as the same player (an account by its token, a
+    /// guest by name; a guest's session is the server's own).
+    pub fn go_to_table(&mut self, table: String, sit: bool) {
+        let path = self
+            .lobby
+            .iter()
+            .find(|listing| listing.id == table)
+            .and_then(|listing| listing.ws.clone());
+        let url = self.address.at(path.as_deref().unwrap_or("/ws"));
+        if url != self.address.ws {
+            self.address.ws = url;
+            self.moving = true;
+            self.seat_token = None;
+            self.table = None;
+            self.outbox.clear();
+        }
+        self.sit_on_arrival = sit;
+        self.problem = None;
+        self.send(ClientMessage::Watch { table });
     }
 
     /// Sends a message once welcomed (in order).

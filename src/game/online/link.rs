@@ -65,6 +65,22 @@ impl Address {
         })
     }
 
+    /// The WebSocket at `path` of this casino (`/ws/b`: another of its servers behind the same address). A path
+    /// that is not one (from a listing that does not say one) is the casino's own `/ws`.
+    pub fn at(&self, path: &str) -> String {
+        let scheme = self.ws.split("://").next().unwrap_or("ws");
+        let fine = path.starts_with('/')
+            && !path.contains("//")
+            && path
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || "/-_.".contains(c));
+        format!(
+            "{scheme}://{}{}",
+            self.host(),
+            if fine { path } else { "/ws" }
+        )
+    }
+
     /// What to show of it: the host.
     pub fn host(&self) -> &str {
         self.ws
@@ -255,6 +271,20 @@ mod tests {
     fn an_address_is_read_as_players_write_it() {
         let plain = Address::parse("ws://127.0.0.1:8080").expect("an address");
         assert_eq!(plain.ws, "ws://127.0.0.1:8080/ws");
+        assert_eq!(plain.at("/ws/b"), "ws://127.0.0.1:8080/ws/b");
+        for not_a_path in [
+            "ws/b",
+            "//evil.example/ws",
+            "/ws?x=1",
+            "http://evil.example/ws",
+            "",
+        ] {
+            assert_eq!(
+                plain.at(not_a_path),
+                "ws://127.0.0.1:8080/ws",
+                "{not_a_path}"
+            );
+        }
         assert_eq!(plain.http, "http://127.0.0.1:8080");
         assert_eq!(plain.host(), "127.0.0.1:8080");
         assert_eq!(

@@ -95,10 +95,11 @@ pub(super) fn sit_on_arrival(
     if !online.sit_on_arrival || !beats.settled() {
         return;
     }
-    online.sit_on_arrival = false;
+    // Not joined yet (the connection may be moving to the server that holds the table): wait for it.
     let Some(table) = online.table.clone() else {
         return;
     };
+    online.sit_on_arrival = false;
     if table.seat.is_some() {
         return;
     }

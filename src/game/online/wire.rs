@@ -26,6 +26,15 @@ pub(super) fn pump(
         }
         return;
     }
+    // Moving to another of the casino's servers: the connection here ends, and the next one is there.
+    if online.moving {
+        online.moving = false;
+        if let Some(connection) = link.0.take() {
+            connection.close();
+        }
+        online.status = Status::Offline;
+        online.welcomed = None;
+    }
     let due = match &online.status {
         Status::Offline => true,
         Status::Lost { retry_at, .. } => now >= *retry_at,

@@ -252,9 +252,7 @@ pub(super) fn lobby_page(ui: &mut egui::Ui, online: &mut Online) -> Option<Menu>
             });
     });
     if let Some((table, sit)) = picked {
-        online.sit_on_arrival = sit;
-        online.problem = None;
-        online.send(ClientMessage::Watch { table });
+        online.go_to_table(table, sit);
     }
     if ui.button("Leave the casino").clicked() {
         online.disconnect();
