@@ -12,7 +12,7 @@ mod serving;
 use holecard::engine::{Event, TableView};
 use holecard::host::News;
 use holecard::server::protocol::ServerMessage;
-use serving::{Client, Db, account, check_ledger, http, launch_with, pump};
+use serving::{Client, Db, Read, account, check_ledger, http, launch_with, pump, read_one};
 use std::collections::BTreeMap;
 use std::net::{SocketAddr, TcpStream};
 use std::time::{Duration, Instant};
@@ -304,25 +304,13 @@ impl Fuzzer {
     /// Takes in what has arrived, checking each message against the protocol and each table's news against the view.
     fn read(&mut self) {
         while let Some(ws) = self.ws.as_mut() {
-            match ws.read() {
-                Ok(Message::Text(text)) => {
-                    match serde_json::from_str::<ServerMessage>(text.as_str()) {
-                        Ok(message) => self.take(message),
-                        Err(e) => self
-                            .problems
-                            .push(format!("unreadable from the server ({e}): {text}")),
-                    }
-                }
-                Ok(_) => {}
-                Err(tungstenite::Error::Io(e))
-                    if matches!(
-                        e.kind(),
-                        std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
-                    ) =>
-                {
-                    return;
-                }
-                Err(_) => self.ws = None,
+            match read_one(ws) {
+                Read::Message(Ok(message)) => self.take(message),
+                Read::Message(Err(e)) => self
+                    .problems
+                    .push(format!("unreadable from the server: {e}")),
+                Read::Nothing => return,
+                Read::Closed(_) => self.ws = None,
             }
         }
     }

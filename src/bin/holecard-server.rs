@@ -2,6 +2,7 @@
 //! its ledger in `holecard-server.sqlite` in the data folder; `--check-ledger` proves the ledger's sums and exits.
 
 use clap::Parser;
+use holecard::server::api::LoginLimits;
 use holecard::server::{self, Config, table::Pace};
 use std::net::SocketAddr;
 use std::num::NonZeroU32;
@@ -54,10 +55,10 @@ struct Cli {
     #[arg(long, value_name = "DOLLARS", default_value_t = 1_000)]
     stake: u32,
     /// Password attempts (logging in, changing a password) one address may make a minute; over it, 429.
-    #[arg(long, value_name = "N", default_value_t = NonZeroU32::new(30).unwrap_or(NonZeroU32::MIN))]
+    #[arg(long, value_name = "N", default_value_t = LoginLimits::default().per_address)]
     logins_per_address: NonZeroU32,
     /// Password attempts one account name may be tried with a minute, from anywhere; over it, 429.
-    #[arg(long, value_name = "N", default_value_t = NonZeroU32::new(10).unwrap_or(NonZeroU32::MIN))]
+    #[arg(long, value_name = "N", default_value_t = LoginLimits::default().per_name)]
     logins_per_name: NonZeroU32,
     /// One of several servers on one ledger (PostgreSQL) behind a proxy: serve only the K-th of every N tables of
     /// `--levels` (`--share 1/2` the first, third, …; `--share 2/2` the others). See `scripts/casino-cluster`.
@@ -127,7 +128,7 @@ fn main() -> ExitCode {
         web: Some(cli.web.clone()),
         database,
         stake: holecard::engine::Cents::units(i64::from(cli.stake)),
-        logins: holecard::server::api::LoginLimits {
+        logins: LoginLimits {
             per_address: cli.logins_per_address,
             per_name: cli.logins_per_name,
         },

@@ -239,23 +239,14 @@ impl Client {
     /// Reads what has arrived; keeps the view; plays when the clock waits for this seat.
     pub fn poll(&mut self) {
         loop {
-            match self.ws.read() {
-                Ok(Message::Text(text)) => {
-                    let message: ServerMessage =
-                        serde_json::from_str(text.as_str()).expect("the server's messages read");
+            match read_one(&mut self.ws) {
+                Read::Message(Ok(message)) => {
                     self.take(&message);
                     self.got.push(message);
                 }
-                Ok(_) => {}
-                Err(tungstenite::Error::Io(e))
-                    if matches!(
-                        e.kind(),
-                        std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
-                    ) =>
-                {
-                    return;
-                }
-                Err(e) => panic!("the connection broke: {e}"),
+                Read::Message(Err(e)) => panic!("the server's messages read: {e}"),
+                Read::Nothing => return,
+                Read::Closed(e) => panic!("the connection broke: {e}"),
             }
         }
     }
@@ -310,24 +301,33 @@ impl Client {
         let from = self.got.len();
         let until = Instant::now() + Duration::from_secs(10);
         while Instant::now() < until {
-            match self.ws.read() {
-                Ok(Message::Text(text)) => {
-                    let message: ServerMessage =
-                        serde_json::from_str(text.as_str()).expect("the server's messages read");
-                    self.got.push(message);
-                }
-                Ok(_) => {}
-                Err(tungstenite::Error::Io(e))
-                    if matches!(
-                        e.kind(),
-                        std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
-                    ) => {}
-                Err(_) => return self.got[from..].to_vec(),
+            match read_one(&mut self.ws) {
+                Read::Message(message) => self
+                    .got
+                    .push(message.unwrap_or_else(|e| panic!("the server's messages read: {e}"))),
+                Read::Nothing => {}
+                Read::Closed(_) => return self.got[from..].to_vec(),
             }
         }
         panic!(
             "the connection was still open after 10 s; got {:?}",
             &self.got[from..]
+        );
+    }
+
+    /// Reads until the server closes the connection, which it must do saying the session has ended (a logout or a
+    /// new password, here or on another server).
+    pub fn until_the_session_ends(&mut self) {
+        let last = self.until_closed();
+        assert!(
+            last.iter().any(|m| matches!(
+                m,
+                ServerMessage::Refused {
+                    code: Refusal::SessionEnded,
+                    ..
+                }
+            )),
+            "{last:?}"
         );
     }
 
@@ -438,6 +438,40 @@ pub fn account(addr: std::net::SocketAddr, name: &str, password: &str) -> String
     assert_eq!(status, 200, "{body}");
     let answer: serde_json::Value = serde_json::from_str(&body).expect("JSON");
     answer["token"].as_str().expect("a token").to_string()
+}
+
+/// What one read of a client's WebSocket gives.
+pub enum Read {
+    /// A text frame: the server's message, or why it does not read as one.
+    Message(Result<ServerMessage, String>),
+    /// Nothing has arrived (the read timed out).
+    Nothing,
+    /// The connection is closed or broken: why.
+    Closed(String),
+}
+
+/// Reads the next message from `ws` (frames other than text are passed over), or says there is none yet, or that the
+/// connection is gone.
+pub fn read_one(ws: &mut WebSocket<MaybeTlsStream<TcpStream>>) -> Read {
+    loop {
+        match ws.read() {
+            Ok(Message::Text(text)) => {
+                return Read::Message(
+                    serde_json::from_str(text.as_str()).map_err(|e| format!("{e}: {text}")),
+                );
+            }
+            Ok(_) => {}
+            Err(tungstenite::Error::Io(e))
+                if matches!(
+                    e.kind(),
+                    std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                ) =>
+            {
+                return Read::Nothing;
+            }
+            Err(e) => return Read::Closed(e.to_string()),
+        }
+    }
 }
 
 /// Says this hello on a new connection and expects it refused: the refusal.
