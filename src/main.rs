@@ -6,7 +6,7 @@ use clap::{Parser, ValueEnum};
 use holecard::game::model::table::Speed;
 use holecard::game::platform::{headless, window};
 use holecard::game::{AppPlugin, Display};
-use holecard::level::Level;
+use holecard::host::level::Level;
 use std::path::PathBuf;
 use std::process::ExitCode;
 

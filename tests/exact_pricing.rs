@@ -6,7 +6,7 @@ mod common;
 
 use holecard::engine::Rank::{Ace, Five, Four, Nine, Six, Ten, Three, Two};
 use holecard::engine::{Action, Cents, Command, Event, Rules, Table, TableState, Viewer};
-use holecard::record::{Recorder, RoundRecord, decisions_text};
+use holecard::host::record::{Recorder, RoundRecord, decisions_text};
 
 /// Applies `command`, hearing its events with both recorders; returns the finished rounds.
 fn apply(table: &mut Table, recorders: &mut [&mut Recorder], command: Command) -> Vec<RoundRecord> {

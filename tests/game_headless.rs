@@ -10,15 +10,16 @@ use holecard::engine::Rank::{self, *};
 use holecard::engine::{Cents, Event, Phase, Spot, TableState, Viewer};
 use holecard::game::keep::preferences::Preferences;
 use holecard::game::keep::sitting::{self, Sitting};
-use holecard::game::local::table::Engine;
+use holecard::game::local::table::HostedTable;
 use holecard::game::model::player::{BetSlip, Intent, PlayOptions};
 use holecard::game::model::screen::{RoundPhase, Screen};
+use holecard::game::model::seen::Seen;
 use holecard::game::model::session::Session;
 use holecard::game::model::table::{
     Bankroll, Beats, BetCircle, CardView, DealerTray, HandView, Occupants, Settlement, Shown, Speed,
 };
 use holecard::game::platform::headless;
-use holecard::level::{Companion, Level, Personality, RuleSource};
+use holecard::host::level::{Companion, Level, Personality, RuleSource};
 use std::path::Path;
 
 fn stacked_app(cards: &[Rank]) -> App {
@@ -29,7 +30,7 @@ fn stacked_app(cards: &[Rank]) -> App {
 fn stacked(level: Level, autoplay: bool, cards: &[Rank]) -> App {
     let mut app = headless::app_with(level, 3, Speed::Instant, autoplay).expect("valid level");
     app.world_mut()
-        .resource_mut::<Engine>()
+        .resource_mut::<HostedTable>()
         .queue_next_cards(cards)
         .expect("cards");
     app
@@ -112,7 +113,7 @@ fn the_dealer_plays_only_after_every_hand_is_done_and_settlement_moves_the_chips
             .iter()
             .any(|e| matches!(e, Event::DealerBusted { .. }))
     );
-    let engine = app.world().resource::<Engine>();
+    let engine = app.world().resource::<HostedTable>();
     assert_eq!(engine.seats()[0].bankroll, Cents::units(1_010));
     assert!(engine.chips_conserved());
 }
@@ -158,7 +159,7 @@ fn insurance_is_offered_when_the_upcard_is_an_ace() {
     let (mut engine_phase_at_offer, mut round_phase_at_answer) = (None, None);
     let shown = run_until(&mut app, |app, shown| {
         if engine_phase_at_offer.is_none() && shown.contains(&Event::InsuranceOffered) {
-            engine_phase_at_offer = Some(app.world().resource::<Engine>().phase());
+            engine_phase_at_offer = Some(app.world().resource::<HostedTable>().phase());
         }
         if round_phase_at_answer.is_none() && shown.contains(&declined) {
             round_phase_at_answer = Some(*app.world().resource::<State<RoundPhase>>().get());
@@ -257,7 +258,7 @@ fn a_no_hole_card_table_shows_the_dealers_turn() {
     let mut app = headless::app(level, 3, Speed::Instant).expect("valid level");
     // 19 against a six; the dealer's second card (a ten) comes after the player stands, then a seven: bust.
     app.world_mut()
-        .resource_mut::<Engine>()
+        .resource_mut::<HostedTable>()
         .queue_next_cards(&[Ten, Six, Nine, Ten, Seven])
         .expect("cards");
     let mut phases = Vec::new();
@@ -322,7 +323,7 @@ fn the_deal_waits_for_the_players_bet_and_bets_are_checked_not_clamped() {
     let mut app = headless::app_with(level, 3, Speed::Instant, false).expect("valid level");
     settle(&mut app);
     assert_eq!(
-        app.world().resource::<Engine>().round(),
+        app.world().resource::<HostedTable>().round(),
         0,
         "no deal without the player"
     );
@@ -351,13 +352,13 @@ fn the_deal_waits_for_the_players_bet_and_bets_are_checked_not_clamped() {
     intend(&mut app, Intent::Deal);
     let message = refusal(&app).expect("under the minimum");
     assert!(message.contains("minimum of $10"), "{message}");
-    assert_eq!(app.world().resource::<Engine>().round(), 0);
+    assert_eq!(app.world().resource::<HostedTable>().round(), 0);
     intend(&mut app, Intent::DoubleBet);
     intend(&mut app, chip(5));
     assert_eq!(total(&app), Cents::units(15));
     intend(&mut app, Intent::Deal);
     assert_eq!(refusal(&app), None);
-    let engine = app.world().resource::<Engine>();
+    let engine = app.world().resource::<HostedTable>();
     assert_eq!(engine.round(), 1);
     let mine: Vec<Cents> = engine.seat_hands(3).map(|h| h.wager).collect();
     assert_eq!(mine, [Cents::units(15)]);
@@ -365,7 +366,7 @@ fn the_deal_waits_for_the_players_bet_and_bets_are_checked_not_clamped() {
     settle(&mut app);
     intend(&mut app, Intent::Play(holecard::engine::Action::Stand));
     run_until(&mut app, |app, _| {
-        headless::between_rounds(app) && app.world().resource::<Engine>().round() == 1
+        headless::between_rounds(app) && app.world().resource::<HostedTable>().round() == 1
     });
     intend(&mut app, Intent::Rebet);
     assert_eq!(total(&app), Cents::units(15));
@@ -377,10 +378,10 @@ fn a_move_asked_for_after_the_turn_has_passed_is_dropped_not_played_next_round()
     // Hit sent while that is still being shown (the keys follow the table as shown) must not wait for the next turn.
     let mut app = human_app(&[Ten, Ten, Nine, Nine, Six, Ten, Ten]);
     bet_25_and_deal(&mut app);
-    assert_eq!(app.world().resource::<Engine>().seat_to_act(), Some(3));
+    assert_eq!(app.world().resource::<HostedTable>().seat_to_act(), Some(3));
     intend(&mut app, Intent::Play(holecard::engine::Action::Hit));
     assert_ne!(
-        app.world().resource::<Engine>().seat_to_act(),
+        app.world().resource::<HostedTable>().seat_to_act(),
         Some(3),
         "the bust ended the player's turn in the engine"
     );
@@ -388,13 +389,13 @@ fn a_move_asked_for_after_the_turn_has_passed_is_dropped_not_played_next_round()
     run_until(&mut app, |app, _| headless::between_rounds(app));
     // Next round Mae has a blackjack, so the player (12 against a 7) is the first to act; nothing is played for them.
     app.world_mut()
-        .resource_mut::<Engine>()
+        .resource_mut::<HostedTable>()
         .queue_next_cards(&[Ace, Ten, Seven, Ten, Two, Ten])
         .expect("cards");
     intend(&mut app, Intent::Chip(Cents::units(25)));
     intend(&mut app, Intent::Deal);
     settle(&mut app);
-    let engine = app.world().resource::<Engine>();
+    let engine = app.world().resource::<HostedTable>();
     assert_eq!(engine.round(), 2);
     assert_eq!(engine.seat_to_act(), Some(3));
     let cards: Vec<usize> = engine.seat_hands(3).map(|h| h.cards.len()).collect();
@@ -408,7 +409,7 @@ fn the_player_plays_by_intents_and_the_chips_follow_the_engine() {
     let mut app = human_app(&[Ten, Ten, Nine, Nine, Six, Ten, Five]);
     bet_25_and_deal(&mut app);
     assert_eq!(
-        app.world().resource::<Engine>().seat_to_act(),
+        app.world().resource::<HostedTable>().seat_to_act(),
         Some(3),
         "Mae stood; the player is to act"
     );
@@ -445,7 +446,7 @@ fn the_player_plays_by_intents_and_the_chips_follow_the_engine() {
         )),
         "auto-stand on 21"
     );
-    let engine = app.world().resource::<Engine>();
+    let engine = app.world().resource::<HostedTable>();
     assert_eq!(engine.seats()[3].bankroll, Cents::units(1_025), "won $25");
     assert!(headless::chips_shown(&mut app), "piles match the books");
     let settled: Vec<(HandView, Settlement)> = app
@@ -470,7 +471,7 @@ fn the_player_plays_by_intents_and_the_chips_follow_the_engine() {
 fn settlement_moves_the_right_chips_between_circle_bankroll_and_tray() {
     // Mae doubles 11 against a 6 and wins: $20 leaves the tray; the circle shows $20 while the hand is out.
     let mut app = stacked_app(&[Six, Six, Five, Ten, Ten, Ten]);
-    let house = app.world().resource::<Engine>().house();
+    let house = app.world().resource::<HostedTable>().house();
     let mut circle_at_double = None;
     let mut outcome = None;
     run_until(&mut app, |app, shown| {
@@ -575,7 +576,7 @@ fn a_companion_who_leaves_is_replaced_by_someone_else_in_time() {
 fn leaving_and_coming_back_opens_a_fresh_table() {
     let mut app = stacked_app(&[Ten, Six, Nine, Ten, Seven]);
     run_until(&mut app, |app, _| {
-        app.world().resource::<Engine>().round() >= 2 && headless::between_rounds(app)
+        app.world().resource::<HostedTable>().round() >= 2 && headless::between_rounds(app)
     });
     app.world_mut()
         .resource_mut::<NextState<Screen>>()
@@ -585,7 +586,7 @@ fn leaving_and_coming_back_opens_a_fresh_table() {
         .resource_mut::<NextState<Screen>>()
         .set(Screen::Table);
     app.update();
-    let engine = app.world().resource::<Engine>();
+    let engine = app.world().resource::<HostedTable>();
     assert_eq!(engine.round(), 0);
     assert!(engine.commands().len() <= 2, "only the new sitting's joins");
     let shoe = *engine.view(Viewer::Spectator).shoe();
@@ -610,7 +611,7 @@ fn leaving_and_coming_back_opens_a_fresh_table() {
         .count();
     assert_eq!(circles, 7, "one set of table entities");
     run_until(&mut app, |app, _| {
-        app.world().resource::<Engine>().round() >= 1 && headless::between_rounds(app)
+        app.world().resource::<HostedTable>().round() >= 1 && headless::between_rounds(app)
     });
     assert!(headless::chips_shown(&mut app));
 }
@@ -621,9 +622,9 @@ fn the_command_log_replays_the_sitting() {
     level.player_seat = Some(3);
     let mut app = headless::app(level, 5, Speed::Instant).expect("valid level");
     run_until(&mut app, |app, _| {
-        app.world().resource::<Engine>().round() >= 40 && headless::between_rounds(app)
+        app.world().resource::<HostedTable>().round() >= 40 && headless::between_rounds(app)
     });
-    let engine = app.world().resource::<Engine>();
+    let engine = app.world().resource::<HostedTable>();
     assert!(engine.commands().len() > 100);
     assert!(engine.replays());
 }
@@ -638,7 +639,7 @@ fn auto_stand_can_be_turned_off() {
     settle(&mut app);
     intend(&mut app, Intent::Play(holecard::engine::Action::Hit));
     settle(&mut app);
-    let engine = app.world().resource::<Engine>();
+    let engine = app.world().resource::<HostedTable>();
     assert_eq!(engine.seat_to_act(), Some(3), "21 waits for the player");
     assert!(engine.allows(3, holecard::engine::Action::Stand));
 }
@@ -653,7 +654,7 @@ fn a_sitting_saved_mid_round_resumes_where_it_stopped() {
     let world = app.world();
     let sitting = Sitting::capture(
         world.resource::<Session>(),
-        world.resource::<Engine>(),
+        world.resource::<HostedTable>(),
         0,
         None,
     )
@@ -696,7 +697,7 @@ fn a_sitting_saved_mid_round_resumes_where_it_stopped() {
         if ended && headless::between_rounds(&resumed) {
             break;
         }
-        let waiting = resumed.world().resource::<Engine>().seat_to_act() == Some(3);
+        let waiting = resumed.world().resource::<HostedTable>().seat_to_act() == Some(3);
         if waiting
             && resumed
                 .world()
@@ -711,7 +712,7 @@ fn a_sitting_saved_mid_round_resumes_where_it_stopped() {
     assert!(ended, "the resumed round ended");
     // The save was sealed and the table resumed with a fresh generator: the hole card and the card the player drew
     // are any unseen cards, so the round ends in a win, a push or a loss of the $25.
-    let engine = resumed.world().resource::<Engine>();
+    let engine = resumed.world().resource::<HostedTable>();
     let bankroll = engine.seats()[3].bankroll;
     assert!(
         [975, 1_000, 1_025].map(Cents::units).contains(&bankroll),
@@ -740,14 +741,17 @@ fn the_player_can_move_to_an_empty_seat_between_rounds() {
     intend(&mut app, Intent::SitAt(5));
     settle(&mut app);
     assert_eq!(app.world().resource::<Session>().player_seat, Some(5));
-    let engine = app.world().resource::<Engine>();
+    let engine = app.world().resource::<HostedTable>();
     assert!(!engine.seats()[3].occupied);
     assert_eq!(engine.seats()[5].bankroll, Cents::units(1_000));
     assert!(engine.chips_conserved());
     intend(&mut app, Intent::Chip(Cents::units(10)));
     intend(&mut app, Intent::Deal);
-    assert_eq!(app.world().resource::<Engine>().round(), 1);
-    assert_eq!(app.world().resource::<Engine>().seat_hands(5).count(), 1);
+    assert_eq!(app.world().resource::<HostedTable>().round(), 1);
+    assert_eq!(
+        app.world().resource::<HostedTable>().seat_hands(5).count(),
+        1
+    );
 }
 
 #[test]
@@ -795,7 +799,7 @@ fn the_browser_tests_round_is_the_same_hand_history_natively() {
     assert_eq!(refusal(&app), None);
     let mut frames = 0;
     while !record(&app, &mut lines) && frames < 20_000 {
-        let table = app.world().resource::<Engine>();
+        let table = app.world().resource::<HostedTable>();
         if table.round() == 1 && table.seat_to_act() == Some(me) {
             let legal = table.legal_actions(me);
             assert!(
@@ -964,6 +968,96 @@ fn exported(csv: &Path) -> (Vec<u64>, i64, i64) {
     (rounds, won, last_bankroll)
 }
 
+/// The Title asks for the kept sitting as a page does (the model's `OpenTable`), naming no driver; the game's own
+/// table answers by opening on it, mid-round where it stopped. With nothing kept, or a round that cannot be dealt
+/// again, it says why and the Title stays.
+#[test]
+fn the_title_opens_the_kept_sitting_or_says_why_not() {
+    use holecard::game::keep::slot::Saved;
+    use holecard::game::model::seat::{OpenRefused, OpenTable};
+    use holecard::host::history::PlayedHand;
+    let mut app = human_app(&[Ten, Ten, Nine, Nine, Six, Ten, Five]);
+    bet_25_and_deal(&mut app);
+    let world = app.world();
+    let sitting = Sitting::capture(
+        world.resource::<Session>(),
+        world.resource::<HostedTable>(),
+        0,
+        None,
+    )
+    .expect("captured");
+    app.world_mut()
+        .resource_mut::<NextState<Screen>>()
+        .set(Screen::Title);
+    settle(&mut app);
+    let screen = |app: &App| *app.world().resource::<State<Screen>>().get();
+    assert_eq!(screen(&app), Screen::Title);
+
+    // Nothing kept: refused in words, and the Title stays.
+    app.world_mut().insert_resource(OpenTable::Resume);
+    settle(&mut app);
+    assert_eq!(screen(&app), Screen::Title);
+    assert_eq!(
+        app.world().resource::<OpenRefused>().0.as_deref(),
+        Some("Cannot resume: there is no sitting to resume")
+    );
+    // A round from a table that is not here cannot be dealt again.
+    let stranger = PlayedHand {
+        table: "Nowhere Casino".into(),
+        rules: "6D S17".into(),
+        round: 9,
+        seat: 3,
+        hand: 0,
+        split: false,
+        cards: Vec::new(),
+        decisions: Vec::new(),
+        dealer: Vec::new(),
+        outcome: holecard::engine::Outcome::Lose,
+        wager: Cents::units(25),
+        net: Cents::units(-25),
+        insurance: Cents::ZERO,
+        bankroll: Cents::units(975),
+        at_ms: 0,
+        deal: Vec::new(),
+        yours: true,
+    };
+    app.world_mut()
+        .insert_resource(OpenTable::Replay(vec![stranger]));
+    settle(&mut app);
+    assert_eq!(screen(&app), Screen::Title);
+    let refused = app
+        .world()
+        .resource::<OpenRefused>()
+        .0
+        .clone()
+        .unwrap_or_default();
+    assert_eq!(
+        refused,
+        "Cannot replay round 9: the table \"Nowhere Casino\" is not among the tables here"
+    );
+
+    // The kept sitting: the table opens on it, the round where it stopped, the bet on the felt.
+    app.world_mut().insert_resource(Saved {
+        sitting: Some(sitting),
+        problem: None,
+    });
+    app.world_mut().insert_resource(OpenTable::Resume);
+    settle(&mut app);
+    assert_eq!(screen(&app), Screen::Table);
+    assert!(app.world().resource::<OpenRefused>().0.is_none());
+    assert_eq!(
+        *app.world().resource::<State<RoundPhase>>().get(),
+        RoundPhase::PlayerTurn
+    );
+    let circle = app
+        .world_mut()
+        .query::<&BetCircle>()
+        .iter(app.world())
+        .find(|c| c.seat == 3)
+        .map(|c| c.amount);
+    assert_eq!(circle, Some(Cents::units(25)));
+}
+
 /// The headless sitting run (the player's seat played by its AI and kept like a person's) killed with SIGKILL at 30
 /// random moments: each restart resumes at the last command the journal had accepted — the entry synced last, or the
 /// one being written when the kill came if it got whole to the disk — with the same chips and the same view from the
@@ -1097,7 +1191,7 @@ fn a_sitting_killed_at_30_random_moments_resumes_at_its_last_accepted_command() 
 #[test]
 fn a_match_played_until_broke_ends_saying_who_went_broke() {
     use holecard::game::model::player::GameOver;
-    use holecard::level::Broke;
+    use holecard::host::level::Broke;
     let level = Level {
         buy_in: Cents::units(1),
         ..Level::built_in(Path::new("break-the-bank"))
@@ -1121,32 +1215,33 @@ fn a_match_played_until_broke_ends_saying_who_went_broke() {
         Some(GameOver(Broke::Player))
     );
     // Nothing more is bet or bought: the round count stays, the seat stays empty-handed.
-    let round = app.world().resource::<Engine>().round();
+    let round = app.world().resource::<HostedTable>().round();
     intend(&mut app, Intent::Rebuy);
     intend(&mut app, Intent::Chip(Cents::units(1)));
     intend(&mut app, Intent::Deal);
     settle(&mut app);
-    let engine = app.world().resource::<Engine>();
+    let engine = app.world().resource::<HostedTable>();
     assert_eq!(engine.round(), round);
     assert_eq!(engine.seats()[3].chips(), Cents::ZERO);
 }
 
 #[test]
 fn a_kept_round_replays_on_the_felt_as_it_was_and_keeps_nothing() {
-    use bevy::ecs::system::RunSystemOnce;
     use holecard::game::keep::history::Kept;
-    use holecard::game::local::replay::Replaying;
+    use holecard::game::model::seat::{OpenTable, Replay};
     let level = Level::load_or_default(None).expect("the default level");
     let mut app = headless::app_with(level, 11, Speed::Instant, true).expect("the app");
     // Rounds with the player's seat played by the book, until one with a split or a double is kept.
     let eventful = |app: &App| {
-        holecard::replay::rounds(&app.world().resource::<Kept>().history.hands).find(|round| {
-            round.len() > 1
-                || round[0]
-                    .decisions
-                    .iter()
-                    .any(|d| d.action == holecard::engine::Action::Double)
-        })
+        holecard::host::replay::rounds(&app.world().resource::<Kept>().history.hands).find(
+            |round| {
+                round.len() > 1
+                    || round[0]
+                        .decisions
+                        .iter()
+                        .any(|d| d.action == holecard::engine::Action::Double)
+            },
+        )
     };
     for _ in 0..20_000 {
         if eventful(&app).is_some() && headless::between_rounds(&app) {
@@ -1160,22 +1255,17 @@ fn a_kept_round_replays_on_the_felt_as_it_was_and_keeps_nothing() {
         .resource_mut::<NextState<Screen>>()
         .set(Screen::Title);
     app.update();
-    let picked = round.clone();
+    // Asked for as the hand history's Replay button asks: the game's own table opens on it.
     app.world_mut()
-        .run_system_once(
-            move |mut commands: Commands,
-                  mut next: ResMut<NextState<Screen>>,
-                  session: Res<Session>| {
-                holecard::game::local::replay::start(&picked, &session, &mut commands, &mut next)
-            },
-        )
-        .expect("the system runs")
-        .expect("the round replays");
+        .insert_resource(OpenTable::Replay(round.clone()));
     let shown = run_until(&mut app, |app, _| {
         let world = app.world();
-        world
-            .get_resource::<Replaying>()
-            .is_some_and(|r| r.done(world.resource::<Engine>(), world.resource::<Beats>()))
+        world.get_resource::<Replay>().is_some_and(|r| {
+            r.done(
+                world.resource::<holecard::game::model::table::SeatView>(),
+                world.resource::<Beats>(),
+            )
+        })
     });
     // The felt showed the kept round again: the same cards to the seat, the same outcomes and nets.
     let seat = round[0].seat;
@@ -1210,7 +1300,7 @@ fn a_kept_round_replays_on_the_felt_as_it_was_and_keeps_nothing() {
     // Nothing of the replay is kept: the history is as it was, and the table waits, nobody betting for the seat.
     assert_eq!(app.world().resource::<Kept>().history.hands.len(), kept);
     settle(&mut app);
-    assert_eq!(app.world().resource::<Engine>().round(), 1);
+    assert_eq!(app.world().resource::<HostedTable>().round(), 1);
 }
 
 /// The advisor at the table: off by default; on, it answers the player's decision off the frame ("thinking…" first)
@@ -1228,7 +1318,7 @@ fn the_advisor_values_the_players_decision_from_what_the_seat_sees() {
         "off by default"
     );
     bet_25_and_deal(&mut app);
-    assert_eq!(app.world().resource::<Engine>().seat_to_act(), Some(3));
+    assert_eq!(app.world().resource::<HostedTable>().seat_to_act(), Some(3));
     assert_eq!(app.world().resource::<Advisor>().counsel(), Counsel::Quiet);
     app.world_mut().resource_mut::<PlayOptions>().advisor = true;
     // The question runs on another thread: frames go on meanwhile (this build leaves the game's own code
@@ -1242,7 +1332,7 @@ fn the_advisor_values_the_players_decision_from_what_the_seat_sees() {
         let counsel = app.world().resource::<Advisor>().counsel();
         if let Counsel::Ready(decision, advice) = counsel {
             let view = &app.world().resource::<SeatView>().0;
-            let asked = exact::decision(view, app.world().resource::<Advisor>().tray())
+            let asked = exact::decision(view, app.world().resource::<Seen>().tray())
                 .expect("the player's decision");
             assert_eq!(decision, &asked);
             assert_eq!(asked.question.hand, vec![8, 8]);
@@ -1332,14 +1422,17 @@ fn the_advisor_answers_in_two_slices_where_there_is_one_thread() {
     let Counsel::Ready(decision, advice) = advisor.counsel() else {
         panic!("no answer after the third slice: {:?}", advisor.counsel());
     };
-    let asked =
-        exact::decision(&app.world().resource::<SeatView>().0, advisor.tray()).expect("a decision");
+    let asked = exact::decision(
+        &app.world().resource::<SeatView>().0,
+        app.world().resource::<Seen>().tray(),
+    )
+    .expect("a decision");
     assert_eq!(decision, &asked);
     let values = exact::evaluate(&asked.question).expect("an answer");
     assert_eq!(advice, &exact::advise(&asked, &values));
 }
 
-/// The count Settings can show beside the shoe is read off what the seat watched (the advisor's tray): over several
+/// The count Settings can show beside the shoe is read off what the seat has seen (`Seen`): over several
 /// rounds of a seven-seat table it equals a Hi-Lo count kept card by card from every card the table showed, and
 /// starts again at a shuffle.
 #[test]
@@ -1363,11 +1456,7 @@ fn the_count_beside_the_shoe_is_every_card_the_seat_saw_since_the_shuffle() {
                 _ => {}
             }
         }
-        let tray = app
-            .world()
-            .resource::<holecard::game::model::advisor::Advisor>()
-            .tray()
-            .seen();
+        let tray = app.world().resource::<Seen>().tray().seen();
         let Some(view) = app
             .world()
             .get_resource::<holecard::game::model::table::SeatView>()
@@ -1470,7 +1559,7 @@ fn coach_choice(
             &mut coach,
             world.resource::<PlayOptions>(),
             world.resource::<holecard::game::model::strategy::StrategyBook>(),
-            world.resource::<holecard::game::model::advisor::Advisor>(),
+            world.resource::<Seen>(),
             view,
             3,
             action,

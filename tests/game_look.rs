@@ -11,7 +11,7 @@ use bevy::prelude::*;
 use holecard::engine::Rank::*;
 use holecard::game::felt::art::{self, Look};
 use holecard::game::felt::motion::{Banner, Fade, Flight, Glide};
-use holecard::game::local::table::Engine;
+use holecard::game::local::table::HostedTable;
 use holecard::game::model::table::{CardView, Speed};
 use holecard::game::platform::headless;
 
@@ -38,7 +38,7 @@ fn watch_a_round(app: &mut App) -> Seen {
     for frame in 0..20_000 {
         app.update();
         let world = app.world_mut();
-        let round = world.resource::<Engine>().round();
+        let round = world.resource::<HostedTable>().round();
         let mut cards = world.query::<(&CardView, &Glide, &Transform)>();
         if cards.iter(world).any(|(_, glide, at)| {
             glide.moving() && at.translation.truncate() != glide.to.truncate()
@@ -83,7 +83,7 @@ fn watch_a_round(app: &mut App) -> Seen {
 fn animated(look: Look, cards: &[holecard::engine::Rank]) -> App {
     let mut app = headless::app_animated(one_seat_level(), 3, Speed::Normal, look).expect("app");
     app.world_mut()
-        .resource_mut::<Engine>()
+        .resource_mut::<HostedTable>()
         .queue_next_cards(cards)
         .expect("cards");
     app
@@ -169,7 +169,7 @@ fn a_split_card_slides_across_to_its_new_hand() {
 
 /// Six rounds of a level at normal speed with every animation running.
 fn plays_with_every_animation_running(path: &std::path::Path) {
-    let level = holecard::level::Level::load(path).expect("the shipped levels parse");
+    let level = holecard::host::level::Level::load(path).expect("the shipped levels parse");
     let name = level.name.clone();
     let report = headless::run(level, 11, 6, true).expect("runs");
     assert!(report.passed(), "{name}: {report:?}");
@@ -286,7 +286,7 @@ fn every_card_chip_table_and_sound_asset_exists_and_loads() {
         art::CHIP_CELL * UVec2::new(art::CHIP_ORDER.len() as u32, 1)
     );
     // Every level's chips and card back have a picture.
-    for listing in holecard::level::catalogue(std::path::Path::new("levels")) {
+    for listing in holecard::host::level::catalogue(std::path::Path::new("levels")) {
         let level = listing.level.expect("the shipped levels parse");
         for chip in holecard::game::model::player::denominations(&level.rules.rules()) {
             assert!(

@@ -6,11 +6,12 @@
 
 use bevy::prelude::*;
 use holecard::engine::{Action, Cents, Phase, TableState};
+use holecard::game::model::casino::{self as casino_model, CasinoRequest, Status};
 use holecard::game::model::player::Intent;
 use holecard::game::model::screen::Screen;
 use holecard::game::model::table::{Beats, SeatView, Speed};
+use holecard::game::online::Online;
 use holecard::game::online::link::Address;
-use holecard::game::online::{Online, Status};
 use holecard::game::platform::headless;
 use holecard::protocol::ClientMessage;
 use std::io::{Read, Write};
@@ -183,8 +184,8 @@ fn run_until(app: &mut App, seconds: u64, what: &str, done: impl Fn(&mut App) ->
         assert!(
             start.elapsed() < Duration::from_secs(seconds),
             "timed out waiting for {what}; online: {:?}, problem {:?}",
-            app.world().resource::<Online>().status,
-            app.world().resource::<Online>().problem
+            at_casino(app).status,
+            at_casino(app).problem
         );
         app.update();
         std::thread::sleep(Duration::from_millis(2));
@@ -195,8 +196,30 @@ fn online(app: &App) -> &Online {
     app.world().resource::<Online>()
 }
 
+/// The casino as the pages see it.
+fn at_casino(app: &App) -> &casino_model::Casino {
+    app.world().resource::<casino_model::Casino>()
+}
+
+/// Asks the casino for something, as a page does.
+fn ask(app: &mut App, request: CasinoRequest) {
+    app.world_mut().write_message(request);
+}
+
+/// Logging in (`register`: making the account first), as the login page does.
+fn log_in(app: &mut App, name: &str, password: &str, register: bool) {
+    ask(
+        app,
+        CasinoRequest::LogIn {
+            name: name.to_string(),
+            password: password.to_string(),
+            register,
+        },
+    );
+}
+
 fn my_seat(app: &App) -> Option<u8> {
-    online(app).table.as_ref().and_then(|t| t.seat)
+    at_casino(app).table.as_ref().and_then(|t| t.seat)
 }
 
 fn at_table_between_rounds(app: &mut App) -> bool {
@@ -250,7 +273,7 @@ fn bet_25_and_deal(app: &mut App) -> u64 {
 
 /// From the lobby: watches the first table and sits at its first free seat, between rounds. The seat.
 fn sit_at_the_first_table(app: &mut App) -> u8 {
-    let table = online(app).lobby[0].id.clone();
+    let table = at_casino(app).lobby[0].id.clone();
     {
         let mut client = app.world_mut().resource_mut::<Online>();
         client.sit_on_arrival = true;
@@ -292,15 +315,15 @@ fn the_games_client_plays_a_round_at_a_casino_comes_back_after_a_dropped_connect
     let address = Address::parse(&format!("ws://127.0.0.1:{}", relay.port)).expect("an address");
     let mut client = Online::apart(address);
     client.record_frames = true;
-    client.log_in("Ann", "correct horse battery", true);
     let mut app = headless::app_online(client, Speed::Instant).expect("the app");
+    log_in(&mut app, "Ann", "correct horse battery", true);
 
     run_until(&mut app, 30, "the casino's welcome and lobby", |app| {
-        online(app).is_open() && !online(app).lobby.is_empty()
+        at_casino(app).is_open() && !at_casino(app).lobby.is_empty()
     });
     let login = online(&app).login.clone().expect("logged in over HTTP");
     assert_eq!(login.name, "Ann");
-    assert_eq!(online(&app).welcomed, Some(("Ann".to_string(), true)));
+    assert_eq!(at_casino(&app).welcomed, Some(("Ann".to_string(), true)));
     let seat = sit_at_the_first_table(&mut app);
     let view = &app.world().resource::<SeatView>().0;
     let stake = view.seats()[usize::from(seat)].chips();
@@ -323,10 +346,10 @@ fn the_games_client_plays_a_round_at_a_casino_comes_back_after_a_dropped_connect
         if round == 1 {
             relay.cut();
             run_until(&mut app, 10, "the client to notice the drop", |app| {
-                matches!(online(app).status, Status::Lost { .. })
+                matches!(at_casino(app).status, Status::Lost { .. })
             });
             run_until(&mut app, 30, "the client to come back to its seat", |app| {
-                online(app).is_open()
+                at_casino(app).is_open()
                     && my_seat(app) == Some(seat)
                     && *app.world().resource::<State<Screen>>().get() == Screen::Table
             });
@@ -418,13 +441,18 @@ fn the_games_client_plays_a_round_at_a_casino_comes_back_after_a_dropped_connect
 #[test]
 fn a_casino_that_is_not_there_is_a_clear_message_not_a_hang() {
     let address = Address::parse(&format!("ws://127.0.0.1:{}", free_port())).expect("an address");
-    let mut client = Online::apart(address);
-    client.connect(Some("Bea".into()));
+    let client = Online::apart(address);
     let mut app = headless::app_online(client, Speed::Instant).expect("the app");
+    ask(
+        &mut app,
+        CasinoRequest::Connect {
+            guest: Some("Bea".into()),
+        },
+    );
     run_until(&mut app, 20, "the client to give up", |app| {
-        online(app).status == Status::Offline && online(app).problem.is_some()
+        at_casino(app).status == Status::Offline && at_casino(app).problem.is_some()
     });
-    let problem = online(&app).problem.clone().unwrap_or_default();
+    let problem = at_casino(&app).problem.clone().unwrap_or_default();
     assert!(
         problem.starts_with("Cannot reach the casino at 127.0.0.1:"),
         "{problem}"
@@ -433,18 +461,18 @@ fn a_casino_that_is_not_there_is_a_clear_message_not_a_hang() {
     for _ in 0..50 {
         app.update();
     }
-    assert_eq!(online(&app).status, Status::Offline);
+    assert_eq!(at_casino(&app).status, Status::Offline);
 }
 
 #[test]
 fn a_game_closed_mid_round_and_opened_again_gets_its_seat_and_chips_back_and_keeps_them() {
     let casino = Casino::start("reopen");
     let address = Address::parse(&format!("ws://127.0.0.1:{}", casino.port)).expect("an address");
-    let mut client = Online::apart(address.clone());
-    client.log_in("Bob", "battery staple", true);
+    let client = Online::apart(address.clone());
     let mut app = headless::app_online(client, Speed::Instant).expect("the app");
+    log_in(&mut app, "Bob", "battery staple", true);
     run_until(&mut app, 30, "the lobby", |app| {
-        online(app).is_open() && !online(app).lobby.is_empty()
+        at_casino(app).is_open() && !at_casino(app).lobby.is_empty()
     });
     let login = online(&app).login.clone().expect("logged in");
     let seat = sit_at_the_first_table(&mut app);
@@ -453,8 +481,8 @@ fn a_game_closed_mid_round_and_opened_again_gets_its_seat_and_chips_back_and_kee
     drop(app);
     let mut again = Online::apart(address);
     again.login = Some(login);
-    again.connect(None);
     let mut app = headless::app_online(again, Speed::Instant).expect("the app again");
+    ask(&mut app, CasinoRequest::Connect { guest: None });
     run_until(&mut app, 30, "the seat back", |app| {
         my_seat(app) == Some(seat)
             && *app.world().resource::<State<Screen>>().get() == Screen::Table
@@ -549,23 +577,23 @@ fn the_games_client_plays_at_tables_of_both_servers_of_a_cluster() {
     assert!(up.contains("the casino on"), "{up}");
 
     let address = Address::parse(&format!("ws://127.0.0.1:{}", ports[0])).expect("an address");
-    let mut client = Online::apart(address);
-    client.log_in("Ann", "correct horse battery", true);
+    let client = Online::apart(address);
     let mut app = headless::app_online(client, Speed::Instant).expect("the app");
+    log_in(&mut app, "Ann", "correct horse battery", true);
     run_until(
         &mut app,
         60,
         "the welcome and a lobby of both servers",
         |app| {
-            let lobby = &online(app).lobby;
-            online(app).is_open()
+            let lobby = &at_casino(app).lobby;
+            at_casino(app).is_open()
                 && lobby.iter().any(|t| t.ws.as_deref() == Some("/ws/a"))
                 && lobby.iter().any(|t| t.ws.as_deref() == Some("/ws/b"))
         },
     );
     let mut chips = Cents::units(1_000);
     for route in ["/ws/a", "/ws/b"] {
-        let table = online(&app)
+        let table = at_casino(&app)
             .lobby
             .iter()
             .find(|t| {
@@ -587,11 +615,15 @@ fn the_games_client_plays_at_tables_of_both_servers_of_a_cluster() {
             // The table writes the account's chips free in the ledger as it says the seat is empty.
             std::thread::sleep(Duration::from_millis(300));
         }
-        app.world_mut()
-            .resource_mut::<Online>()
-            .go_to_table(table.clone(), true);
+        ask(
+            &mut app,
+            CasinoRequest::GoToTable {
+                table: table.clone(),
+                sit: true,
+            },
+        );
         run_until(&mut app, 60, "a seat at the other server's table", |app| {
-            online(app).table.as_ref().is_some_and(|t| t.id == table)
+            at_casino(app).table.as_ref().is_some_and(|t| t.id == table)
                 && my_seat(app).is_some_and(|seat| {
                     at_table_between_rounds(app)
                         && app.world().resource::<SeatView>().0.seats()[usize::from(seat)].occupied

@@ -3,8 +3,8 @@
 
 use holecard::engine::ai::Personality;
 use holecard::engine::{Cents, Command, Event, Phase, SeatId, Table, TableState, Viewer};
+use holecard::host::level::Level;
 use holecard::host::{Host, Names, News, Occupant};
-use holecard::level::Level;
 
 fn strip() -> Level {
     Level::load_or_default(None).expect("the default level")

@@ -264,7 +264,7 @@ fn a_round_is_settled_once_and_a_broken_sum_is_found(db: &Db) {
             Ok(Cents::units(100))
         );
         // A round Ann won $10 on, settled twice: the second time changes nothing.
-        let mut recorder = holecard::record::Recorder::new();
+        let mut recorder = holecard::host::record::Recorder::new();
         let card = |rank| holecard::engine::Card::new(0, holecard::engine::Suit::Spades, rank);
         use holecard::engine::{Outcome, Rank, Spot};
         let events = [

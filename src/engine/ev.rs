@@ -229,7 +229,7 @@ impl Against {
     }
 
     /// What a play on `cards` is worth, per unit of the hand's bet, with a dealer blackjack still possible or not as
-    /// made. `None` for a play that is not a hand decision (insurance, even money: see [`insurance_cost`]).
+    /// made. `None` for a play that is not a hand decision (insurance, even money: see [`infinite_deck_insurance_cost`]).
     pub fn play_value(&self, cards: &Cards, action: Action) -> Option<f64> {
         let hard: u8 = cards.as_slice().iter().map(|c| c.points()).sum();
         let ace = cards.as_slice().iter().any(|c| c.is_ace());
@@ -274,7 +274,7 @@ impl Against {
 
 /// The expected cost of taking `amount` of insurance against an ace rather than declining it: the side bet pays 2 to
 /// 1 when the hole card is a ten-card (4 in 13), so every unit of it loses 1/13 on average.
-pub fn insurance_cost(amount: Cents) -> Cents {
+pub fn infinite_deck_insurance_cost(amount: Cents) -> Cents {
     Cents((amount.0 as f64 / 13.0).round() as i64)
 }
 
@@ -282,7 +282,7 @@ pub fn insurance_cost(amount: Cents) -> Cents {
 /// model would rate the player's choice a little higher than the chart's, the chart's total-dependent play is still
 /// what was asked of them, and nothing is counted). `None` when either is not a hand decision or the hand is not
 /// the one in turn. Read from the table just before the decision.
-pub fn decision_cost(
+pub fn infinite_deck_cost(
     table: &impl TableState,
     seat: SeatId,
     action: Action,
@@ -318,7 +318,7 @@ pub fn decision_cost(
 
 /// Taking even money when the chart keeps the blackjack: even money pays the bet for certain; keeping it pays the
 /// blackjack's odds unless the hole card is a ten-card. Taking insurance is priced when its amount is known
-/// ([`insurance_cost`]); here it is none yet.
+/// ([`infinite_deck_insurance_cost`]); here it is none yet.
 fn even_money_or_insurance_cost(
     rules: &Rules,
     upcard: Card,
@@ -479,10 +479,11 @@ mod tests {
         table.queue_next_cards(&deal[from..]).expect("queued");
         table.apply(crate::engine::Command::Deal).expect("deals");
         assert_eq!(
-            decision_cost(&table, 0, Action::Stand, Action::Stand),
+            infinite_deck_cost(&table, 0, Action::Stand, Action::Stand),
             Some(Cents::ZERO)
         );
-        let cost = decision_cost(&table, 0, Action::Hit, Action::Stand).expect("a hand decision");
+        let cost =
+            infinite_deck_cost(&table, 0, Action::Hit, Action::Stand).expect("a hand decision");
         let per_unit = value(&rules, &[Ten, King], Six, Action::Stand)
             - value(&rules, &[Ten, King], Six, Action::Hit);
         assert_eq!(cost, Cents((per_unit * 10_000.0).round() as i64));
@@ -490,8 +491,14 @@ mod tests {
             cost > Cents::units(80),
             "hitting 20 against a 6 throws away {cost}"
         );
-        assert_eq!(decision_cost(&table, 1, Action::Hit, Action::Stand), None);
+        assert_eq!(
+            infinite_deck_cost(&table, 1, Action::Hit, Action::Stand),
+            None
+        );
         // Insurance loses a thirteenth of what is staked, on average.
-        assert_eq!(insurance_cost(Cents::units(13)), Cents::units(1));
+        assert_eq!(
+            infinite_deck_insurance_cost(Cents::units(13)),
+            Cents::units(1)
+        );
     }
 }

@@ -87,11 +87,81 @@ impl Sum for Cents {
 impl fmt::Display for Cents {
     /// `$12.50`, `-$3`, `$1,250`: whole amounts without cents, thousands grouped.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let sign = if self.0 < 0 { "-" } else { "" };
-        let abs = self.0.unsigned_abs();
+        Shown::of(*self).fmt(f)
+    }
+}
+
+impl Cents {
+    /// With its sign when it is a gain too: `+$25`, `-$10`, `$0` (a result, a change).
+    pub fn signed(self) -> Shown {
+        Shown::of(self).signed()
+    }
+
+    /// Always to the cent: `$12.00`, `-$0.40` (a value that is a fraction of a bet).
+    pub fn to_the_cent(self) -> Shown {
+        Shown::of(self).to_the_cent()
+    }
+
+    /// A plain decimal for files (CSV, JSON), read back by programs: `-12.50`, `1250.00`: no symbol, no
+    /// separators, always to the cent.
+    pub fn decimal(self) -> Shown {
+        Shown {
+            plain: true,
+            ..Shown::of(self).to_the_cent()
+        }
+    }
+}
+
+/// An amount as it is written: every amount of money Holecard shows or writes goes through this one formatter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shown {
+    amount: Cents,
+    signed: bool,
+    to_the_cent: bool,
+    plain: bool,
+}
+
+impl Shown {
+    fn of(amount: Cents) -> Shown {
+        Shown {
+            amount,
+            signed: false,
+            to_the_cent: false,
+            plain: false,
+        }
+    }
+
+    /// A `+` before a gain as well as a `-` before a loss.
+    pub fn signed(self) -> Shown {
+        Shown {
+            signed: true,
+            ..self
+        }
+    }
+
+    /// The cents always written, `.00` too.
+    pub fn to_the_cent(self) -> Shown {
+        Shown {
+            to_the_cent: true,
+            ..self
+        }
+    }
+}
+
+impl fmt::Display for Shown {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let sign = match self.amount.0.signum() {
+            -1 => "-",
+            1 if self.signed => "+",
+            _ => "",
+        };
+        let abs = self.amount.0.unsigned_abs();
         let (units, cents) = (abs / 100, abs % 100);
+        if self.plain {
+            return write!(f, "{sign}{units}.{cents:02}");
+        }
         let grouped = group_thousands(units);
-        if cents == 0 {
+        if cents == 0 && !self.to_the_cent {
             write!(f, "{sign}${grouped}")
         } else {
             write!(f, "{sign}${grouped}.{cents:02}")
@@ -133,5 +203,22 @@ mod tests {
         assert_eq!(Cents(-300).to_string(), "-$3");
         assert_eq!(Cents(100_000_000).to_string(), "$1,000,000");
         assert_eq!(Cents(5).to_string(), "$0.05");
+    }
+
+    #[test]
+    fn amounts_show_signed_to_the_cent_or_plain_through_one_formatter() {
+        assert_eq!(Cents(2_500).signed().to_string(), "+$25");
+        assert_eq!(Cents(-1_000).signed().to_string(), "-$10");
+        assert_eq!(Cents(0).signed().to_string(), "$0");
+        assert_eq!(Cents(125).signed().to_the_cent().to_string(), "+$1.25");
+        assert_eq!(Cents(-40).to_the_cent().to_string(), "-$0.40");
+        assert_eq!(Cents(0).signed().to_the_cent().to_string(), "$0.00");
+        assert_eq!(
+            Cents(123_456_700).to_the_cent().to_string(),
+            "$1,234,567.00"
+        );
+        assert_eq!(Cents(-1_250).decimal().to_string(), "-12.50");
+        assert_eq!(Cents(123_456_700).decimal().to_string(), "1234567.00");
+        assert_eq!(Cents(7).decimal().to_string(), "0.07");
     }
 }

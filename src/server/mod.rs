@@ -13,7 +13,7 @@ pub mod store;
 pub mod table;
 
 use crate::engine::Cents;
-use crate::level::Level;
+use crate::host::level::Level;
 use axum::Router;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{ConnectInfo, State};
@@ -968,7 +968,7 @@ async fn send(socket: &mut WebSocket, message: &ServerMessage) -> Result<(), ()>
 /// The tables of every level file in `dir`, by file stem; a broken file is an error naming it.
 pub fn tables_in(dir: &std::path::Path) -> Result<Vec<(String, Level)>, String> {
     let mut tables = Vec::new();
-    for listing in crate::level::catalogue(dir) {
+    for listing in crate::host::level::catalogue(dir) {
         let id = listing
             .path
             .file_stem()

@@ -8,7 +8,7 @@
 
 use super::protocol::Listing;
 use crate::engine::Cents;
-use crate::record::{RoundRecord, cards_text, decisions_text};
+use crate::host::record::{RoundRecord, cards_text, decisions_text};
 use argon2::password_hash::phc::PasswordHash;
 use argon2::password_hash::{PasswordHasher, PasswordVerifier};
 use serde::Serialize;
@@ -18,7 +18,7 @@ use sqlx::migrate::{Migration, MigrationType, Migrator};
 use sqlx::{AnyPool, Row};
 use std::time::Duration;
 
-pub use crate::history::now_ms;
+pub use crate::host::history::now_ms;
 
 /// How long a login lasts.
 pub const SESSION_DAYS: u64 = 30;
@@ -212,7 +212,7 @@ fn db(e: impl std::fmt::Display) -> String {
 
 /// The default database: `holecard-server.sqlite` in the data folder.
 pub fn default_database() -> Result<String, String> {
-    let dir = crate::places::data_dir()
+    let dir = crate::host::places::data_dir()
         .ok_or("no data folder: set HOLECARD_DATA_DIR or pass --database")?;
     Ok(format!(
         "sqlite://{}",

@@ -11,9 +11,9 @@ use crate::engine::{
     Action, Cents, Command, CommandError, Event, MAX_SEATS, Phase, SeatId, Table, TableState,
     Viewer,
 };
+use crate::host::level::Level;
+use crate::host::record::Recorder;
 use crate::host::{Host, News, Occupant};
-use crate::level::Level;
-use crate::record::Recorder;
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;

@@ -169,21 +169,21 @@ pub fn any_rules() -> impl Strategy<Value = Rules> {
 }
 
 /// One companion playing the book in seat 0, nobody else; no burn card so stacked cards come out as written.
-pub fn one_seat_level() -> holecard::level::Level {
+pub fn one_seat_level() -> holecard::host::level::Level {
     let mut rules = Preset::LasVegasStrip.rules();
     rules.burn_card = false;
     rules.surrender = holecard::engine::Surrender::None;
-    holecard::level::Level {
+    holecard::host::level::Level {
         name: "Test".into(),
         description: String::new(),
-        rules: holecard::level::RuleSource::Custom(rules),
+        rules: holecard::host::level::RuleSource::Custom(rules),
         buy_in: Cents::units(1_000),
         house_bankroll: Cents::units(1_000_000),
         felt: (0, 90, 40),
         card_back: Default::default(),
-        companions: vec![holecard::level::Companion {
+        companions: vec![holecard::host::level::Companion {
             name: "Mae".into(),
-            personality: holecard::level::Personality::ByTheBook,
+            personality: holecard::host::level::Personality::ByTheBook,
             bankroll: Cents::units(1_000),
             seat: 0,
         }],

@@ -5,7 +5,7 @@
 
 use holecard::engine::{Cents, Event, SeatId, TableState, TableView};
 use holecard::host::News;
-use holecard::level::Level;
+use holecard::host::level::Level;
 use holecard::server::protocol::{Refusal, ServerMessage};
 use holecard::server::table::Pace;
 use holecard::server::{self, Config, Running};

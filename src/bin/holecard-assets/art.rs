@@ -4,11 +4,11 @@
 //!
 //! Sizes are twice the size the table draws them at 1280×720, so they stay crisp at 1920×1080.
 
-use holecard::design::{
+use holecard::engine::{Card, Cents, Rank, Suit};
+use holecard::host::design::{
     CARD_CELL as CARD, CHIP_CELL as CHIP, CHIP_VALUES, back_cell, card_cell_origin, face_cell,
 };
-use holecard::engine::{Card, Cents, Rank, Suit};
-use holecard::level::CardBack;
+use holecard::host::level::CardBack;
 use std::fmt::Write as _;
 
 /// A picture the game ships: where it goes under `assets/` and its SVG.
@@ -351,10 +351,10 @@ fn deck_atlas(deck: Deck) -> String {
     out
 }
 
-/// A chip's colours as SVG writes them: body, edge spots, and the inlay's ink (`holecard::design` has them).
+/// A chip's colours as SVG writes them: body, edge spots, and the inlay's ink (`holecard::host::design` has them).
 fn chip_colours(cents: i64) -> (String, String, String) {
     let hex = |[r, g, b]: [u8; 3]| format!("#{r:02x}{g:02x}{b:02x}");
-    let colours = holecard::design::chip_colours(Cents(cents));
+    let colours = holecard::host::design::chip_colours(Cents(cents));
     (hex(colours.body), hex(colours.spot), hex(colours.ink))
 }
 

@@ -150,7 +150,7 @@ pub fn unseen_by(view: &TableView, tray: &Tray) -> Option<Ranks> {
 
 /// What `action` cost against `book` on the cards `seat` had not seen, exactly, on the hand's wager: negative where
 /// the shoe made it the better play. None where the engine cannot say (no such decision in the view).
-pub fn decision_cost(
+pub fn unseen_cards_cost(
     view: &TableView,
     tray: &Tray,
     seat: SeatId,
@@ -166,7 +166,7 @@ pub fn decision_cost(
 
 /// What taking `amount` of insurance cost against declining it on the cards not seen: the amount times one less three
 /// times the chance of a ten in the hole (negative when tens are rich enough to make it a good bet).
-pub fn insurance_cost(view: &TableView, tray: &Tray, amount: Cents) -> Option<Cents> {
+pub fn unseen_cards_insurance_cost(view: &TableView, tray: &Tray, amount: Cents) -> Option<Cents> {
     let unseen = unseen_by(view, tray)?;
     let left: u32 = unseen.iter().map(|&n| u32::from(n)).sum();
     if left == 0 {

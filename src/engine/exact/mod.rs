@@ -23,8 +23,8 @@ pub mod indices;
 mod play;
 
 pub use advice::{
-    Advice, Decision, Priced, Tray, advise, decision, decision_cost, decision_for, insurance_cost,
-    unseen_by,
+    Advice, Decision, Priced, Tray, advise, decision, decision_for, unseen_by, unseen_cards_cost,
+    unseen_cards_insurance_cost,
 };
 pub use compositions::threads;
 pub use dealer::DealerOdds;
@@ -104,17 +104,50 @@ pub struct ExactRules {
 
 impl ExactRules {
     /// The rules of a table.
+    ///
+    /// Every field of [`Rules`] is named here, so a new rule does not compile until it is decided what the exact
+    /// engine does with it.
     pub fn of(rules: &Rules) -> ExactRules {
-        let (num, den) = rules.blackjack_pays.odds();
+        let Rules {
+            soft_17,
+            hole_card,
+            blackjack_pays,
+            double_on,
+            double_after_split,
+            max_split_hands,
+            resplit_aces,
+            hit_split_aces,
+            surrender,
+            // The shoe's size and what is left of it come with the question, as the cards unseen.
+            decks: _,
+            // Whether a king and a queen may split is legality, which the seat's view answers: the engine values the
+            // plays it is asked about, and a ten-pair's split (never the best play) only where it is legal.
+            split_unequal_tens: _,
+            // Insurance and even money are priced on their own (`unseen_cards_insurance_cost`): a side bet on the
+            // hole card, not a play of the hand.
+            insurance: _,
+            even_money: _,
+            // Standing on 21 is always a hand's best play: taking it for the player changes no value.
+            auto_stand_on_21: _,
+            // A burned card is a card nobody saw: it stays among the unseen.
+            burn_card: _,
+            // Values are per unit of the bet; limits and chip sizes only scale them.
+            min_bet: _,
+            max_bet: _,
+            bet_unit: _,
+            // Where the cut card lies decides when the shoe ends, not what is left in it now.
+            penetration: _,
+        } = rules;
+        let (num, den) = blackjack_pays.odds();
         ExactRules {
-            hits_soft_17: rules.soft_17 == Soft17::Hit,
-            double_on: rules.double_on,
-            double_after_split: rules.double_after_split,
-            max_split_hands: rules.max_split_hands.clamp(1, 4),
-            resplit_aces: rules.resplit_aces,
-            hit_split_aces: rules.hit_split_aces,
-            surrender: rules.surrender,
-            hole_card: rules.hole_card,
+            hits_soft_17: *soft_17 == Soft17::Hit,
+            double_on: *double_on,
+            double_after_split: *double_after_split,
+            max_split_hands: (*max_split_hands).clamp(1, 4),
+            resplit_aces: *resplit_aces,
+            hit_split_aces: *hit_split_aces,
+            surrender: *surrender,
+            hole_card: *hole_card,
             blackjack_pays: num as f64 / den as f64,
         }
     }

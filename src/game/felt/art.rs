@@ -1,16 +1,16 @@
 //! The table's pictures: the deck atlases, the chips and the table's fittings that `holecard-assets` draws into
 //! `assets/`, loaded behind the Loading screen, and the player's choice of how cards are printed.
 
-use crate::design;
 use crate::engine::{Card, Cents};
 use crate::game::felt::asset_tracking::Preload;
 pub use crate::game::model::settings::Look;
-use crate::level::CardBack;
+use crate::host::design;
+use crate::host::level::CardBack;
 use bevy::asset::RenderAssetUsages;
 use bevy::image::ImageLoaderSettings;
 use bevy::prelude::*;
 
-pub use crate::design::{back_cell, face_cell};
+pub use crate::host::design::{back_cell, face_cell};
 
 /// One card in a deck atlas, in pixels (the table draws cards at half this): `design::CARD_CELL`.
 pub const CARD_CELL: UVec2 = UVec2::new(design::CARD_CELL.0, design::CARD_CELL.1);

@@ -3,12 +3,12 @@
 //! into the totals), and exported with `holecard --export-history FILE.csv|FILE.json`.
 
 use crate::engine::TableState;
-use crate::game::keep::store::Store;
 use crate::game::model::screen::Screen;
 use crate::game::model::session::Session;
 use crate::game::model::table::{Beats, Restored, SeatView};
-use crate::history::{BROWSER_LIMIT, History, NATIVE_LIMIT, PlayedHand, now_ms};
-use crate::record::Recorder;
+use crate::game::store::Store;
+use crate::host::history::{BROWSER_LIMIT, History, NATIVE_LIMIT, PlayedHand, now_ms};
+use crate::host::record::Recorder;
 use bevy::prelude::*;
 use std::path::Path;
 
@@ -157,12 +157,12 @@ fn read(store: &Store) -> Result<Option<History>, String> {
             e.column()
         )
     })?;
-    if history.version != crate::history::VERSION {
+    if history.version != crate::host::history::VERSION {
         return Err(format!(
             "{}: a history of version {}, not {}",
             store.place(FILE).display(),
             history.version,
-            crate::history::VERSION
+            crate::host::history::VERSION
         ));
     }
     Ok(Some(history))
@@ -218,7 +218,7 @@ pub(crate) fn keep_on_disk(app: &mut App) {
 pub(crate) fn start_recording(
     view: Option<Res<SeatView>>,
     restored: Option<Res<Restored>>,
-    replaying: Option<Res<crate::game::local::replay::Replaying>>,
+    replaying: Option<Res<crate::game::model::seat::Replay>>,
     online: Option<Res<crate::game::model::table::OnlineTable>>,
     session: Res<Session>,
     mut kept: ResMut<Kept>,
@@ -325,7 +325,7 @@ mod tests {
 
     #[test]
     fn every_seat_is_kept_on_request_and_the_totals_stay_the_players() {
-        let level = crate::level::Level::load_or_default(None).expect("the default level");
+        let level = crate::host::level::Level::load_or_default(None).expect("the default level");
         let seat = level.player_seat.expect("a seat for the player");
         let mut app = crate::game::platform::headless::app_with(
             level,
@@ -360,17 +360,18 @@ mod tests {
             yours.iter().map(|h| h.net + h.insurance).sum::<Cents>()
         );
         // Every seat's round replays on its own.
-        let level = crate::level::Level::load_or_default(None).expect("the default level");
+        let level = crate::host::level::Level::load_or_default(None).expect("the default level");
         let rules = crate::game::model::session::table_rules(&level);
-        for round in crate::replay::rounds(&history.hands) {
-            crate::replay::replay(&rules, Cents::units(10_000), &round)
+        for round in crate::host::replay::rounds(&history.hands) {
+            crate::host::replay::replay(&rules, Cents::units(10_000), &round)
                 .unwrap_or_else(|e| panic!("seat {}: {e}: {round:?}", round[0].seat));
         }
     }
 
     #[test]
     fn an_autoplayed_seat_is_recorded_round_after_round_with_its_chips() {
-        let level = crate::level::Level::load_or_default(None).expect("the default level");
+        let level = crate::host::level::Level::load_or_default(None).expect("the default level");
+        let buy_in = level.buy_in;
         let seat = level
             .player_seat
             .expect("the default level has a seat for the player");
@@ -381,11 +382,8 @@ mod tests {
             true,
         )
         .expect("the app");
-        let start = app
-            .world()
-            .resource::<crate::game::local::table::Engine>()
-            .seats()[usize::from(seat)]
-        .chips();
+        // The autoplayed seat sits down with the table's buy-in.
+        let start = buy_in;
         let rounds = |app: &App| {
             let hands = &app.world().resource::<Kept>().history.hands;
             hands.back().map_or(0, |h| h.round)

@@ -3,10 +3,10 @@
 //! synced, before anything of it is drawn; read back to its last whole entry after a crash.
 
 use super::sitting::Sitting;
-use super::store::Store;
 use crate::engine::{Command, SeatId, TableState};
-use crate::history::PlayedHand;
+use crate::game::store::Store;
 use crate::host::Host;
+use crate::host::history::PlayedHand;
 use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::path::Path;

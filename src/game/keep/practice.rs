@@ -3,9 +3,9 @@
 //! aside under another name, said in the log, and a new one started: nothing the player had is written over.
 
 use super::sitting::read_ron;
-use super::store::Store;
 use crate::engine::drill::Record;
 use crate::game::model::practice::Practice;
+use crate::game::store::Store;
 use bevy::prelude::*;
 
 /// The record's file name.

@@ -1,7 +1,7 @@
 //! The player's settings remembered between launches (`settings.ron` beside the save), written whenever they change.
 
 use super::sitting::read_ron;
-use super::store::Store;
+use crate::game::store::Store;
 use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::path::Path;

@@ -1,13 +1,12 @@
 //! The player's sitting as a save holds it: the level, the table sealed (as everyone at it saw it: the cards to
 //! come and a face-down card are nowhere in it), who sits where with their minds, and the round being recorded;
-//! captured from the game's own table and restored to it, read from RON with the place of any mistake.
+//! captured from the game's own table's host and restored to one, read from RON with the place of any mistake.
 
 use crate::engine::ai::{Mind, Personality};
 use crate::engine::{Cents, SeatId, TableState};
-use crate::game::local::table::{Engine, Restore};
 use crate::game::model::session::Session;
+use crate::host::record::Recorder;
 use crate::host::{Host, Occupant, Snapshot};
-use crate::record::Recorder;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 
@@ -50,7 +49,7 @@ impl Sitting {
     /// the system has no entropy to seal with.
     pub fn capture(
         session: &Session,
-        engine: &Engine,
+        engine: &Host,
         accepted: u64,
         recorder: Option<&Recorder>,
     ) -> Result<Sitting, String> {
@@ -108,6 +107,21 @@ impl Sitting {
             recorder: self.recorder.clone(),
         })
     }
+}
+
+/// A sitting to resume on entering the table, instead of opening a fresh one: its session, and its table hosted
+/// again with who sits where (their minds included). Made from a saved sitting ([`Sitting::restore`]), or from a kept
+/// round to replay.
+#[derive(bevy::prelude::Resource)]
+pub struct Restore {
+    /// The session as it was.
+    pub session: Session,
+    /// The table as it was, with its occupants.
+    pub host: Host,
+    /// Commands the sitting had accepted (its place in the journal).
+    pub accepted: u64,
+    /// The round under way as recorded so far.
+    pub recorder: Option<Recorder>,
 }
 
 /// Reads RON text; a mistake is reported as `file:line:column: what`.

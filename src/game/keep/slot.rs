@@ -4,8 +4,17 @@
 
 use super::journal::{Entry, JOURNAL, Journal, parse_journal};
 use super::sitting::{Sitting, parse};
-use super::store::{Store, Unreadable};
+use crate::game::store::{Store, Unreadable};
 use bevy::prelude::*;
+
+/// The save as the Title sees it.
+#[derive(Resource, Default)]
+pub struct Saved {
+    /// The sitting to resume, if there is one.
+    pub sitting: Option<Sitting>,
+    /// What went wrong reading or writing it, for the Title.
+    pub problem: Option<String>,
+}
 
 /// Where the sitting is saved.
 #[derive(Resource, Clone, Debug)]
@@ -154,10 +163,9 @@ pub struct Found {
 mod tests {
     use super::*;
 
-    use super::super::store::scratch;
     use crate::engine::{Command, SeatId};
-    use crate::game::local::table::Engine;
     use crate::game::model::session::Session;
+    use crate::game::store::scratch;
     use crate::host::{Host, Occupant};
 
     #[test]
@@ -184,8 +192,8 @@ mod tests {
     }
 
     /// A table at the default level with the player seated, and the session it belongs to.
-    fn sitting_down() -> (Session, Engine, SeatId) {
-        let level = crate::level::Level::load_or_default(None).expect("the default level");
+    fn sitting_down() -> (Session, Host, SeatId) {
+        let level = crate::host::level::Level::load_or_default(None).expect("the default level");
         let seat = level.player_seat.expect("a seat for the player");
         let session = Session::new(level, 7, false);
         let table = session.new_table().expect("the table");
@@ -193,10 +201,10 @@ mod tests {
         host.sit(seat, Occupant::person("You", session.level.buy_in))
             .expect("sits");
         host.seat_regulars();
-        (session, Engine::new(host), seat)
+        (session, host, seat)
     }
 
-    fn entry(session: &Session, engine: &Engine, accepted: u64) -> Entry {
+    fn entry(session: &Session, engine: &Host, accepted: u64) -> Entry {
         Entry {
             commands: engine.commands().to_vec(),
             sitting: Sitting::capture(session, engine, accepted, None).expect("captured"),

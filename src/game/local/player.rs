@@ -3,13 +3,13 @@
 //! and the end of a match played until someone is broke.
 
 use crate::engine::{Action, Cents, Phase, SeatId, TableState};
-use crate::game::local::replay::Replaying;
-use crate::game::local::table::Engine;
+use crate::game::local::table::HostedTable;
 use crate::game::model::player::{
     BetSlip, GameOver, Intent, Pending, PlayOptions, deal_refusal, human_seat, slip_change,
     stands_on_21,
 };
 use crate::game::model::screen::{MatchDecided, RoundSet, Screen};
+use crate::game::model::seat::Replay;
 use crate::game::model::session::Session;
 use crate::game::model::table::Beats;
 use crate::host::Occupant;
@@ -22,16 +22,16 @@ pub(crate) fn plugin(app: &mut App) {
         (change_seat, build_bet)
             .chain()
             .in_set(RoundSet::Betting)
-            .run_if(resource_exists::<Engine>)
-            .run_if(not(resource_exists::<Replaying>)),
+            .run_if(resource_exists::<HostedTable>)
+            .run_if(not(resource_exists::<Replay>)),
     )
     .add_systems(
         Update,
         (auto_stand, play_hand)
             .chain()
             .in_set(RoundSet::PlayerTurn)
-            .run_if(resource_exists::<Engine>)
-            .run_if(not(resource_exists::<Replaying>)),
+            .run_if(resource_exists::<HostedTable>)
+            .run_if(not(resource_exists::<Replay>)),
     )
     .add_systems(
         Update,
@@ -39,7 +39,7 @@ pub(crate) fn plugin(app: &mut App) {
             .in_set(MatchDecided)
             .after(RoundSet::Present)
             .run_if(in_state(Screen::Table))
-            .run_if(not(resource_exists::<Replaying>)),
+            .run_if(not(resource_exists::<Replay>)),
     );
 }
 
@@ -47,7 +47,7 @@ pub(crate) fn plugin(app: &mut App) {
 /// [`GameOver`]; what is kept of the sitting follows it (`keep`, in the [`MatchDecided`] set's frame).
 fn watch_for_the_end(
     session: Res<Session>,
-    engine: Option<Res<Engine>>,
+    engine: Option<Res<HostedTable>>,
     beats: Res<Beats>,
     over: Option<Res<GameOver>>,
     mut commands: Commands,
@@ -71,7 +71,7 @@ fn build_bet(
     mut intents: MessageReader<Intent>,
     session: Res<Session>,
     mut slip: ResMut<BetSlip>,
-    mut engine: ResMut<Engine>,
+    mut engine: ResMut<HostedTable>,
     mut beats: ResMut<Beats>,
     over: Option<Res<GameOver>>,
 ) {
@@ -126,7 +126,7 @@ fn build_bet(
 fn deal(
     seat: SeatId,
     slip: &mut BetSlip,
-    engine: &mut Engine,
+    engine: &mut HostedTable,
     beats: &mut Beats,
 ) -> Result<(), String> {
     let busy = slip.in_play || !beats.settled() || engine.phase() != Phase::Betting;
@@ -160,7 +160,7 @@ fn play_hand(
     session: Res<Session>,
     mut slip: ResMut<BetSlip>,
     mut pending: ResMut<Pending>,
-    mut engine: ResMut<Engine>,
+    mut engine: ResMut<HostedTable>,
     mut beats: ResMut<Beats>,
 ) {
     let Some(seat) = human_seat(&session) else {
@@ -199,7 +199,7 @@ fn auto_stand(
     session: Res<Session>,
     options: Res<PlayOptions>,
     mut pending: ResMut<Pending>,
-    engine: Res<Engine>,
+    engine: Res<HostedTable>,
     beats: Res<Beats>,
 ) {
     let Some(seat) = human_seat(&session) else {
@@ -219,7 +219,7 @@ fn change_seat(
     mut intents: MessageReader<Intent>,
     mut session: ResMut<Session>,
     mut slip: ResMut<BetSlip>,
-    mut engine: ResMut<Engine>,
+    mut engine: ResMut<HostedTable>,
     mut beats: ResMut<Beats>,
 ) {
     for intent in intents.read() {

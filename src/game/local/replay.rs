@@ -3,44 +3,27 @@
 //! the table's pace (the Settings' speed). Nothing of a replay is kept: no save, no journal, no history, and the
 //! player's own buttons stay out of it.
 
-use crate::engine::{Command, Phase, TableState};
-use crate::game::local::table::{Engine, Restore};
+use crate::engine::{Command, TableState};
+use crate::game::keep::sitting::Restore;
+use crate::game::local::table::HostedTable;
 use crate::game::model::screen::Screen;
+use crate::game::model::seat::Replay;
 use crate::game::model::session::Session;
 use crate::game::model::table::Beats;
-use crate::history::PlayedHand;
+use crate::host::history::PlayedHand;
+use crate::host::level::Level;
 use crate::host::{Host, Occupant};
-use crate::level::Level;
 use bevy::prelude::*;
 use std::collections::VecDeque;
 
-/// The replay under way.
-#[derive(Resource, Clone, Debug)]
-pub struct Replaying {
-    /// The round as kept (to replay again; never empty).
-    pub round: Vec<PlayedHand>,
-    /// The commands still to give.
-    pub commands: VecDeque<Command>,
-}
-
-impl Replaying {
-    /// What the banner says: `Replay · round 12 at Las Vegas Strip`.
-    pub fn label(&self) -> String {
-        self.round.first().map_or_else(String::new, |first| {
-            format!("Replay · round {} at {}", first.round, first.table)
-        })
-    }
-
-    /// Every command has been given and shown: the round is over on the felt.
-    pub fn done(&self, engine: &Engine, beats: &Beats) -> bool {
-        self.commands.is_empty() && beats.settled() && engine.phase() == Phase::Betting
-    }
-}
+/// The replay's commands still to give, one a beat (the model's [`Replay`] says which round it is).
+#[derive(Resource, Clone, Debug, Default)]
+pub struct ReplayScript(VecDeque<Command>);
 
 /// The level a kept round was played at, by its name among the tables here, with the shoe it had (the rules'
 /// shorthand starts with its decks: `4D S17 …`).
 pub fn level_of(hand: &PlayedHand) -> Result<Level, String> {
-    let level = crate::level::catalogue(std::path::Path::new("levels"))
+    let level = crate::host::level::catalogue(std::path::Path::new("levels"))
         .into_iter()
         .filter_map(|listing| listing.level.ok())
         .find(|level| level.name == hand.table)
@@ -55,35 +38,33 @@ pub fn level_of(hand: &PlayedHand) -> Result<Level, String> {
     })
 }
 
-/// Opens the table on `round` (one seat's hands of one kept round) to replay it. An error says why it cannot be.
-pub fn start(
+/// The table opened on `round` (one seat's hands of one kept round) to replay it, and the replay: what goes in the
+/// world for the table to open on. An error says why it cannot be.
+pub fn prepare(
     round: &[PlayedHand],
     session: &Session,
-    commands: &mut Commands,
-    next: &mut NextState<Screen>,
-) -> Result<(), String> {
+) -> Result<(Restore, Replay, ReplayScript), String> {
     let first = round.first().ok_or("there is no hand to replay")?;
     let level = level_of(first)?;
     let rules = crate::game::model::session::table_rules(&level);
-    let replay = crate::replay::replay(&rules, level.house_bankroll, round)?;
+    let replay = crate::host::replay::replay(&rules, level.house_bankroll, round)?;
     let seat = replay.seat;
     let buy_in = replay.table.seats()[usize::from(seat)].bankroll;
     let mut host = Host::new(replay.table, Vec::new(), session.seed, 0);
     host.resume_seat(seat, Occupant::person("You", buy_in), None);
     let mut replayed = Session::new(level, session.seed, false);
     replayed.player_seat = Some(seat);
-    commands.insert_resource(Restore {
+    let restore = Restore {
         session: replayed,
         host,
         accepted: 0,
         recorder: None,
-    });
-    commands.insert_resource(Replaying {
+    };
+    let shown = Replay {
         round: round.to_vec(),
-        commands: replay.commands.into(),
-    });
-    next.set(Screen::Table);
-    Ok(())
+        dealt: replay.commands.is_empty(),
+    };
+    Ok((restore, shown, ReplayScript(replay.commands.into())))
 }
 
 pub(crate) fn plugin(app: &mut App) {
@@ -92,30 +73,35 @@ pub(crate) fn plugin(app: &mut App) {
         give_the_next_command
             .after(crate::game::model::screen::RoundSet::Present)
             .run_if(in_state(Screen::Table))
-            .run_if(resource_exists::<Replaying>),
+            .run_if(resource_exists::<ReplayScript>),
     )
     .add_systems(OnExit(Screen::Table), |mut commands: Commands| {
-        commands.remove_resource::<Replaying>();
+        commands.remove_resource::<Replay>();
+        commands.remove_resource::<ReplayScript>();
     });
 }
 
 /// When the table has shown everything so far, the round's next command.
 fn give_the_next_command(
-    mut replaying: ResMut<Replaying>,
-    engine: Option<ResMut<Engine>>,
+    mut script: ResMut<ReplayScript>,
+    replay: Option<ResMut<Replay>>,
+    engine: Option<ResMut<HostedTable>>,
     mut beats: ResMut<Beats>,
 ) {
-    let Some(mut engine) = engine else {
+    let (Some(mut engine), Some(mut replay)) = (engine, replay) else {
         return;
     };
     if !beats.settled() {
         return;
     }
-    if let Some(command) = replaying.commands.pop_front()
+    if let Some(command) = script.0.pop_front()
         && let Err(refused) = engine.apply(command, &mut beats)
     {
         // Checked before it started, so this is a bug; say it and stop rather than play something else.
         error!("the replay's {command:?} was refused: {refused}");
-        replaying.commands.clear();
+        script.0.clear();
+    }
+    if script.0.is_empty() && !replay.dealt {
+        replay.dealt = true;
     }
 }

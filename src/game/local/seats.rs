@@ -4,7 +4,7 @@
 
 use crate::engine::ai::Personality;
 use crate::engine::{Phase, TableState};
-use crate::game::local::table::Engine;
+use crate::game::local::table::HostedTable;
 use crate::game::model::screen::RoundSet;
 use crate::game::model::session::Session;
 use crate::game::model::table::{Beats, Restored};
@@ -30,20 +30,20 @@ pub(crate) fn plugin(app: &mut App) {
             (rise_and_sit, place_bets_and_deal)
                 .chain()
                 .in_set(RoundSet::Betting)
-                .run_if(resource_exists::<Engine>),
+                .run_if(resource_exists::<HostedTable>),
         )
         .add_systems(
             Update,
             act_in_turn
                 .in_set(RoundSet::PlayerTurn)
-                .run_if(resource_exists::<Engine>),
+                .run_if(resource_exists::<HostedTable>),
         );
 }
 
 /// The player and the level's regulars sit down at a freshly opened table (a restored one has its seats taken).
 pub(crate) fn seat_the_table(
     mut session: ResMut<Session>,
-    engine: Option<ResMut<Engine>>,
+    engine: Option<ResMut<HostedTable>>,
     mut beats: ResMut<Beats>,
     mut thinking: ResMut<Thinking>,
     restored: Option<Res<Restored>>,
@@ -73,7 +73,7 @@ pub(crate) fn seat_the_table(
 /// Between rounds, once everything is shown: the host sends companions home and seats newcomers. At a table nobody
 /// sits at, rounds stop, so every few seconds count as one.
 fn rise_and_sit(
-    mut engine: ResMut<Engine>,
+    mut engine: ResMut<HostedTable>,
     mut beats: ResMut<Beats>,
     mut idle: Local<f32>,
     time: Res<Time>,
@@ -98,7 +98,7 @@ fn rise_and_sit(
 /// the deal waits for the player's Deal.
 fn place_bets_and_deal(
     session: Res<Session>,
-    mut engine: ResMut<Engine>,
+    mut engine: ResMut<HostedTable>,
     mut beats: ResMut<Beats>,
 ) {
     if !beats.settled() || engine.phase() != Phase::Betting {
@@ -116,7 +116,7 @@ fn place_bets_and_deal(
 /// The seat to act, when a mind plays it, makes its move after a short, human-paced pause.
 fn act_in_turn(
     time: Res<Time>,
-    mut engine: ResMut<Engine>,
+    mut engine: ResMut<HostedTable>,
     mut beats: ResMut<Beats>,
     mut thinking: ResMut<Thinking>,
 ) {

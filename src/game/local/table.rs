@@ -1,7 +1,9 @@
 //! The game's own table: its host (the one place in the game that holds the engine's table), opened afresh on
-//! entering the table or restored from a saved sitting.
+//! entering the table, restored from a saved sitting, or opened on a kept round to replay it (what the pages ask for
+//! with the model's `OpenTable`).
 
 use crate::engine::{Command, CommandError};
+use crate::game::keep::sitting::Restore;
 use crate::game::model::screen::Screen;
 use crate::game::model::session::Session;
 use crate::game::model::table::{Beats, Occupants, OnlineTable, Restored, SeatView};
@@ -12,12 +14,12 @@ use bevy::prelude::*;
 /// can reach it). The model asks it for moves and feeds what it reports to [`Beats`]; everything it hands out is
 /// public.
 #[derive(Resource, Deref, DerefMut)]
-pub struct Engine(Host);
+pub struct HostedTable(Host);
 
-impl Engine {
+impl HostedTable {
     /// Hosts a table in the game.
-    pub fn new(host: Host) -> Engine {
-        Engine(host)
+    pub fn new(host: Host) -> HostedTable {
+        HostedTable(host)
     }
 
     /// Applies a command, queueing its news to be shown.
@@ -25,20 +27,6 @@ impl Engine {
         beats.show(self.0.apply(command)?);
         Ok(())
     }
-}
-
-/// A sitting to resume on entering the table, instead of opening a fresh one: its session, and its table hosted
-/// again with who sits where (their minds included). Made from a saved sitting (`Sitting::restore`).
-#[derive(Resource)]
-pub struct Restore {
-    /// The session as it was.
-    pub session: crate::game::model::session::Session,
-    /// The table as it was, with its occupants.
-    pub host: Host,
-    /// Commands the sitting had accepted (its place in the journal).
-    pub accepted: u64,
-    /// The round under way as recorded so far.
-    pub recorder: Option<crate::record::Recorder>,
 }
 
 /// Opens the game's own table on entering it: the saved sitting's table hosted again when there is one to resume,
@@ -52,7 +40,7 @@ pub(crate) fn open(
     mut screen: ResMut<NextState<Screen>>,
 ) {
     if online.is_some() {
-        commands.remove_resource::<Engine>();
+        commands.remove_resource::<HostedTable>();
         return;
     }
     if let Some(restore) = restore {
@@ -61,7 +49,7 @@ pub(crate) fn open(
         commands.insert_resource(SeatView(
             restore.host.view(SeatView::viewer(&restore.session)),
         ));
-        commands.insert_resource(Engine::new(restore.host.clone()));
+        commands.insert_resource(HostedTable::new(restore.host.clone()));
         commands.insert_resource(Restored {
             accepted: restore.accepted,
             recorder: restore.recorder.clone(),
@@ -78,7 +66,7 @@ pub(crate) fn open(
                 session.visits,
             );
             commands.insert_resource(SeatView(host.view(SeatView::viewer(&session))));
-            commands.insert_resource(Engine::new(host));
+            commands.insert_resource(HostedTable::new(host));
         }
         Err(error) => {
             // Levels are checked when loaded, so this is a bug; say so and go back rather than sit at no table.

@@ -1,15 +1,16 @@
 //! The advisor: every legal play's exact value for the decision the player's seat faces, worked out off the frame
 //! from what the seat has seen (`engine::exact::decision`): the rules, the cards face up and the earlier rounds' cards
-//! it watched go to the tray. Never from a table's host, so it is the same at the game's own tables and at a casino's.
+//! it watched go to the tray ([`Seen`]). Never from a table's host, so it is the same at the game's own tables and at a casino's.
 //! Natively the question runs on Bevy's async compute pool (another thread). In the browser, with one thread, it is cut
 //! in three slices a frame apart: the dealer's endings listed (the first question of a run only), the dealer's odds
 //! (`exact::prepare`), then the player's values (`Prepared::finish`), each a few milliseconds (the whole question's
 //! worst was 8 ms in V8, README "The exact engine"). The HUD shows "thinking…" until the answer is in.
 
-use crate::engine::exact::{self, Advice, Decision, Prepared, Tray};
+use crate::engine::exact::{self, Advice, Decision, Prepared};
 use crate::game::model::screen::{RoundSet, Screen};
+use crate::game::model::seen::Seen;
 use crate::game::model::settings::PlayOptions;
-use crate::game::model::table::{SeatView, Shown};
+use crate::game::model::table::SeatView;
 use bevy::prelude::*;
 use bevy::tasks::{AsyncComputeTaskPool, Task, futures::check_ready};
 use std::time::Duration;
@@ -17,10 +18,6 @@ use std::time::Duration;
 /// The advisor's state at the player's table.
 #[derive(Resource)]
 pub struct Advisor {
-    /// What the seat watched go by since the shuffle.
-    tray: Tray,
-    /// The table showed something since the decision was last looked at.
-    news: bool,
     /// The decision last put to the engine.
     asked: Option<Decision>,
     /// Its question, being worked out on another thread, and how long the engine took.
@@ -42,8 +39,6 @@ fn one_thread() -> bool {
 impl Default for Advisor {
     fn default() -> Advisor {
         Advisor {
-            tray: Tray::default(),
-            news: true,
             asked: None,
             task: None,
             sliced: one_thread(),
@@ -77,36 +72,6 @@ impl Advisor {
             (Some(_), Some(Err(message))) => Counsel::Failed(message),
         }
     }
-
-    /// The cards the seat has watched go to the tray (for tests).
-    pub fn tray(&self) -> &Tray {
-        &self.tray
-    }
-
-    /// What a counter in the seat reads with `system`: every card it watched since the shuffle, the decks left
-    /// judged from `view`'s discard tray.
-    pub fn reading(
-        &self,
-        view: &crate::engine::view::TableView,
-        system: &'static crate::engine::count::System,
-    ) -> crate::engine::count::Reading {
-        let shoe = view.shoe();
-        crate::engine::count::reading(
-            system,
-            shoe.decks,
-            &self.tray.seen(),
-            shoe.discarded,
-            shoe.remaining,
-        )
-    }
-}
-
-/// Every card the table shows goes into what the seat has seen.
-fn watch(mut shown: MessageReader<Shown>, mut advisor: ResMut<Advisor>) {
-    for Shown(event) in shown.read() {
-        advisor.tray.observe(event);
-        advisor.news = true;
-    }
 }
 
 /// The advice in words, for the game's log: the hand, the up card, each play's value on the bet, the best, and how long
@@ -135,16 +100,20 @@ fn said(decision: &Decision, advice: &Advice, took: Duration, slice: Option<Dura
 }
 
 /// Puts a new decision to the engine off the frame (for the advisor, or the coach) (or, sliced, starts it), and takes the answer in when it is ready.
-fn ask(options: Res<PlayOptions>, seen: Option<Res<SeatView>>, mut advisor: ResMut<Advisor>) {
+fn ask(
+    options: Res<PlayOptions>,
+    view: Option<Res<SeatView>>,
+    seen: Res<Seen>,
+    mut advisor: ResMut<Advisor>,
+) {
     // The decision is asked again only when something it is made of may have changed: the view, the setting, or what
-    // the seat watched (not every frame: making it builds the chart and the question).
+    // the seat has seen (not every frame: making it builds the chart and the question).
     let looked_again =
-        advisor.news || options.is_changed() || seen.as_ref().is_none_or(|s| s.is_changed());
-    advisor.news = false;
+        seen.is_changed() || options.is_changed() || view.as_ref().is_none_or(|v| v.is_changed());
     let decision = looked_again.then(|| {
         // The coach prices a stopped play with the advisor's values, so it asks too.
-        seen.filter(|_| options.advisor || options.coach)
-            .and_then(|seen| exact::decision(&seen.0, &advisor.tray))
+        view.filter(|_| options.advisor || options.coach)
+            .and_then(|view| exact::decision(&view.0, seen.tray()))
     });
     if let Some(decision) = decision
         && decision != advisor.asked
@@ -227,9 +196,6 @@ pub(crate) fn plugin(app: &mut App) {
         })
         .add_systems(
             Update,
-            (watch, ask)
-                .chain()
-                .after(RoundSet::Present)
-                .run_if(in_state(Screen::Table)),
+            ask.after(RoundSet::Present).run_if(in_state(Screen::Table)),
         );
 }

@@ -3,6 +3,9 @@
 //! the player keeps it or chooses again. The book is the table's basic-strategy chart (`BasicStrategy::for_rules`,
 //! the chart the advisor and the companions play); with the count shown, the chart changed by the index plays worked
 //! out for this table and count (`StrategyBook`) at the floored true count the player reads beside the shoe.
+//!
+//! The pages write what the player chose as a [`Choice`], from a button or a key alike; the coach judges it here,
+//! in the model, and either sends it to the table as an [`Intent`] or stops it.
 
 use crate::engine::checks::TableState;
 use crate::engine::count;
@@ -12,7 +15,10 @@ use crate::engine::strategy::BasicStrategy;
 use crate::engine::view::TableView;
 use crate::engine::{Action, Cents, Phase, SeatId};
 use crate::game::model::advisor::{Advisor, Counsel};
-use crate::game::model::screen::Screen;
+use crate::game::model::player::Intent;
+use crate::game::model::screen::{RoundSet, Screen};
+use crate::game::model::seen::Seen;
+use crate::game::model::session::{Session, human_seat};
 use crate::game::model::settings::PlayOptions;
 use crate::game::model::strategy::StrategyBook;
 use crate::game::model::table::SeatView;
@@ -211,10 +217,10 @@ pub fn counting(
     view: &TableView,
     system: &'static count::System,
     indices: Option<&[Index]>,
-    advisor: &Advisor,
+    seen: &Seen,
 ) -> Option<(Deviations, i32)> {
     let indices = indices?;
-    let reading = advisor.reading(view, system);
+    let reading = seen.reading(view, system);
     Some((Deviations::of(indices), reading.true_count.floor() as i32))
 }
 
@@ -276,13 +282,28 @@ pub fn hand_words(view: &TableView, seat: SeatId) -> Option<String> {
     Some(format!("{hand} against {against}"))
 }
 
+/// What the player chose at the table, before the coach has looked at it. The pages write it, from a button or a key
+/// alike; [`judge`] sends a play on to the table as an [`Intent`], or stops it.
+#[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Choice {
+    /// A play for the decision in turn: a new one, or the stopped one again ("Keep").
+    Play(Action),
+    /// "Choose again": the stop is lifted, and the next choice goes to the table as it is.
+    Again,
+}
+
+/// The set in which the player's choices become intents: whatever writes a [`Choice`] runs before it, the table's
+/// drivers (which read intents) after it.
+#[derive(SystemSet, Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Judging;
+
 /// The play to send to the table for the player's choice of `action`: as chosen with the coach off; otherwise judged
-/// by the book, and None while the coach stops it. The keys and the buttons both choose through this.
+/// by the book, and None while the coach stops it.
 pub fn coached(
     coach: &mut Coach,
     options: &PlayOptions,
     book: &StrategyBook,
-    advisor: &Advisor,
+    seen: &Seen,
     view: &TableView,
     seat: SeatId,
     action: Action,
@@ -291,37 +312,38 @@ pub fn coached(
         return Some(action);
     }
     let indices = options.show_count.then(|| book.done_indices()).flatten();
-    let counting = counting(view, options.count_system(), indices, advisor);
+    let counting = counting(view, options.count_system(), indices, seen);
     let book = book_play(view, seat, counting.as_ref().map(|(d, tc)| (d, *tc)));
     coach.choose(action, view, seat, book)
 }
 
-/// What the keys and the buttons choose through: the coach, the index plays it may judge by, the advisor's values.
-#[derive(bevy::ecs::system::SystemParam)]
-pub struct Coaching<'w> {
-    pub coach: ResMut<'w, Coach>,
-    pub book: Res<'w, StrategyBook>,
-    pub advisor: Res<'w, Advisor>,
-}
-
-impl Coaching<'_> {
-    /// The play to send for the player's choice of `action` (see [`coached`]).
-    pub fn choose(
-        &mut self,
-        options: &PlayOptions,
-        view: &TableView,
-        seat: SeatId,
-        action: Action,
-    ) -> Option<Action> {
-        coached(
-            &mut self.coach,
-            options,
-            &self.book,
-            &self.advisor,
-            view,
-            seat,
-            action,
-        )
+/// The player's choices, judged: a play goes to the table as an intent unless the coach stops it.
+#[allow(clippy::too_many_arguments)] // Bevy systems take their world as parameters.
+fn judge(
+    mut choices: MessageReader<Choice>,
+    mut coach: ResMut<Coach>,
+    options: Res<PlayOptions>,
+    book: Res<StrategyBook>,
+    seen: Res<Seen>,
+    view: Option<Res<SeatView>>,
+    session: Res<Session>,
+    mut intents: MessageWriter<Intent>,
+) {
+    let (Some(view), Some(seat)) = (view, human_seat(&session)) else {
+        choices.clear();
+        return;
+    };
+    for choice in choices.read() {
+        match *choice {
+            Choice::Play(action) => {
+                if let Some(action) =
+                    coached(&mut coach, &options, &book, &seen, &view.0, seat, action)
+                {
+                    intents.write(Intent::Play(action));
+                }
+            }
+            Choice::Again => coach.choose_again(),
+        }
     }
 }
 
@@ -342,8 +364,20 @@ fn ask_for_indices(
 
 pub(crate) fn plugin(app: &mut App) {
     app.init_resource::<Coach>()
+        .add_message::<Choice>()
+        .configure_sets(Update, Judging.before(RoundSet::Betting))
         .add_systems(OnEnter(Screen::Table), |mut coach: ResMut<Coach>| {
             *coach = Coach::default();
         })
-        .add_systems(Update, ask_for_indices.run_if(in_state(Screen::Table)));
+        .add_systems(
+            Update,
+            (
+                ask_for_indices.run_if(in_state(Screen::Table)),
+                // Most frames bring no choice: the judge (and its eight parameters) waits for one.
+                judge
+                    .in_set(Judging)
+                    .run_if(in_state(Screen::Table))
+                    .run_if(on_message::<Choice>),
+            ),
+        );
 }

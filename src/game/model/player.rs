@@ -80,12 +80,12 @@ pub(crate) fn plugin(app: &mut App) {
 /// A table played until someone is broke has its answer: nothing more is bet, the sitting is not kept (there is
 /// nothing to resume), and the HUD says who went broke.
 #[derive(Resource, Clone, Copy, Debug, PartialEq, Eq)]
-pub struct GameOver(pub crate::level::Broke);
+pub struct GameOver(pub crate::host::level::Broke);
 
 /// Chips in the player's rack.
 const RACK: usize = 5;
 
-pub use crate::design::CHIP_VALUES;
+pub use crate::host::design::CHIP_VALUES;
 
 /// The chip values offered at a table: the usual casino denominations from the smallest bet unit up to the table
 /// maximum, five of them.

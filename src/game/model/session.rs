@@ -2,7 +2,7 @@
 //! model's other parts (the table, the seats, the player's intents, saves) and the presentation read it.
 
 use crate::engine::{Cents, SeatId, seed_from_number};
-use crate::level::Level;
+use crate::host::level::Level;
 use bevy::prelude::*;
 
 /// The level being played, where the player sits and how the player's seat is run. Saved with the sitting.

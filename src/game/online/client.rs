@@ -1,5 +1,5 @@
-//! The account and the connection as the game keeps them: the kept login, the connection's status with its
-//! back-off, the lobby, the chat, the clock, and the requests and messages on their way.
+//! The account and the connection as the driver keeps them: the kept login, the connection with its back-off, and
+//! the requests and messages on their way; what the player asks of the casino, done.
 
 use super::*;
 
@@ -15,89 +15,17 @@ pub struct Login {
     pub token: String,
 }
 
-/// Where the connection is.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Status {
-    /// Not connected, and not trying.
-    Offline,
-    /// Opening the connection, or saying hello on it, since this time (real seconds).
-    Connecting {
-        /// When it started.
-        since: f64,
-    },
-    /// Welcomed: playing.
-    Open,
-    /// The connection dropped while playing; the next try is at `retry_at`.
-    Lost {
-        /// Why, in words.
-        why: String,
-        /// Tries so far.
-        attempt: u32,
-        /// When the next try goes (real seconds).
-        retry_at: f64,
-    },
-}
-
-/// A line of the table's chat panel.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ChatLine {
-    /// Who said it; none for the table's notices (someone sat down, left, lost the connection…).
-    pub from: Option<String>,
-    /// What, as text.
-    pub text: String,
-}
-
-/// The turn clock the server started: whose, and when it runs out (real seconds).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Clock {
-    /// The seat it waits for, or none for everyone's bets.
-    pub seat: Option<SeatId>,
-    /// When it runs out.
-    pub ends_at: f64,
-}
-
-/// The table the player is at online.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct AtTable {
-    /// The table's id.
-    pub id: String,
-    /// The player's seat, or none when watching.
-    pub seat: Option<SeatId>,
-}
-
-/// Everything of playing online that the game keeps between frames.
+/// The connection to a casino and everything of it the pages do not see: the address, the kept session's token, the
+/// messages on their way, the HTTP questions under way and the state of reconnecting. What the pages see is the
+/// model's [`Casino`], which the systems here fill.
 #[derive(Resource)]
 pub struct Online {
     /// The casino.
     pub address: Address,
     /// The account's session, when logged in.
     pub login: Option<Login>,
-    /// The connection.
-    pub status: Status,
-    /// The name the casino welcomed the player under, and whether it is an account's.
-    pub welcomed: Option<(String, bool)>,
-    /// The tables, as the lobby last said.
-    pub lobby: Vec<Listing>,
-    /// The table the player is at.
-    pub table: Option<AtTable>,
     /// The last news number taken in.
     pub seq: u64,
-    /// The chat panel's lines, newest last.
-    pub chat: VecDeque<ChatLine>,
-    /// Chat lines not seen yet (the panel is closed).
-    pub unread: usize,
-    /// The clock the table is running.
-    pub clock: Option<Clock>,
-    /// What went wrong, in words, for the page the player is on.
-    pub problem: Option<String>,
-    /// The leaderboard, once asked for.
-    pub leaderboard: Option<Result<Vec<Standing>, String>>,
-    /// The player's own hands from the server, once asked for.
-    pub history: Option<Result<Vec<PlayedHand>, String>>,
-    /// An account's chips and highscore after a reset away from the tables.
-    pub balance: Option<(Cents, Cents)>,
-    /// An HTTP request under way for these.
-    pub asking: Vec<Asked>,
     /// The guest name to say hello with (none: the account's token).
     pub guest: Option<String>,
     /// Keep every frame received (the tests read them).
@@ -106,8 +34,6 @@ pub struct Online {
     pub frames: Vec<String>,
     /// Sit at the first free seat once the table the lobby picked is joined.
     pub sit_on_arrival: bool,
-    /// The player just left a casino's table: the Title opens on the lobby.
-    pub back_to_lobby: bool,
     /// A play was sent and the table has not answered with news yet: another would be a second decision.
     pub awaiting: bool,
     /// Kept in the data folder (none in tests).
@@ -127,7 +53,7 @@ pub struct Online {
 impl Online {
     /// Playing at `address`, with the session kept from an earlier visit (when it is this casino's).
     pub fn new(address: Address) -> Online {
-        let login = crate::game::keep::store::Store::platform()
+        let login = Store::platform()
             .and_then(|store| match store.read(LOGIN_FILE) {
                 Ok(text) => text,
                 Err(e) => {
@@ -159,24 +85,11 @@ impl Online {
         Online {
             address,
             login: None,
-            status: Status::Offline,
-            welcomed: None,
-            lobby: Vec::new(),
-            table: None,
             seq: 0,
-            chat: VecDeque::new(),
-            unread: 0,
-            clock: None,
-            problem: None,
-            leaderboard: None,
-            history: None,
-            balance: None,
-            asking: Vec::new(),
             guest: None,
             record_frames: false,
             frames: Vec::new(),
             sit_on_arrival: false,
-            back_to_lobby: false,
             awaiting: false,
             keep_login: false,
             wanted: false,
@@ -189,24 +102,32 @@ impl Online {
         }
     }
 
+    /// The casino as the pages first see it: where it is, and the account whose session is kept.
+    pub fn casino(&self) -> Casino {
+        Casino::at(
+            self.address.host(),
+            self.login.as_ref().map(|login| login.name.clone()),
+        )
+    }
+
     /// Connects (as the logged-in account, or as a guest named `guest`).
-    pub fn connect(&mut self, guest: Option<String>) {
-        self.problem = None;
+    pub fn connect(&mut self, casino: &mut Casino, guest: Option<String>) {
+        casino.problem = None;
         self.wanted = true;
         self.was_open = false;
         self.seat_token = None;
         self.guest = guest;
-        if !matches!(self.status, Status::Connecting { .. } | Status::Open) {
-            self.status = Status::Offline;
+        if !matches!(casino.status, Status::Connecting { .. } | Status::Open) {
+            casino.status = Status::Offline;
         }
     }
 
     /// Goes offline (back to the Title).
-    pub fn disconnect(&mut self) {
+    pub fn disconnect(&mut self, casino: &mut Casino) {
         self.wanted = false;
-        self.table = None;
-        self.welcomed = None;
-        self.clock = None;
+        casino.table = None;
+        casino.welcomed = None;
+        casino.clock = None;
         self.outbox.clear();
         self.inbox.clear();
     }
@@ -215,8 +136,8 @@ impl Online {
     /// by another of the casino's servers behind one address (its listing's `ws`, as `/ws/b`) is played over a
     /// connection to that server: the connection moves there first, as the same player (an account by its token, a
     /// guest by name; a guest's session is the server's own).
-    pub fn go_to_table(&mut self, table: String, sit: bool) {
-        let path = self
+    pub fn go_to_table(&mut self, casino: &mut Casino, table: String, sit: bool) {
+        let path = casino
             .lobby
             .iter()
             .find(|listing| listing.id == table)
@@ -226,11 +147,11 @@ impl Online {
             self.address.ws = url;
             self.moving = true;
             self.seat_token = None;
-            self.table = None;
+            casino.table = None;
             self.outbox.clear();
         }
         self.sit_on_arrival = sit;
-        self.problem = None;
+        casino.problem = None;
         self.send(ClientMessage::Watch { table });
     }
 
@@ -240,19 +161,19 @@ impl Online {
     }
 
     /// Logs in (`register`: makes the account first) over the casino's HTTP API; the answer comes in a later frame.
-    pub fn log_in(&mut self, name: &str, password: &str, register: bool) {
+    pub fn log_in(&mut self, casino: &mut Casino, name: &str, password: &str, register: bool) {
         let body = serde_json::json!({ "name": name.trim(), "password": password }).to_string();
         let path = if register {
             "/api/register"
         } else {
             "/api/login"
         };
-        self.problem = None;
-        self.ask(Asked::Login, path, Some(body));
+        casino.problem = None;
+        self.ask(casino, Asked::Login, path, Some(body));
     }
 
     /// Forgets the account's session here (and asks the casino to end it).
-    pub fn log_out(&mut self) {
+    pub fn log_out(&mut self, casino: &mut Casino) {
         if let Some(login) = self.login.take() {
             self.requests.send(
                 &self.address,
@@ -262,72 +183,88 @@ impl Online {
                 Some(&login.token),
             );
         }
-        if let Some(store) = crate::game::keep::store::Store::platform().filter(|_| self.keep_login)
-        {
+        casino.account = None;
+        self.forget_the_kept_login();
+        self.disconnect(casino);
+    }
+
+    /// The kept session is gone from the data folder (when it is kept there).
+    pub(super) fn forget_the_kept_login(&self) {
+        if let Some(store) = Store::platform().filter(|_| self.keep_login) {
             store.remove(LOGIN_FILE);
         }
-        self.disconnect();
     }
 
     /// Asks for the leaderboard.
-    pub fn ask_leaderboard(&mut self) {
-        self.leaderboard = None;
-        self.ask(Asked::Leaderboard, "/api/leaderboard?limit=50", None);
+    pub fn ask_leaderboard(&mut self, casino: &mut Casino) {
+        casino.leaderboard = None;
+        self.ask(
+            casino,
+            Asked::Leaderboard,
+            "/api/leaderboard?limit=50",
+            None,
+        );
     }
 
     /// Asks for the account's own hands.
-    pub fn ask_history(&mut self) {
-        self.history = None;
-        self.ask(Asked::History, "/api/history?limit=100", None);
+    pub fn ask_history(&mut self, casino: &mut Casino) {
+        casino.history = None;
+        self.ask(casino, Asked::History, "/api/history?limit=100", None);
     }
 
-    pub(super) fn ask(&mut self, asked: Asked, path: &str, body: Option<String>) {
+    pub(super) fn ask(
+        &mut self,
+        casino: &mut Casino,
+        asked: Asked,
+        path: &str,
+        body: Option<String>,
+    ) {
         let token = self.login.as_ref().map(|l| l.token.clone());
         self.requests
             .send(&self.address, asked, path, body, token.as_deref());
-        self.asking.push(asked);
+        casino.asking.push(asked);
     }
 
-    /// The connection is up and welcomed.
-    pub fn is_open(&self) -> bool {
-        self.status == Status::Open
-    }
-
-    /// Says what went wrong, for the page.
-    pub(super) fn say(&mut self, problem: impl Into<String>) {
-        let problem = problem.into();
-        warn!("online: {problem}");
-        self.problem = Some(problem);
-    }
-
-    pub(super) fn hear_chat(&mut self, line: ChatLine) {
-        if self.chat.len() == CHAT_LINES {
-            self.chat.pop_front();
+    /// What the player asked of the casino, done.
+    pub fn answer(&mut self, casino: &mut Casino, request: CasinoRequest) {
+        match request {
+            CasinoRequest::Connect { guest } => self.connect(casino, guest),
+            CasinoRequest::Disconnect => self.disconnect(casino),
+            CasinoRequest::LogIn {
+                name,
+                password,
+                register,
+            } => self.log_in(casino, &name, &password, register),
+            CasinoRequest::LogOut => self.log_out(casino),
+            CasinoRequest::GoToTable { table, sit } => self.go_to_table(casino, table, sit),
+            CasinoRequest::Lobby => self.send(ClientMessage::Lobby {}),
+            CasinoRequest::Reset => self.send(ClientMessage::Reset {}),
+            CasinoRequest::Leaderboard => self.ask_leaderboard(casino),
+            CasinoRequest::Hands => self.ask_history(casino),
+            CasinoRequest::Chat(text) => self.send(ClientMessage::Chat { text }),
         }
-        self.chat.push_back(line);
-        self.unread += 1;
     }
 
     /// The connection failed: try again with back-off when it had been playing, else say why and stop.
-    pub(super) fn lost(&mut self, why: String, now: f64) {
-        self.clock = None;
+    pub(super) fn lost(&mut self, casino: &mut Casino, why: String, now: f64) {
+        casino.clock = None;
         self.awaiting = false;
         if !self.was_open {
             self.wanted = false;
-            self.status = Status::Offline;
-            self.say(format!(
+            casino.status = Status::Offline;
+            casino.say(format!(
                 "Cannot reach the casino at {}: {why}",
                 self.address.host()
             ));
             return;
         }
-        let attempt = match &self.status {
+        let attempt = match &casino.status {
             Status::Lost { attempt, .. } => attempt + 1,
             _ => 1,
         };
         let wait = (0.5 * 2f64.powi(attempt.min(8) as i32 - 1)).min(MOST_BACK_OFF);
         warn!("online: the connection dropped ({why}); trying again in {wait:.1} s");
-        self.status = Status::Lost {
+        casino.status = Status::Lost {
             why,
             attempt,
             retry_at: now + wait,

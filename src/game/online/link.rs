@@ -2,6 +2,7 @@
 //! browser) and HTTP requests (ehttp) for the accounts API. Everything the rest of the game sees of the network goes
 //! through [`Connection`] and [`Requests`], so either client crate can be swapped here alone.
 
+use crate::game::model::casino::Asked;
 use crate::protocol::{ClientMessage, ServerMessage};
 use std::sync::{Arc, Mutex};
 
@@ -186,19 +187,6 @@ pub type Answer = Result<String, String>;
 #[derive(Default, Clone)]
 pub struct Requests {
     answers: Arc<Mutex<Vec<(Asked, Answer)>>>,
-}
-
-/// What a request was for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Asked {
-    /// `POST /api/login` or `/api/register`.
-    Login,
-    /// `GET /api/leaderboard`.
-    Leaderboard,
-    /// `GET /api/history`.
-    History,
-    /// `POST /api/logout`.
-    Logout,
 }
 
 impl Requests {

@@ -1,11 +1,12 @@
-//! Playing online: the same table, driven by a casino server instead of the game's own host. The server's seat view
+//! Playing online, one of the two drivers of the model (the game's own table, `local`, is the other; the pages name
+//! neither): the same table, driven by a casino server instead of the game's own host. The server's seat view
 //! becomes the [`SeatView`] and its news goes into the same [`Beats`] the local table fills, so the felt, the HUD,
-//! the sounds and the round log work unchanged; the player's intents become protocol messages. This module keeps the
-//! connection (reconnecting with back-off and taking the seat back), the lobby, the chat, the turn clock and the
-//! account's session; `pages::online` draws its pages. The
-//! connection and the account (`client`), the messages in and out (`wire`), the player at a casino's table (`seat`)
-//! and the network itself (`link`, the one file that names a client crate). Uses the model and `keep`'s store (for
-//! the kept session); it never names the game's own host.
+//! the sounds and the round log work unchanged; the player's intents become protocol messages, and what the player
+//! asks of the casino (the model's [`CasinoRequest`]) is done here, with what the pages show of it kept in the
+//! model's [`Casino`]. This room keeps the connection (reconnecting with back-off and taking the seat back) and the
+//! account's session: the connection and the account (`client`), the messages in and out (`wire`), the player at a
+//! casino's table (`seat`) and the network itself (`link`, the one file that names a client crate). Uses the model
+//! and the store (for the kept session); it never names the game's own host.
 
 mod client;
 pub mod link;
@@ -16,18 +17,18 @@ pub use client::*;
 pub use seat::*;
 use wire::*;
 
-use crate::engine::{Cents, Phase, SeatId, TableState, TableView};
+use crate::engine::{Phase, SeatId, TableState, TableView};
+use crate::game::model::casino::{Asked, AtTable, Casino, CasinoRequest, ChatLine, Clock, Status};
 use crate::game::model::player::{
     BetSlip, Intent, Pending, PlayOptions, deal_refusal, slip_change, stands_on_21,
 };
 use crate::game::model::screen::{RoundSet, Screen};
 use crate::game::model::session::{HomeSession, Session};
 use crate::game::model::table::{Beats, Occupants, OnlineTable, SeatView};
-use crate::protocol::{
-    ClientMessage, Listing, PlayedHand, Refusal, ServerMessage, Standing, Timer, VERSION,
-};
+use crate::game::store::Store;
+use crate::protocol::{ClientMessage, Refusal, ServerMessage, Timer, VERSION};
 use bevy::prelude::*;
-use link::{Address, Asked, Connection, Heard, Requests};
+use link::{Address, Connection, Heard, Requests};
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
 
@@ -39,9 +40,6 @@ const CONNECT_SECONDS: f64 = 10.0;
 
 /// The longest wait between two tries to reconnect, in seconds.
 const MOST_BACK_OFF: f64 = 8.0;
-
-/// Chat lines kept.
-const CHAT_LINES: usize = 200;
 
 /// The file (in the data folder, or localStorage) that keeps the account's session between visits.
 const LOGIN_FILE: &str = "online.json";
@@ -61,7 +59,11 @@ pub(crate) fn plugin(app: &mut App) {
         // in once loading is done, so a table it seats the player at is opened after the Title, not overridden by it.
         .add_systems(
             Update,
-            (pump, take_messages.run_if(not(in_state(Screen::Loading))))
+            (
+                answer_requests,
+                pump,
+                take_messages.run_if(not(in_state(Screen::Loading))),
+            )
                 .chain()
                 .in_set(Wire)
                 .before(RoundSet::Betting)
@@ -90,11 +92,23 @@ pub(crate) fn plugin(app: &mut App) {
         .add_systems(OnEnter(Screen::Title), go_home);
 }
 
+/// What the player asked of the casino this frame, done (before the wire sends it).
+fn answer_requests(
+    mut requests: MessageReader<CasinoRequest>,
+    mut online: ResMut<Online>,
+    mut casino: ResMut<Casino>,
+) {
+    for request in requests.read() {
+        online.answer(&mut casino, request.clone());
+    }
+}
+
 /// Back at the Title: the player's own table and seat again. Leaving a casino's table gets the player up (at the end
 /// of the round, if one is under way) and opens the lobby.
 pub fn go_home(
     home: Option<Res<HomeSession>>,
     online: Option<ResMut<Online>>,
+    casino: Option<ResMut<Casino>>,
     mut session: ResMut<Session>,
     mut commands: Commands,
 ) {
@@ -102,14 +116,14 @@ pub fn go_home(
         *session = home.0.clone();
         commands.remove_resource::<HomeSession>();
     }
-    if let Some(mut online) = online
-        && online.table.take().is_some()
+    if let (Some(mut online), Some(mut casino)) = (online, casino)
+        && casino.table.take().is_some()
     {
-        online.clock = None;
+        casino.clock = None;
         online.sit_on_arrival = false;
         if online.wanted {
             online.send(ClientMessage::Stand {});
-            online.back_to_lobby = true;
+            casino.back_to_lobby = true;
         }
     }
 }
@@ -117,36 +131,39 @@ pub fn go_home(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::Cents;
 
-    fn online() -> Online {
-        Online::apart(Address::parse(DEFAULT_SERVER).expect("the default address"))
+    fn online() -> (Online, Casino) {
+        let online = Online::apart(Address::parse(DEFAULT_SERVER).expect("the default address"));
+        let casino = online.casino();
+        (online, casino)
     }
 
     #[test]
     fn a_drop_while_playing_retries_with_growing_waits_and_a_first_failure_is_said_and_not_retried()
     {
-        let mut first = online();
-        first.connect(Some("Ann".into()));
-        first.lost("Connection refused".into(), 10.0);
-        assert_eq!(first.status, Status::Offline);
+        let (mut first, mut casino) = online();
+        first.connect(&mut casino, Some("Ann".into()));
+        first.lost(&mut casino, "Connection refused".into(), 10.0);
+        assert_eq!(casino.status, Status::Offline);
         assert!(
             !first.wanted,
             "nothing to come back to: the player is told and tries again"
         );
-        let said = first.problem.clone().unwrap_or_default();
+        let said = casino.problem.clone().unwrap_or_default();
         assert_eq!(
             said,
             "Cannot reach the casino at 127.0.0.1:8080: Connection refused"
         );
 
-        let mut playing = online();
-        playing.connect(None);
+        let (mut playing, mut casino) = online();
+        playing.connect(&mut casino, None);
         playing.was_open = true;
-        playing.status = Status::Open;
+        casino.status = Status::Open;
         let mut waits = Vec::new();
         for _ in 0..7 {
-            playing.lost("reset".into(), 100.0);
-            match &playing.status {
+            playing.lost(&mut casino, "reset".into(), 100.0);
+            match &casino.status {
                 Status::Lost { retry_at, .. } => waits.push(retry_at - 100.0),
                 other => panic!("{other:?}"),
             }
@@ -158,24 +175,25 @@ mod tests {
     #[test]
     fn a_refused_hello_stops_and_a_refusal_at_the_table_is_said_on_the_bar_with_the_bet_given_back()
     {
-        let mut client = online();
-        client.connect(Some("Ann".into()));
+        let (mut client, mut casino) = online();
+        client.connect(&mut casino, Some("Ann".into()));
         refused_at_hello(
             &mut client,
+            &mut casino,
             Refusal::BadName,
             "someone here already plays as Ann",
         );
         assert!(!client.wanted);
-        assert_eq!(client.status, Status::Offline);
+        assert_eq!(casino.status, Status::Offline);
         assert_eq!(
-            client.problem.as_deref(),
+            casino.problem.as_deref(),
             Some("Someone here already plays as Ann")
         );
 
-        let mut client = online();
-        client.connect(None);
-        client.status = Status::Open;
-        client.table = Some(AtTable {
+        let (mut client, mut casino) = online();
+        client.connect(&mut casino, None);
+        casino.status = Status::Open;
+        casino.table = Some(AtTable {
             id: "las-vegas-strip".into(),
             seat: Some(2),
         });
@@ -186,6 +204,7 @@ mod tests {
         };
         refused(
             &mut client,
+            &mut casino,
             &mut slip,
             Screen::Table,
             Refusal::NotAllowed,
@@ -197,21 +216,22 @@ mod tests {
         );
         assert!(!slip.in_play);
         assert_eq!(slip.chips, [Cents::units(25)]);
-        assert!(client.problem.is_none());
+        assert!(casino.problem.is_none());
 
         // A command's refusal taken in after the connection dropped is said, and the reconnect goes on.
         client.was_open = true;
-        client.lost("reset".into(), 100.0);
+        client.lost(&mut casino, "reset".into(), 100.0);
         let mut slip = BetSlip::default();
         refused(
             &mut client,
+            &mut casino,
             &mut slip,
             Screen::Table,
             Refusal::TooFast,
             "too many messages".into(),
         );
         assert!(client.wanted);
-        assert!(matches!(client.status, Status::Lost { .. }));
+        assert!(matches!(casino.status, Status::Lost { .. }));
         assert_eq!(slip.refusal.as_deref(), Some("Too many messages"));
     }
 
@@ -230,9 +250,10 @@ mod tests {
         let view = table.view(crate::engine::Viewer::Spectator);
         let level =
             level_for("downtown-single-deck-2", Some("Downtown 2"), &view).expect("a level");
-        let downtown =
-            crate::level::Level::load(std::path::Path::new("levels/downtown-single-deck.ron"))
-                .expect("the level");
+        let downtown = crate::host::level::Level::load(std::path::Path::new(
+            "levels/downtown-single-deck.ron",
+        ))
+        .expect("the level");
         assert_eq!(level.name, "Downtown 2");
         assert_eq!(level.felt, downtown.felt);
         assert_eq!(

@@ -10,7 +10,7 @@ pub struct Arrival {
     /// The table's id at the casino.
     pub table: String,
     /// The level it is shown as (its name, rules and look).
-    pub level: crate::level::Level,
+    pub level: crate::host::level::Level,
     /// The player's seat, or none when watching.
     pub seat: Option<SeatId>,
     /// The table from there.
@@ -55,8 +55,8 @@ pub fn level_for(
     id: &str,
     name: Option<&str>,
     view: &TableView,
-) -> Result<crate::level::Level, crate::level::LevelError> {
-    let listed = crate::level::catalogue(std::path::Path::new("levels"))
+) -> Result<crate::host::level::Level, crate::host::level::LevelError> {
+    let listed = crate::host::level::catalogue(std::path::Path::new("levels"))
         .into_iter()
         .filter_map(|listing| {
             let stem = listing.path.file_stem()?.to_string_lossy().to_string();
@@ -72,13 +72,13 @@ pub fn level_for(
     let own_name = listed.as_ref().map(|level| level.name.clone());
     let mut level = match listed {
         Some(level) => level,
-        None => crate::level::Level::load_or_default(None)?,
+        None => crate::host::level::Level::load_or_default(None)?,
     };
     level.name = name
         .map(str::to_string)
         .or(own_name)
         .unwrap_or_else(|| id.to_string());
-    level.rules = crate::level::RuleSource::Custom(view.rules().clone());
+    level.rules = crate::host::level::RuleSource::Custom(view.rules().clone());
     level.companions.clear();
     level.deck_choices.clear();
     level.until_broke = false;
@@ -88,6 +88,7 @@ pub fn level_for(
 /// Sitting down from the lobby: once the table is joined as a watcher, take its first free seat.
 pub(super) fn sit_on_arrival(
     mut online: ResMut<Online>,
+    mut casino: ResMut<Casino>,
     seen: Res<SeatView>,
     occupants: Res<Occupants>,
     beats: Res<Beats>,
@@ -96,7 +97,7 @@ pub(super) fn sit_on_arrival(
         return;
     }
     // Not joined yet (the connection may be moving to the server that holds the table): wait for it.
-    let Some(table) = online.table.clone() else {
+    let Some(table) = casino.table.clone() else {
         return;
     };
     online.sit_on_arrival = false;
@@ -108,7 +109,7 @@ pub(super) fn sit_on_arrival(
             table: table.id,
             seat,
         }),
-        None => online.hear_chat(ChatLine {
+        None => casino.hear_chat(ChatLine {
             from: None,
             text: "Every seat is taken: you are watching.".into(),
         }),
@@ -227,9 +228,4 @@ pub(super) fn play_online(
         online.send(ClientMessage::Play { action });
         online.awaiting = true;
     }
-}
-
-/// The seconds left on the clock, when one runs.
-pub fn seconds_left(clock: &Clock, now: f64) -> u64 {
-    (clock.ends_at - now).max(0.0).ceil() as u64
 }

@@ -8,21 +8,23 @@ use super::*;
 pub(super) fn pump(
     mut link: NonSendMut<Link>,
     mut online: ResMut<Online>,
+    mut casino: ResMut<Casino>,
     screen: Res<State<Screen>>,
     time: Res<Time<Real>>,
 ) {
     let now = time.elapsed_secs_f64();
     let online = &mut *online;
+    let casino = &mut *casino;
     for (asked, answer) in online.requests.take() {
-        online.asking.retain(|a| *a != asked);
-        answered(online, asked, answer);
+        casino.asking.retain(|a| *a != asked);
+        answered(online, casino, asked, answer);
     }
     if !online.wanted {
         if let Some(connection) = link.0.take() {
             connection.close();
         }
-        if online.status != Status::Offline {
-            online.status = Status::Offline;
+        if casino.status != Status::Offline {
+            casino.status = Status::Offline;
         }
         return;
     }
@@ -32,10 +34,10 @@ pub(super) fn pump(
         if let Some(connection) = link.0.take() {
             connection.close();
         }
-        online.status = Status::Offline;
-        online.welcomed = None;
+        casino.status = Status::Offline;
+        casino.welcomed = None;
     }
-    let due = match &online.status {
+    let due = match &casino.status {
         Status::Offline => true,
         Status::Lost { retry_at, .. } => now >= *retry_at,
         Status::Connecting { .. } | Status::Open => false,
@@ -46,11 +48,11 @@ pub(super) fn pump(
         match Connection::open(&online.address.ws, online.record_frames) {
             Ok(connection) => {
                 link.0 = Some(connection);
-                if !matches!(online.status, Status::Lost { .. }) {
-                    online.status = Status::Connecting { since: now };
+                if !matches!(casino.status, Status::Lost { .. }) {
+                    casino.status = Status::Connecting { since: now };
                 }
             }
-            Err(why) => online.lost(why, now),
+            Err(why) => online.lost(casino, why, now),
         }
     }
     let Some(connection) = link.0.as_mut() else {
@@ -62,7 +64,7 @@ pub(super) fn pump(
         match heard {
             Heard::Opened => {
                 // The hello gets its own time to be answered.
-                if let Status::Connecting { since } = &mut online.status {
+                if let Status::Connecting { since } = &mut casino.status {
                     *since = now;
                 }
                 let (name, token) = match (&online.guest, &online.login) {
@@ -71,7 +73,7 @@ pub(super) fn pump(
                     (None, Some(login)) => (String::new(), Some(login.token.clone())),
                     (None, None) => (String::new(), None),
                 };
-                let since = online.table.as_ref().map(|_| online.seq);
+                let since = casino.table.as_ref().map(|_| online.seq);
                 connection.send(&ClientMessage::Hello {
                     version: VERSION,
                     name,
@@ -83,26 +85,26 @@ pub(super) fn pump(
                 // Welcomed is open at once, even while the game is still loading (the rest of the welcome, and
                 // everything after it, is taken in once it has loaded).
                 if let ServerMessage::Welcome { token, .. } = &message {
-                    if matches!(online.status, Status::Lost { .. }) {
-                        online.hear_chat(ChatLine {
+                    if matches!(casino.status, Status::Lost { .. }) {
+                        casino.hear_chat(ChatLine {
                             from: None,
                             text: "Connected again.".into(),
                         });
                     }
-                    online.status = Status::Open;
+                    casino.status = Status::Open;
                     online.was_open = true;
                     online.seat_token = Some(token.clone());
                 }
                 if let ServerMessage::Refused { code, message } = &message
-                    && (online.status != Status::Open || *code == Refusal::SessionEnded)
+                    && (casino.status != Status::Open || *code == Refusal::SessionEnded)
                 {
-                    refused_at_hello(online, *code, message);
+                    refused_at_hello(online, casino, *code, message);
                     refused = true;
                     break;
                 }
                 online.inbox.push_back(message);
             }
-            Heard::Garbled(why) => online.say(why),
+            Heard::Garbled(why) => casino.say(why),
             Heard::Closed(why) => dropped = Some(why),
         }
     }
@@ -113,7 +115,7 @@ pub(super) fn pump(
         && let Status::Connecting { since }
         | Status::Lost {
             retry_at: since, ..
-        } = online.status
+        } = casino.status
         && now - since > CONNECT_SECONDS
     {
         dropped = Some(format!(
@@ -126,11 +128,11 @@ pub(super) fn pump(
         }
         // Refused at hello, the player has been told; a drop is retried (or said, the first time).
         if let Some(why) = dropped.filter(|_| !refused) {
-            online.lost(why, now);
+            online.lost(casino, why, now);
         }
         return;
     }
-    if online.status == Status::Open {
+    if casino.status == Status::Open {
         while let Some(message) = online.outbox.pop_front() {
             connection.send(&message);
         }
@@ -138,7 +140,12 @@ pub(super) fn pump(
 }
 
 /// An HTTP answer: a session, the leaderboard, the player's hands.
-pub(super) fn answered(online: &mut Online, asked: Asked, answer: link::Answer) {
+pub(super) fn answered(
+    online: &mut Online,
+    casino: &mut Casino,
+    asked: Asked,
+    answer: link::Answer,
+) {
     #[derive(Deserialize)]
     struct Session {
         name: String,
@@ -153,28 +160,29 @@ pub(super) fn answered(online: &mut Online, asked: Asked, answer: link::Answer) 
                     token: session.token,
                 };
                 if online.keep_login
-                    && let Some(store) = crate::game::keep::store::Store::platform()
+                    && let Some(store) = Store::platform()
                     && let Ok(text) = serde_json::to_string(&login)
                     && let Err(e) = store.write(LOGIN_FILE, &text)
                 {
                     warn!("online: the session is not kept for next time: {e}");
                 }
+                casino.account = Some(login.name.clone());
                 online.login = Some(login);
-                online.connect(None);
+                online.connect(casino, None);
             }
-            Err(e) => online.say(format!("the casino's answer to logging in: {e}")),
+            Err(e) => casino.say(format!("the casino's answer to logging in: {e}")),
         },
         (Asked::Leaderboard, answer) => {
-            online.leaderboard = Some(answer.and_then(|text| {
+            casino.leaderboard = Some(answer.and_then(|text| {
                 serde_json::from_str(&text).map_err(|e| format!("the leaderboard: {e}"))
             }));
         }
         (Asked::History, answer) => {
-            online.history = Some(answer.and_then(|text| {
+            casino.history = Some(answer.and_then(|text| {
                 serde_json::from_str(&text).map_err(|e| format!("your hands: {e}"))
             }));
         }
-        (Asked::Login, Err(why)) => online.say(why),
+        (Asked::Login, Err(why)) => casino.say(why),
         (Asked::Logout, _) => {}
     }
 }
@@ -184,6 +192,7 @@ pub(super) fn answered(online: &mut Online, asked: Asked, answer: link::Answer) 
 #[allow(clippy::too_many_arguments)] // Bevy systems take their world as parameters.
 pub(super) fn take_messages(
     mut online: ResMut<Online>,
+    mut casino: ResMut<Casino>,
     mut beats: ResMut<Beats>,
     mut slip: ResMut<BetSlip>,
     screen: Res<State<Screen>>,
@@ -203,16 +212,16 @@ pub(super) fn take_messages(
             ServerMessage::Welcome { name, account, .. } => {
                 let kind = if account { "an account" } else { "a guest" };
                 info!(target: "holecard::online", "welcomed as {name}, {kind}");
-                online.welcomed = Some((name, account));
-                online.problem = None;
+                casino.welcomed = Some((name, account));
+                casino.problem = None;
                 online.outbox.push_front(ClientMessage::Lobby {});
             }
             ServerMessage::Balance { chips, highscore } => {
-                online.balance = Some((chips, highscore));
+                casino.balance = Some((chips, highscore));
             }
             ServerMessage::Lobby { tables } => {
                 info!(target: "holecard::online", "the lobby lists {} tables", tables.len());
-                online.lobby = tables;
+                casino.lobby = tables;
             }
             ServerMessage::Joined {
                 table,
@@ -235,11 +244,11 @@ pub(super) fn take_messages(
                 }
                 online.seq = seq;
                 online.awaiting = false;
-                online.table = Some(AtTable {
+                casino.table = Some(AtTable {
                     id: table.clone(),
                     seat,
                 });
-                let name = online
+                let name = casino
                     .lobby
                     .iter()
                     .find(|t| t.id == table)
@@ -247,7 +256,7 @@ pub(super) fn take_messages(
                 let level = match level_for(&table, name.as_deref(), &view) {
                     Ok(level) => level,
                     Err(e) => {
-                        online.say(format!("the table's look: {e}"));
+                        casino.say(format!("the table's look: {e}"));
                         continue;
                     }
                 };
@@ -263,43 +272,50 @@ pub(super) fn take_messages(
                 return;
             }
             ServerMessage::News { seq, news } => {
-                if online.table.is_none() || *screen.get() != Screen::Table || seq <= online.seq {
+                if casino.table.is_none() || *screen.get() != Screen::Table || seq <= online.seq {
                     continue;
                 }
                 online.seq = seq;
                 online.awaiting = false;
                 if let crate::host::News::Said { seat, line } = &news {
                     let from = occupants.name(*seat);
-                    online.hear_chat(ChatLine {
+                    casino.hear_chat(ChatLine {
                         from: Some(from),
                         text: line.clone(),
                     });
                 }
                 if let crate::host::News::Event(crate::engine::Event::RoundEnded { .. }) = news {
-                    online.clock = None;
+                    casino.clock = None;
                 }
                 beats.show([news]);
             }
             ServerMessage::Missed { .. } => {}
             ServerMessage::Clock(Timer { seat, ms }) => {
-                online.clock = Some(Clock {
+                casino.clock = Some(Clock {
                     seat,
                     ends_at: now + ms as f64 / 1000.0,
                 });
             }
             ServerMessage::Chat { from, text } => {
                 info!(target: "holecard::chat", "{from}: {text}");
-                online.hear_chat(ChatLine {
+                casino.hear_chat(ChatLine {
                     from: Some(from),
                     text,
                 });
             }
             ServerMessage::Notice { text } => {
                 info!(target: "holecard::online", "the table says: {text}");
-                online.hear_chat(ChatLine { from: None, text });
+                casino.hear_chat(ChatLine { from: None, text });
             }
             ServerMessage::Refused { code, message } => {
-                refused(&mut online, &mut slip, *screen.get(), code, message);
+                refused(
+                    &mut online,
+                    &mut casino,
+                    &mut slip,
+                    *screen.get(),
+                    code,
+                    message,
+                );
             }
         }
     }
@@ -309,6 +325,7 @@ pub(super) fn take_messages(
 /// taken as it arrives, by `pump`; one taken here may have been sent before a drop, and must not stop the reconnect.)
 pub(super) fn refused(
     online: &mut Online,
+    casino: &mut Casino,
     slip: &mut BetSlip,
     screen: Screen,
     code: Refusal,
@@ -316,33 +333,35 @@ pub(super) fn refused(
 ) {
     online.awaiting = false;
     info!(target: "holecard::online", "refused: {message} ({code:?})");
-    if screen == Screen::Table && online.table.is_some() {
+    if screen == Screen::Table && casino.table.is_some() {
         if slip.in_play {
             // The bet did not go down: it is back on the slip.
             slip.in_play = false;
             slip.chips = vec![slip.last_bet];
         }
-        slip.refusal = Some(crate::narrate::capitalise(&message));
+        slip.refusal = Some(crate::host::narrate::capitalise(&message));
     } else {
-        online.say(crate::narrate::capitalise(&message));
+        casino.say(crate::host::narrate::capitalise(&message));
     }
 }
 
 /// Refused at hello (a name taken, a session no longer known), or the session ended while playing (logged out or a
 /// new password, here or on another device): say so and stop; a session the casino no longer knows is forgotten
 /// here too.
-pub(super) fn refused_at_hello(online: &mut Online, code: Refusal, message: &str) {
+pub(super) fn refused_at_hello(
+    online: &mut Online,
+    casino: &mut Casino,
+    code: Refusal,
+    message: &str,
+) {
     let unknown = code == Refusal::BadName && online.login.is_some() && online.seat_token.is_none();
     if unknown || code == Refusal::SessionEnded {
         online.login = None;
         online.seat_token = None;
-        if let Some(store) =
-            crate::game::keep::store::Store::platform().filter(|_| online.keep_login)
-        {
-            store.remove(LOGIN_FILE);
-        }
+        casino.account = None;
+        online.forget_the_kept_login();
     }
     online.wanted = false;
-    online.status = Status::Offline;
-    online.say(crate::narrate::capitalise(message));
+    casino.status = Status::Offline;
+    casino.say(crate::host::narrate::capitalise(message));
 }

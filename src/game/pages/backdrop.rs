@@ -170,7 +170,7 @@ fn card(painter: &egui::Painter, at: egui::Pos2, unit: f32, rank: &str, suit: &s
 
 /// A casino chip seen from above, in its value's colours.
 fn chip(painter: &egui::Painter, centre: egui::Pos2, unit: f32, value: Cents) {
-    let colours = crate::design::chip_colours(value);
+    let colours = crate::host::design::chip_colours(value);
     let body = egui::Color32::from_rgb(colours.body[0], colours.body[1], colours.body[2]);
     let radius = 26.0 * unit;
     painter.circle_filled(

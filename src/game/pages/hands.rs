@@ -2,19 +2,18 @@
 //! cards, the dealer's, the decisions, how it ended and what it brought, and a button that replays it on the felt.
 //! During a replay, a banner says which round it is and, once it is over, offers to watch it again or go back.
 
-use super::statistics::signed;
 use super::*;
 use crate::game::keep::history::Kept;
-use crate::game::local::replay::Replaying;
-use crate::history::PlayedHand;
-use crate::record::cards_text;
+use crate::game::model::seat::{OpenTable, Replay};
+use crate::host::history::PlayedHand;
+use crate::host::record::cards_text;
 
 /// How many rounds the page lists.
 const LISTED: usize = 100;
 
 /// The page; returns the round picked for a replay.
 pub(super) fn hands_page(ui: &mut egui::Ui, kept: &Kept) -> Option<Vec<PlayedHand>> {
-    let count = crate::replay::round_spans(&kept.history.hands).count();
+    let count = crate::host::replay::round_spans(&kept.history.hands).count();
     if count == 0 {
         ui.label("No hands yet: every hand you play is kept here, to look back at and replay.");
         return None;
@@ -38,7 +37,7 @@ pub(super) fn hands_page(ui: &mut egui::Ui, kept: &Kept) -> Option<Vec<PlayedHan
         egui::ScrollArea::vertical()
             .auto_shrink([false, false])
             .show(ui, |ui| {
-                for round in crate::replay::rounds(&kept.history.hands).take(LISTED) {
+                for round in crate::host::replay::rounds(&kept.history.hands).take(LISTED) {
                     panel_frame().show(ui, |ui| {
                         ui.set_width(size.x - 24.0);
                         ui.horizontal(|ui| {
@@ -70,7 +69,7 @@ pub(super) fn hands_page(ui: &mut egui::Ui, kept: &Kept) -> Option<Vec<PlayedHan
                                     if button.clicked() {
                                         picked = Some(round.clone());
                                     }
-                                    ui.label(bold(signed(net)).size(16.0));
+                                    ui.label(bold(net.signed().to_string()).size(16.0));
                                 },
                             );
                         });
@@ -101,17 +100,17 @@ pub(super) fn hands_page(ui: &mut egui::Ui, kept: &Kept) -> Option<Vec<PlayedHan
 /// The replay's banner, and once the round is over on the felt: watch it again, or back to the hand history.
 pub(super) fn replay_banner(
     mut contexts: EguiContexts,
-    replaying: Option<Res<Replaying>>,
-    engine: Option<Res<crate::game::local::table::Engine>>,
+    replaying: Option<Res<Replay>>,
+    view: Option<Res<SeatView>>,
     beats: Res<Beats>,
     mut next: ResMut<NextState<Screen>>,
     mut commands: Commands,
 ) -> Result {
-    let (Some(replaying), Some(engine)) = (replaying, engine) else {
+    let (Some(replaying), Some(view)) = (replaying, view) else {
         return Ok(());
     };
     let ctx = contexts.ctx_mut()?;
-    let done = replaying.done(&engine, &beats);
+    let done = replaying.done(&view, &beats);
     // Over the betting bar (nobody bets in a replay), where the table says what is going on.
     egui::Area::new(egui::Id::new("replay banner"))
         .anchor(egui::Align2::CENTER_BOTTOM, [0.0, -6.0])
@@ -138,7 +137,8 @@ pub(super) fn replay_banner(
                             ui.add_space(((ui.available_width() - 330.0) / 2.0).max(0.0));
                             if ui.button(bold("Watch it again").size(16.0)).clicked() {
                                 // The table closes, and opens again at the start of the round.
-                                commands.insert_resource(ReplayAgain(replaying.round.clone()));
+                                commands
+                                    .insert_resource(OpenTable::Replay(replaying.round.clone()));
                                 next.set(Screen::Title);
                             }
                             if ui.button(bold("Back to the hands").size(16.0)).clicked() {
@@ -150,29 +150,4 @@ pub(super) fn replay_banner(
                 });
         });
     Ok(())
-}
-
-/// A round to replay as soon as the Title is up: "Watch it again", or `--start replay` (the newest kept round).
-#[derive(Resource)]
-pub struct ReplayAgain(pub Vec<PlayedHand>);
-
-/// On the Title with a round to replay: straight to the table with it.
-pub(super) fn replay_again(
-    again: Option<Res<ReplayAgain>>,
-    session: Res<Session>,
-    mut next: ResMut<NextState<Screen>>,
-    mut commands: Commands,
-) {
-    let Some(again) = again else {
-        return;
-    };
-    commands.remove_resource::<ReplayAgain>();
-    if let Err(problem) =
-        crate::game::local::replay::start(&again.0, &session, &mut commands, &mut next)
-    {
-        error!(
-            "cannot replay round {}: {problem}",
-            again.0.first().map_or(0, |h| h.round)
-        );
-    }
 }

@@ -10,7 +10,7 @@ pub(super) fn keys(
     slip: Res<BetSlip>,
     mut log: ResMut<RoundLog>,
     mut intents: MessageWriter<Intent>,
-    (mut options, mut coaching): (ResMut<PlayOptions>, coach::Coaching),
+    (mut options, mut choices): (ResMut<PlayOptions>, MessageWriter<coach::Choice>),
 ) {
     let Some(seen) = seen else {
         return;
@@ -57,9 +57,8 @@ pub(super) fn keys(
         for action in table.legal_actions(seat).iter() {
             if let Some(key) = letter_key(action.key())
                 && input.just_pressed(key)
-                && let Some(action) = coaching.choose(&options, table, seat, action)
             {
-                intents.write(Intent::Play(action));
+                choices.write(coach::Choice::Play(action));
             }
         }
     }

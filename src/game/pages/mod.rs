@@ -1,9 +1,13 @@
 //! Every page and the table's heads-up display, in egui: Loading, the Title and its pages (Tables, Settings,
-//! Strategy (the table's chart and index plays), Practice (drills and the record they keep), Statistics, the hand history, Play online's login, lobby, leaderboard and the casino's hands), and at the table the
-//! limits and bankroll bar, the chip rack and betting buttons, the action buttons with their keys, the round log, the
-//! chat and clock of a casino's table and the pause menu; the widgets they share and the pages' look (`backdrop`).
-//! Everything the player asks for becomes an [`Intent`]; the keyboard sends the same intents. Uses every room below
-//! it (model, local, keep, online, felt); only `platform` puts it in the app.
+//! Strategy (the table's chart and index plays), Practice (drills and the record they keep), Statistics, the hand
+//! history, and a casino's login, lobby, leaderboard and hands), and at the table the limits and bankroll bar, the
+//! chip rack and betting buttons, the action buttons with their keys, the round log, the chat and clock of a casino's
+//! table and the pause menu; the widgets they share and the pages' look (`backdrop`).
+//!
+//! Everything the player asks for becomes a message of the model: an `Intent`, a `Choice` the coach judges, an
+//! `OpenTable`, a `CasinoRequest`; the keyboard sends the same. Uses the model, `keep` and `felt`; it names neither
+//! table's driver (`local`, `online`), so every page serves the game's own table and a casino's alike. Only
+//! `platform` puts it in the app.
 
 use crate::engine::{Action, Cents, Phase, TableState};
 use crate::game::felt::asset_tracking::{Preload, Tally};
@@ -13,33 +17,35 @@ use crate::game::felt::fonts::{
 use crate::game::model::coach;
 use crate::game::model::player::{BetSlip, Intent, PlayOptions, denominations, human_seat};
 use crate::game::model::screen::{RoundPhase, Screen};
+use crate::game::model::seat::{OpenRefused, OpenTable};
 use crate::game::model::session::Session;
 use crate::game::model::table::Remark;
 use crate::game::model::table::{Beats, Occupants, SeatView, Shown, Speed};
-use crate::level::{Listing, catalogue};
+use crate::host::level::{Listing, catalogue};
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use std::collections::VecDeque;
 use std::path::Path;
 
 mod backdrop;
+mod casino;
 mod hands;
 mod input;
 mod loading;
-mod online;
 mod practice;
 mod statistics;
 mod strategy;
 mod table_hud;
+mod tables;
 mod title;
 
-pub use hands::ReplayAgain;
+pub use casino::Typed;
 use hands::*;
 use input::*;
 pub use loading::GameStopped;
 use loading::*;
-pub use online::Typed;
 use table_hud::*;
+use tables::*;
 use title::*;
 
 /// Where the Loading screen goes when it is done.
@@ -127,10 +133,9 @@ impl RoundLog {
     }
 }
 
-/// The levels on the Tables screen, read when the screen opens; and why a replay picked on the hand history could
-/// not start.
+/// The levels on the Tables screen, read when the screen opens.
 #[derive(Resource, Default)]
-struct Tables(Vec<Listing>, Option<String>);
+struct Tables(Vec<Listing>);
 
 pub(crate) fn plugin(app: &mut App) {
     app.add_plugins(pause_plugin)
@@ -145,16 +150,13 @@ pub(crate) fn plugin(app: &mut App) {
             log.lines.clear();
         })
         .add_systems(OnEnter(Screen::Title), open_start_page)
-        .add_systems(
-            OnEnter(Screen::Title),
-            back_to_the_lobby.after(crate::game::online::go_home),
-        )
+        .add_systems(Update, back_to_the_lobby.run_if(in_state(Screen::Title)))
         .add_systems(
             Update,
-            keys.run_if(in_state(Pause::Off))
+            keys.before(coach::Judging)
+                .run_if(in_state(Pause::Off))
                 .run_if(|typed: Res<Typed>| !typed.typing),
         )
-        .add_systems(Update, replay_again.run_if(in_state(Screen::Title)))
         .add_systems(
             Update,
             write_log
@@ -170,7 +172,7 @@ pub(crate) fn plugin(app: &mut App) {
                 table_hud.run_if(in_state(Screen::Table)),
                 game_over.run_if(in_state(Screen::Table)),
                 replay_banner.run_if(in_state(Screen::Table)),
-                online::online_hud.run_if(in_state(Screen::Table)),
+                casino::online_hud.run_if(in_state(Screen::Table)),
                 statistics::pause_statistics.run_if(in_state(Pause::Statistics)),
             )
                 .chain(),
@@ -204,13 +206,13 @@ fn open_start_page(
     }
 }
 
-/// Leaving a casino's table opens its lobby.
+/// Leaving a casino's table opens its lobby, as soon as the casino's driver says the player left one.
 fn back_to_the_lobby(
-    online: Option<ResMut<crate::game::online::Online>>,
+    casino: Option<ResMut<crate::game::model::casino::Casino>>,
     mut menu: ResMut<NextState<Menu>>,
 ) {
-    if let Some(mut online) = online
-        && std::mem::take(&mut online.back_to_lobby)
+    if let Some(mut casino) = casino
+        && std::mem::take(&mut casino.back_to_lobby)
     {
         menu.set(Menu::Lobby);
     }

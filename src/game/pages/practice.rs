@@ -112,7 +112,7 @@ fn flash_cards(ui: &mut egui::Ui, practice: &mut Practice) {
                 for action in flash.offered().collect::<Vec<_>>() {
                     let label = format!(
                         "{}  [{}]",
-                        crate::narrate::capitalise(action.name()),
+                        crate::host::narrate::capitalise(action.name()),
                         action.key().to_uppercase()
                     );
                     let key = match action {
@@ -332,7 +332,7 @@ fn index_plays(
         None => {
             ui.horizontal_wrapped(|ui| {
                 for choice in [q.index.play.low, q.index.play.high] {
-                    if big_button(ui, &crate::narrate::capitalise(choice.word())) {
+                    if big_button(ui, &crate::host::narrate::capitalise(choice.word())) {
                         let right = choice == q.answer();
                         practice.index.answer = Some((choice, right));
                         practice.score(Drill::IndexPlays, right);

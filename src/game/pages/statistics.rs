@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::game::keep::history::Kept;
-use crate::history::{History, Totals};
+use crate::host::history::{History, Totals};
 
 /// The page: totals side by side (all-time, and this table's when at one), then the bankroll chart.
 pub(super) fn statistics_page(ui: &mut egui::Ui, kept: &Kept, table: Option<&str>) {
@@ -54,15 +54,6 @@ const PANEL_WIDTH: f32 = 330.0;
 /// The chart's width beside the Title's totals.
 const CHART_WIDTH: f32 = 560.0;
 
-/// `+$25`, `-$10`, `$0`.
-pub(super) fn signed(amount: Cents) -> String {
-    if amount.is_positive() {
-        format!("+{amount}")
-    } else {
-        amount.to_string()
-    }
-}
-
 fn totals_panel(ui: &mut egui::Ui, title: &str, t: &Totals) {
     panel_frame().show(ui, |ui| {
         ui.set_width(PANEL_WIDTH);
@@ -95,12 +86,12 @@ fn totals_panel(ui: &mut egui::Ui, title: &str, t: &Totals) {
                         "{} of {}  ({})",
                         t.insurance_won,
                         t.insurance_taken,
-                        signed(t.insurance_net)
+                        t.insurance_net.signed()
                     ),
                 );
-                row("Net", signed(t.net));
-                row("Biggest win", signed(t.biggest_win));
-                row("Biggest loss", signed(t.biggest_loss));
+                row("Net", t.net.signed().to_string());
+                row("Biggest win", t.biggest_win.signed().to_string());
+                row("Biggest loss", t.biggest_loss.signed().to_string());
                 row(
                     "Longest streaks",
                     format!("{} won, {} lost", t.longest_winning, t.longest_losing),

@@ -28,8 +28,18 @@ pub(super) fn write_log(
 
 /// Chip colours for the rack, matching the felt's chips.
 pub(super) fn chip_fill(value: Cents) -> egui::Color32 {
-    let [r, g, b] = crate::design::chip_colours(value).body;
+    let [r, g, b] = crate::host::design::chip_colours(value).body;
     egui::Color32::from_rgb(r, g, b)
+}
+
+/// What the action bar shows beside the plays and sends them through: the coach, the advisor's values, what the
+/// seat has seen (for the count) and the player's choices.
+#[derive(bevy::ecs::system::SystemParam)]
+pub(super) struct Advice<'w> {
+    coach: ResMut<'w, coach::Coach>,
+    advisor: Res<'w, crate::game::model::advisor::Advisor>,
+    seen: Res<'w, crate::game::model::seen::Seen>,
+    choices: MessageWriter<'w, coach::Choice>,
 }
 
 /// The table's HUD: limits and bankroll, the chip rack and betting buttons, the action buttons, the log, the pause
@@ -50,16 +60,22 @@ pub(super) fn table_hud(
     mut intents: MessageWriter<Intent>,
     mut next: ResMut<NextState<Screen>>,
     cameras: Query<(&Camera, &GlobalTransform)>,
-    (layout, online, typed, mut coaching): (
+    (layout, online, typed, mut advice): (
         Res<crate::game::felt::layout::TableLayout>,
         Option<Res<crate::game::model::table::OnlineTable>>,
         Res<Typed>,
-        coach::Coaching,
+        Advice,
     ),
     bankrolls: Query<&crate::game::model::table::Bankroll>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
-    let advisor = &coaching.advisor;
+    let Advice {
+        coach,
+        advisor,
+        seen: seen_cards,
+        choices,
+    } = &mut advice;
+    let advisor = &**advisor;
     let Some(seen) = seen else {
         return Ok(());
     };
@@ -102,7 +118,7 @@ pub(super) fn table_hud(
         )
     {
         let system = settings.options.count_system();
-        let reading = advisor.reading(table, system);
+        let reading = seen_cards.reading(table, system);
         hud_area(ctx, "count".into())
             .fixed_pos(egui::pos2(screen.x, screen.y) / ctx.zoom_factor())
             .pivot(egui::Align2::RIGHT_TOP)
@@ -230,7 +246,7 @@ pub(super) fn table_hud(
                 let legal = table.legal_actions(seat);
                 let advising = settings.options.advisor;
                 // A play the coach stopped: its line, and the player keeps it or chooses again.
-                let stop = coaching.coach.current(table, Some(seat));
+                let stop = coach.current(table, Some(seat));
                 let stop_line = stop.map(|stop| {
                     let hand = coach::hand_words(table, seat).unwrap_or_default();
                     coach::line(&stop, advisor, &hand)
@@ -273,7 +289,7 @@ pub(super) fn table_hud(
                     for action in legal.iter() {
                         let mut label = format!(
                             "{}  [{}]",
-                            crate::narrate::capitalise(action.name()),
+                            crate::host::narrate::capitalise(action.name()),
                             action.key().to_uppercase()
                         );
                         if action == Action::TakeInsurance {
@@ -307,28 +323,19 @@ pub(super) fn table_hud(
                         if ui
                             .add(egui::Button::new(text).min_size(egui::vec2(96.0, height)))
                             .clicked()
-                            && let Some(action) = coach::coached(
-                                &mut coaching.coach,
-                                &settings.options,
-                                &coaching.book,
-                                advisor,
-                                table,
-                                seat,
-                                action,
-                            )
                         {
-                            intents.write(Intent::Play(action));
+                            choices.write(coach::Choice::Play(action));
                         }
                     }
                 });
                 match answer {
-                    // Kept: the stopped play goes to the table.
+                    // Kept: the stopped play is chosen again, and goes to the table.
                     Some(chosen) if stop.is_some_and(|stop| stop.chosen == chosen) => {
-                        if let Some(action) = coaching.coach.choose(chosen, table, seat, None) {
-                            intents.write(Intent::Play(action));
-                        }
+                        choices.write(coach::Choice::Play(chosen));
                     }
-                    Some(_) => coaching.coach.choose_again(),
+                    Some(_) => {
+                        choices.write(coach::Choice::Again);
+                    }
                     None => {}
                 }
             }
@@ -439,21 +446,6 @@ pub(super) fn table_hud(
     Ok(())
 }
 
-/// An amount to the cent with its sign: `+$1.25`, `-$0.40`, `$0.00` (the advisor's values are fractions of a bet).
-pub(super) fn signed_cents(amount: Cents) -> String {
-    let sign = match amount.0.signum() {
-        1 => "+",
-        -1 => "-",
-        _ => "",
-    };
-    let cents = amount.0.unsigned_abs();
-    format!(
-        "{sign}${}.{:02}",
-        crate::engine::money::group_thousands(cents / 100),
-        cents % 100
-    )
-}
-
 /// The advisor's word on one play: its value on the bet (starred when best), "thinking…" while the engine works it
 /// out, nothing when the advisor is off or has no decision.
 pub(super) fn counsel_for(
@@ -470,7 +462,7 @@ pub(super) fn counsel_for(
             } else {
                 ""
             };
-            format!("{star}{}", signed_cents(play.amount))
+            format!("{star}{}", play.amount.signed().to_the_cent())
         }),
     }
 }
@@ -493,7 +485,7 @@ pub(super) fn counsel_line(
                     "Chart: {}. This shoe: {}, {} better",
                     chart.name(),
                     advice.best.name(),
-                    signed_cents(gain).trim_start_matches('+')
+                    gain.to_the_cent()
                 ))
                 .size(12.0)
                 .color(GOLD)

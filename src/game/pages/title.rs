@@ -13,10 +13,13 @@ pub(super) fn title_screen(
     mut settings: Settings,
     mut next: ResMut<NextState<Screen>>,
     mut exit: MessageWriter<AppExit>,
-    saved: Res<crate::game::keep::keeping::Saved>,
+    (saved, mut refused): (Res<crate::game::keep::slot::Saved>, ResMut<OpenRefused>),
     kept: Res<crate::game::keep::history::Kept>,
-    mut online: Option<ResMut<crate::game::online::Online>>,
-    mut typed: ResMut<Typed>,
+    mut casino: Option<ResMut<crate::game::model::casino::Casino>>,
+    (mut typed, mut asks): (
+        ResMut<Typed>,
+        MessageWriter<crate::game::model::casino::CasinoRequest>,
+    ),
     mut commands: Commands,
     mut edges: ResMut<crate::game::model::edges::HouseEdges>,
     mut book: ResMut<crate::game::model::strategy::StrategyBook>,
@@ -53,13 +56,7 @@ pub(super) fn title_screen(
                                 if mid_round { " (mid-round)" } else { "" }
                             );
                             if big(ui, &label, true) {
-                                match sitting.restore() {
-                                    Ok(restore) => {
-                                        commands.insert_resource(restore);
-                                        next.set(Screen::Table);
-                                    }
-                                    Err(problem) => error!("cannot resume: {problem}"),
-                                }
+                                commands.insert_resource(OpenTable::Resume);
                             }
                         }
                         let play = match &saved.sitting {
@@ -110,11 +107,11 @@ pub(super) fn title_screen(
                         if let Some(problem) = &saved.problem {
                             ui.colored_label(REFUSAL, problem);
                         }
-                        if let Some(online) = online.as_deref_mut()
+                        if let Some(casino) = casino.as_deref_mut()
                             && big(ui, "Play online", true)
                         {
-                            online.problem = None;
-                            to_menu.set(if online.is_open() {
+                            casino.problem = None;
+                            to_menu.set(if casino.is_open() {
                                 Menu::Lobby
                             } else {
                                 Menu::Online
@@ -193,7 +190,7 @@ pub(super) fn title_screen(
                         });
                     }
                     Menu::Online | Menu::Lobby | Menu::Leaderboard | Menu::ServerHands => {
-                        let Some(online) = online.as_deref_mut() else {
+                        let Some(casino) = casino.as_deref() else {
                             ui.label("Playing online is not set up in this build.");
                             if ui.button("Back").clicked() {
                                 to_menu.set(Menu::Main);
@@ -202,11 +199,13 @@ pub(super) fn title_screen(
                         };
                         let go =
                             match *menu.get() {
-                                Menu::Online => super::online::online_page(ui, online, &mut typed),
-                                Menu::Lobby => super::online::lobby_page(ui, online),
-                                Menu::Leaderboard => super::online::leaderboard_page(ui, online)
+                                Menu::Online => {
+                                    super::casino::online_page(ui, casino, &mut asks, &mut typed)
+                                }
+                                Menu::Lobby => super::casino::lobby_page(ui, casino, &mut asks),
+                                Menu::Leaderboard => super::casino::leaderboard_page(ui, casino)
                                     .then_some(Menu::Lobby),
-                                _ => super::online::server_hands_page(ui, online)
+                                _ => super::casino::server_hands_page(ui, casino)
                                     .then_some(Menu::Lobby),
                             };
                         if let Some(page) = go {
@@ -215,22 +214,13 @@ pub(super) fn title_screen(
                     }
                     Menu::Hands => {
                         if let Some(round) = hands_page(ui, &kept) {
-                            let start = crate::game::local::replay::start(
-                                &round,
-                                &session,
-                                &mut commands,
-                                &mut next,
-                            );
-                            if let Err(problem) = start {
-                                error!("cannot replay: {problem}");
-                                tables.1 = Some(problem);
-                            }
+                            commands.insert_resource(OpenTable::Replay(round));
                         }
-                        if let Some(problem) = &tables.1 {
+                        if let Some(problem) = &refused.0 {
                             ui.colored_label(REFUSAL, problem);
                         }
                         if ui.button("Back").clicked() {
-                            tables.1 = None;
+                            refused.0 = None;
                             to_menu.set(Menu::Statistics);
                         }
                     }
@@ -238,98 +228,6 @@ pub(super) fn title_screen(
             });
         });
     Ok(())
-}
-
-/// Every level file with its key rules; a broken one shows its file, line and error. Returns the table picked.
-pub(super) fn tables_page(
-    ui: &mut egui::Ui,
-    listings: &[Listing],
-    edges: &mut crate::game::model::edges::HouseEdges,
-) -> Option<crate::level::Level> {
-    let mut picked = None;
-    // Broken files first, so they are seen.
-    let mut order: Vec<&Listing> = listings.iter().collect();
-    order.sort_by_key(|l| l.level.is_ok());
-    // As wide as a wide window allows, narrower on an upright one.
-    let width = (ui.available_width() - 16.0).min(780.0);
-    let size = egui::vec2(width, ui.available_height() - 40.0);
-    ui.allocate_ui_with_layout(size, egui::Layout::top_down(egui::Align::Min), |ui| {
-        egui::ScrollArea::vertical()
-            .auto_shrink([false, false])
-            .show(ui, |ui| {
-                for listing in order {
-                    panel_frame().show(ui, |ui| {
-                        ui.set_width(width - 40.0);
-                        match &listing.level {
-                            Ok(level) => {
-                                let rules = level.rules.rules();
-                                ui.horizontal(|ui| {
-                                    ui.label(bold(&level.name).size(18.0).color(GOLD));
-                                    ui.with_layout(
-                                        egui::Layout::right_to_left(egui::Align::Center),
-                                        |ui| {
-                                            if ui.button("Sit here").clicked() {
-                                                picked = Some(level.clone());
-                                            }
-                                        },
-                                    );
-                                });
-                                ui.label(&level.description);
-                                let shoes = match level.deck_choices.as_slice() {
-                                    [] => String::new(),
-                                    choices => {
-                                        let listed: Vec<String> =
-                                            choices.iter().map(u8::to_string).collect();
-                                        format!(" · pick {} decks", listed.join(", "))
-                                    }
-                                };
-                                let companions = match level.companions.len() {
-                                    0 => "no companions".to_string(),
-                                    1 => "1 companion".to_string(),
-                                    n => format!("{n} companions"),
-                                };
-                                ui.label(
-                                    egui::RichText::new(format!(
-                                        "{rules} · bets {}–{} · buy-in {} · {companions}{shoes}",
-                                        rules.min_bet, rules.max_bet, level.buy_in,
-                                    ))
-                                    .size(13.0),
-                                );
-                                ui.label(house_edge_line(edges.edge(&rules)));
-                            }
-                            Err(error) => {
-                                ui.label(
-                                    bold(format!(
-                                        "{} — broken, not playable",
-                                        listing.path.display()
-                                    ))
-                                    .color(REFUSAL),
-                                );
-                                ui.label(error.to_string());
-                            }
-                        }
-                    });
-                    ui.add_space(6.0);
-                }
-            });
-    });
-    picked
-}
-
-/// A table's house edge in words: exact, for a player of the chart, on the full shoe; "working out" until known.
-pub(super) fn house_edge_line(edge: Option<f64>) -> egui::RichText {
-    match edge {
-        Some(edge) if edge < 0.0 => egui::RichText::new(format!(
-            "The player's edge {:.3}% (exact, playing the chart)",
-            -edge
-        )),
-        Some(edge) => {
-            egui::RichText::new(format!("House edge {edge:.3}% (exact, playing the chart)"))
-        }
-        None => egui::RichText::new("House edge: working it out…"),
-    }
-    .size(13.0)
-    .color(GOLD)
 }
 
 pub(super) fn settings_page(ui: &mut egui::Ui, settings: &mut Settings) {

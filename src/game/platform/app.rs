@@ -6,7 +6,7 @@ use crate::game::keep::sitting::Sitting;
 use crate::game::model::screen::{Screen, TableOpens};
 use crate::game::model::{session, table};
 use crate::game::{felt, keep, local, model, online};
-use crate::level::Level;
+use crate::host::level::Level;
 use bevy::prelude::*;
 use bevy::state::app::StatesPlugin;
 use bevy::time::TimeUpdateStrategy;

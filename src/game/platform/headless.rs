@@ -1,15 +1,15 @@
 //! The whole ECS game without a window or GPU: every seat played by AI, for soaks and frame-cost measurements.
 
 use crate::engine::TableState;
-use crate::game::keep::keeping::KeepAutoplay;
 use crate::game::keep::sitting::Sitting;
 use crate::game::keep::slot::SaveSlot;
-use crate::game::local::table::Engine;
+use crate::game::local::keeping::KeepAutoplay;
+use crate::game::local::table::HostedTable;
 use crate::game::model::screen::Screen;
 use crate::game::model::table::{
     Bankroll, Beats, BetCircle, CardView, DealerTray, SeatView, Speed,
 };
-use crate::level::Level;
+use crate::host::level::Level;
 use bevy::prelude::*;
 use serde::Serialize;
 use std::time::Instant;
@@ -130,7 +130,7 @@ fn build(
         app.insert_resource(crate::game::keep::history::Kept::load(slot.store.clone()))
             .insert_resource(slot)
             .insert_resource(keep);
-        crate::game::keep::keeping::keeping(&mut app);
+        crate::game::local::keeping::plugin(&mut app);
     }
     crate::game::platform::app::single_threaded(&mut app);
     app.update();
@@ -142,14 +142,18 @@ fn build(
 }
 
 /// A windowless app that plays online at `online`'s casino: it opens on the Title, where the caller logs in or
-/// connects; the table opens when the server seats (or sits) it, and the player's intents go over the wire.
+/// connects (as a page does, with the model's `CasinoRequest`); the table opens when the server seats (or sits) it,
+/// and the player's intents go over the wire.
 pub fn app_online(online: crate::game::online::Online, speed: Speed) -> Result<App, String> {
     let level = Level::load_or_default(None).map_err(|e| e.to_string())?;
     let display = crate::game::platform::app::Display::Headless { animated: false };
     let game = crate::game::platform::app::AppPlugin::new(level, 1, false, display)
         .map_err(|e| e.to_string())?;
     let mut app = App::new();
-    app.add_plugins(game.at(speed)).insert_resource(online);
+    let casino = online.casino();
+    app.add_plugins(game.at(speed))
+        .insert_resource(online)
+        .insert_resource(casino);
     crate::game::platform::app::single_threaded(&mut app);
     app.update();
     app.world_mut()
@@ -176,7 +180,7 @@ pub fn with_the_games_assets() -> App {
 
 /// True when the table is between rounds with everything shown.
 pub fn between_rounds(app: &App) -> bool {
-    let engine = app.world().resource::<Engine>();
+    let engine = app.world().resource::<HostedTable>();
     engine.phase() == crate::engine::Phase::Betting && app.world().resource::<Beats>().settled()
 }
 
@@ -192,14 +196,14 @@ pub fn seat_view_follows(app: &App) -> bool {
     let tray = world
         .try_query::<&crate::game::model::table::DiscardTray>()
         .is_some_and(|mut q| q.iter(world).all(|t| t.cards == counts.discarded));
-    *seen == world.resource::<Engine>().view(seen.viewer()) && shoe && tray
+    *seen == world.resource::<HostedTable>().view(seen.viewer()) && shoe && tray
 }
 
 /// The card entities match the engine's cards on the felt.
 pub fn cards_accounted(app: &mut App) -> bool {
     let table = app
         .world()
-        .resource::<Engine>()
+        .resource::<HostedTable>()
         .view(crate::engine::Viewer::Spectator);
     let dealer = table.dealer();
     let on_felt = dealer.cards.len()
@@ -212,7 +216,7 @@ pub fn cards_accounted(app: &mut App) -> bool {
 /// Between rounds, the chip piles on the felt (bankrolls, bet circles, the dealer's tray) hold what the engine says.
 pub fn chips_shown(app: &mut App) -> bool {
     let world = app.world_mut();
-    let engine = world.resource::<Engine>();
+    let engine = world.resource::<HostedTable>();
     let seats = engine.seats().clone();
     let house = engine.house();
     let mut bankrolls = world.query::<&Bankroll>();
@@ -242,7 +246,7 @@ pub fn seven_ai_seats(mut level: Level) -> Level {
         let taken =
             level.companions.iter().any(|c| c.seat == seat) || level.player_seat == Some(seat);
         if !taken {
-            level.companions.push(crate::level::Companion {
+            level.companions.push(crate::host::level::Companion {
                 name: format!("Regular {}", seat + 1),
                 personality: STYLES[usize::from(seat) % STYLES.len()],
                 bankroll: crate::engine::Cents(level.buy_in.0.max(1) * 5),
@@ -275,7 +279,7 @@ pub fn run(
     let frame_limit = rounds.saturating_mul(frames_a_round).max(1_000);
     let (mut seat_view_ok, mut checked_round) = (true, None);
     loop {
-        let round = app.world().resource::<Engine>().round();
+        let round = app.world().resource::<HostedTable>().round();
         if between_rounds(&app) && checked_round != Some(round) {
             checked_round = Some(round);
             seat_view_ok &= seat_view_follows(&app);
@@ -299,7 +303,7 @@ pub fn run(
         .copied();
     let cards_accounted = cards_accounted(&mut app);
     let chips_shown = chips_shown(&mut app);
-    let engine = app.world().resource::<Engine>();
+    let engine = app.world().resource::<HostedTable>();
     let replays = engine.replays();
     Ok(HeadlessReport {
         rounds: engine.round(),
@@ -344,7 +348,7 @@ pub fn sitting_run(
     rounds: u64,
     trace: bool,
 ) -> Result<SittingReport, String> {
-    let slot = SaveSlot::new(crate::game::keep::store::Store::platform_or_why()?);
+    let slot = SaveSlot::new(crate::game::store::Store::platform_or_why()?);
     let found = slot.read().map_err(|unreadable| unreadable.message)?;
     if let Some(problem) = &found.problem {
         eprintln!("holecard: {problem}");
@@ -367,15 +371,15 @@ pub fn sitting_run(
         .resource::<crate::game::model::session::Session>()
         .player_seat
         .ok_or("this table has no seat for the player")?;
-    let start = app.world().resource::<Engine>().round();
+    let start = app.world().resource::<HostedTable>().round();
     let target = start + rounds;
     for _ in 0..rounds.saturating_mul(200).max(1_000) {
-        if app.world().resource::<Engine>().round() >= target && between_rounds(&app) {
+        if app.world().resource::<HostedTable>().round() >= target && between_rounds(&app) {
             break;
         }
         app.update();
     }
-    let round = app.world().resource::<Engine>().round();
+    let round = app.world().resource::<HostedTable>().round();
     if round < target || !between_rounds(&app) {
         return Err(format!(
             "the table stalled at round {round} of {target}; the journal has it to the last command"
@@ -387,9 +391,9 @@ pub fn sitting_run(
         .set(Screen::Title);
     app.update();
     let world = app.world();
-    let bankroll = world.resource::<Engine>().seats()[usize::from(seat)].chips();
+    let bankroll = world.resource::<HostedTable>().seats()[usize::from(seat)].chips();
     let kept = world.resource::<crate::game::keep::history::Kept>();
-    let saved = world.resource::<crate::game::keep::keeping::Saved>();
+    let saved = world.resource::<crate::game::keep::slot::Saved>();
     Ok(SittingReport {
         resumed,
         rounds_played: round - start,

@@ -117,7 +117,8 @@ pub(crate) fn presentation(
     app.add_plugins((
         crate::game::felt::plugin,
         crate::game::pages::plugin,
-        crate::game::keep::keeping::plugin,
+        crate::game::keep::on_disk,
+        crate::game::local::keeping::plugin,
         crate::game::keep::history::keep_on_disk,
     ));
     let remembered = crate::game::keep::preferences::Preferences::load();
@@ -155,7 +156,12 @@ pub(crate) fn presentation(
             .run_if(in_state(Screen::Table)),
         );
         if options.coach {
-            app.add_systems(Update, off_the_chart.run_if(in_state(Screen::Table)));
+            app.add_systems(
+                Update,
+                off_the_chart
+                    .before(crate::game::model::coach::Judging)
+                    .run_if(in_state(Screen::Table)),
+            );
         }
     }
     let start = options.start.unwrap_or(if options.server.is_some() {
@@ -168,20 +174,21 @@ pub(crate) fn presentation(
     match online_address(options.server.as_deref()) {
         Ok(address) => {
             let mut online = crate::game::online::Online::new(address);
+            let mut casino = online.casino();
             // Opening on the casino with a session kept from last time: straight to the lobby (or the page asked for).
-            let casino = matches!(
+            let at_the_casino = matches!(
                 start,
                 Start::Online | Start::Leaderboard | Start::CasinoHands
             );
-            if casino && online.login.is_some() {
-                online.connect(None);
+            if at_the_casino && online.login.is_some() {
+                online.connect(&mut casino, None);
                 match start {
-                    Start::Leaderboard => online.ask_leaderboard(),
-                    Start::CasinoHands => online.ask_history(),
+                    Start::Leaderboard => online.ask_leaderboard(&mut casino),
+                    Start::CasinoHands => online.ask_history(&mut casino),
                     _ => {}
                 }
             }
-            app.insert_resource(online);
+            app.insert_resource(online).insert_resource(casino);
         }
         Err(problem) => error!("playing online: {problem}"),
     }
@@ -324,9 +331,9 @@ fn shoot_then_quit(mut commands: Commands, mut shot: ResMut<ShootAt>) {
 
 /// `--start replay`: the newest kept round goes on the felt as soon as the Title is up.
 fn replay_the_newest(kept: Res<crate::game::keep::history::Kept>, mut commands: Commands) {
-    match crate::replay::rounds(&kept.history.hands).next() {
+    match crate::host::replay::rounds(&kept.history.hands).next() {
         Some(round) => {
-            commands.insert_resource(crate::game::pages::ReplayAgain(round));
+            commands.insert_resource(crate::game::model::seat::OpenTable::Replay(round));
         }
         None => warn!("--start replay: no hands are kept yet, so the Title opens"),
     }
@@ -337,10 +344,7 @@ fn replay_the_newest(kept: Res<crate::game::keep::history::Kept>, mut commands: 
 fn off_the_chart(
     seen: Option<Res<crate::game::model::table::SeatView>>,
     session: Res<crate::game::model::session::Session>,
-    options: Res<crate::game::model::player::PlayOptions>,
-    book: Res<crate::game::model::strategy::StrategyBook>,
-    advisor: Res<crate::game::model::advisor::Advisor>,
-    mut coach: ResMut<crate::game::model::coach::Coach>,
+    mut choices: MessageWriter<crate::game::model::coach::Choice>,
     mut done: Local<bool>,
 ) {
     use crate::engine::TableState;
@@ -361,8 +365,7 @@ fn off_the_chart(
         .find(|&action| action != book_play.play)
     {
         *done = true;
-        // Stopped, as the coach does with any play off the chart: nothing goes to the table yet.
-        let sent = coach::coached(&mut coach, &options, &book, &advisor, view, seat, action);
-        debug_assert!(sent.is_none(), "the coach let {action:?} through");
+        // Chosen as a player would; the coach stops it, as it does any play off the chart.
+        choices.write(coach::Choice::Play(action));
     }
 }

@@ -169,7 +169,7 @@ pub fn narrate(event: &Event, occupants: &Occupants) -> Vec<String> {
         lines.push(format!("— Round {round} —"));
     }
     if let Some(line) = occupants.line(&News::Event(*event)) {
-        lines.push(crate::narrate::to_you(&line));
+        lines.push(crate::host::narrate::to_you(&line));
     }
     lines
 }
@@ -196,7 +196,7 @@ pub struct Restored {
     /// Commands the sitting had accepted before this visit (the host's log counts from here).
     pub accepted: u64,
     /// The round under way as it had been recorded.
-    pub recorder: Option<crate::record::Recorder>,
+    pub recorder: Option<crate::host::record::Recorder>,
 }
 
 /// Opens the table afresh on entering it: an empty queue of beats, no names, nothing restored. The table's driver

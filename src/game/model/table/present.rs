@@ -5,6 +5,7 @@ use super::entities::{card_entity, hand_entity};
 use super::*;
 use crate::engine::Spot;
 use crate::game::model::screen::RoundPhase;
+use crate::game::model::seen::Seen;
 use bevy::ecs::system::SystemParam;
 
 /// How long an event holds the table, in seconds at normal speed.
@@ -132,7 +133,7 @@ impl People<'_> {
 pub(crate) fn present(
     time: Res<Time>,
     mut beats: ResMut<Beats>,
-    mut shown: MessageWriter<Shown>,
+    (mut shown, mut cards_seen): (MessageWriter<Shown>, ResMut<Seen>),
     mut next_phase: ResMut<NextState<RoundPhase>>,
     mut seen: Option<ResMut<SeatView>>,
     mut people: People,
@@ -303,6 +304,8 @@ pub(crate) fn present(
     if let Some(phase) = phase_after(&event) {
         NextState::set_if_neq(&mut *next_phase, phase);
     }
+    // Shown, it is seen from the player's seat: the advisor, the count and the coach work from it.
+    cards_seen.observe(&event);
     shown.write(Shown(event));
     // What is said about this event is shown with it. A seat it empties loses its name at the next beat, so the
     // round log (written after this, from the names) still says who left.

@@ -1,12 +1,12 @@
 //! Blackjack at a terminal: one person at a level's table with its AI companions, every prompt with a
 //! default answer (Enter takes it). Bevy-free; the same engine the game uses.
 
-use crate::engine::{
+use holecard::engine::{
     Action, BasicStrategy, Cents, Command, Event, Phase, SeatId, Table, TableState, os_seed_number,
     seed_from_number,
 };
-use crate::host::{Host, Names, News, Occupant};
-use crate::level::Level;
+use holecard::host::level::Level;
+use holecard::host::{Host, Names, News, Occupant};
 use std::io::{self, BufRead, Write};
 
 /// The human's name in the log.
@@ -322,7 +322,7 @@ mod tests {
     fn strip() -> Level {
         Level::parse(
             Path::new("strip.ron"),
-            include_str!("../levels/las-vegas-strip.ron"),
+            include_str!("../../../levels/las-vegas-strip.ron"),
         )
         .expect("level")
     }
@@ -367,7 +367,7 @@ mod tests {
     fn break_the_bank() -> Level {
         Level::parse(
             Path::new("break-the-bank.ron"),
-            include_str!("../levels/break-the-bank.ron"),
+            include_str!("../../../levels/break-the-bank.ron"),
         )
         .expect("level")
     }

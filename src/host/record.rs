@@ -203,16 +203,20 @@ impl Recorder {
                     .map(|book| {
                         let cost = match exactly(seat) {
                             Some(tray) if book != action => {
-                                crate::engine::exact::decision_cost(view, tray, seat, action, book)
+                                crate::engine::exact::unseen_cards_cost(
+                                    view, tray, seat, action, book,
+                                )
                             }
-                            _ => ev::decision_cost(view, seat, action, book),
+                            _ => ev::infinite_deck_cost(view, seat, action, book),
                         };
                         Priced::Decision { book, cost }
                     }),
                 Event::InsuranceTaken { seat, amount } => {
                     Some(Priced::Insurance(match exactly(seat) {
-                        Some(tray) => crate::engine::exact::insurance_cost(view, tray, amount),
-                        None => Some(ev::insurance_cost(amount)),
+                        Some(tray) => {
+                            crate::engine::exact::unseen_cards_insurance_cost(view, tray, amount)
+                        }
+                        None => Some(ev::infinite_deck_insurance_cost(amount)),
                     }))
                 }
                 _ => None,
@@ -382,10 +386,10 @@ pub fn decisions_text(decisions: &[Decision]) -> String {
         .iter()
         .map(|d| match (d.book, d.cost) {
             (Some(book), Some(cost)) if d.off_book() && cost < Cents::ZERO => format!(
-                "{} (book: {}; better on this shoe by ${})",
+                "{} (book: {}; better on this shoe by {})",
                 d.action.name(),
                 book.name(),
-                crate::history::dollars(Cents::ZERO - cost)
+                (-cost).to_the_cent()
             ),
             (Some(book), _) if d.off_book() => {
                 format!("{} (book: {})", d.action.name(), book.name())

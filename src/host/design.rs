@@ -3,7 +3,7 @@
 //! them with the same numbers, so a chip or a card cell is defined once.
 
 use crate::engine::{Card, Cents, Suit};
-use crate::level::CardBack;
+use crate::host::level::CardBack;
 
 /// One card in a deck atlas, in pixels (the table draws cards at half this, so they stay crisp at 1920×1080).
 pub const CARD_CELL: (u32, u32) = (120, 168);

@@ -1,9 +1,9 @@
 //! A player's hands, kept: the last hands as records (bounded; older ones fold into the totals), statistics over
-//! them, and export to CSV and JSON. Bevy-free, built from the recorder's rounds ([`crate::record`]), so the terminal
+//! them, and export to CSV and JSON. Bevy-free, built from the recorder's rounds ([`crate::host::record`]), so the terminal
 //! table, the game and the server keep the same kind of history. Versioned for the file it lives in.
 
 use crate::engine::{Action, Card, Cents, Outcome, SeatId};
-use crate::record::{Decision, RoundRecord, cards_text, decisions_text};
+use crate::host::record::{Decision, RoundRecord, cards_text, decisions_text};
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
 
@@ -398,29 +398,28 @@ impl CsvRow {
             cards: cards_text(&hand.cards),
             dealer: cards_text(&hand.dealer),
             decisions: hand.decisions_text(),
-            off_chart_cost: dollars(hand.decisions.iter().filter_map(|d| d.cost).sum()),
+            off_chart_cost: hand
+                .decisions
+                .iter()
+                .filter_map(|d| d.cost)
+                .sum::<Cents>()
+                .decimal()
+                .to_string(),
             outcome: hand.outcome.label().trim_end_matches('!').to_string(),
-            wager: dollars(hand.wager),
-            net: dollars(hand.net),
-            insurance: dollars(hand.insurance),
-            bankroll: dollars(hand.bankroll),
+            wager: hand.wager.decimal().to_string(),
+            net: hand.net.decimal().to_string(),
+            insurance: hand.insurance.decimal().to_string(),
+            bankroll: hand.bankroll.decimal().to_string(),
             at_ms: hand.at_ms,
         }
     }
-}
-
-/// `-12.50`: cents as dollars, without a sign for positive amounts or separators.
-pub fn dollars(amount: Cents) -> String {
-    let sign = if amount < Cents::ZERO { "-" } else { "" };
-    let cents = amount.0.unsigned_abs();
-    format!("{sign}{}.{:02}", cents / 100, cents % 100)
 }
 
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
     use crate::engine::{Command, Rules, Table, TableState, Viewer, seed_from_number};
-    use crate::record::Recorder;
+    use crate::host::record::Recorder;
 
     /// `rounds` rounds of one seat at a table: basic strategy, except that it hits every hard 12 (off the chart
     /// against a 4, 5 or 6) and always insures; the history and the bankroll after each round.
@@ -579,7 +578,5 @@ pub(crate) mod tests {
         let totals: Totals =
             serde_json::from_value(json["totals"].clone()).expect("the totals read back");
         assert_eq!(totals, history.totals());
-        assert_eq!(dollars(Cents(-1_250)), "-12.50");
-        assert_eq!(dollars(Cents(7)), "0.07");
     }
 }

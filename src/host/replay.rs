@@ -6,8 +6,8 @@
 use crate::engine::{
     Action, Card, Cents, Command, Rank, Rules, SeatId, Suit, Table, seed_from_number,
 };
-use crate::history::PlayedHand;
-use crate::record::Recorder;
+use crate::host::history::PlayedHand;
+use crate::host::record::Recorder;
 
 /// A round ready to be dealt again.
 #[derive(Clone, Debug)]
@@ -157,7 +157,8 @@ mod tests {
     #[test]
     fn every_kept_round_deals_again_as_it_was() {
         // 2,000 rounds at the Strip with the hunch player's deviations: splits, doubles, insurance, surrenders.
-        let (history, _) = crate::history::tests::played(2_000, crate::history::NATIVE_LIMIT);
+        let (history, _) =
+            crate::host::history::tests::played(2_000, crate::host::history::NATIVE_LIMIT);
         let rules = crate::engine::Preset::LasVegasStrip.rules();
         let rounds: Vec<_> = rounds(&history.hands).collect();
         assert_eq!(rounds.len(), 2_000);
@@ -183,7 +184,8 @@ mod tests {
 
     #[test]
     fn a_round_that_does_not_add_up_is_refused_in_words() {
-        let (history, _) = crate::history::tests::played(20, crate::history::NATIVE_LIMIT);
+        let (history, _) =
+            crate::host::history::tests::played(20, crate::host::history::NATIVE_LIMIT);
         let rules = crate::engine::Preset::LasVegasStrip.rules();
         let mut round = rounds(&history.hands).next().expect("a round");
         round[0].net += Cents::units(1);

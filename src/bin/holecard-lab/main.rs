@@ -1,13 +1,15 @@
 //! `holecard-lab`: the engine's command-line tools. `simulate` plays basic strategy for many rounds and reports the
 //! house edge; `play` is the terminal table; `load` (built with the `server` feature) puts bot clients on a server.
 
+mod terminal;
+
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use holecard::engine::counter::{Deviations, Plan, Ramp};
 use holecard::engine::exact;
 use holecard::engine::money::group_thousands;
 use holecard::engine::sim::{CounterConfig, SimConfig, SimReport, simulate};
 use holecard::engine::{DoubleOn, EnhcLoss, HoleCard, Payout, Rules, Soft17, Surrender};
-use holecard::level::Level;
+use holecard::host::level::Level;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -143,7 +145,7 @@ fn play(args: &PlayArgs) -> ExitCode {
         }
     };
     let stdin = std::io::stdin();
-    match holecard::terminal::play(&level, args.seed, stdin.lock(), std::io::stdout()) {
+    match terminal::play(&level, args.seed, stdin.lock(), std::io::stdout()) {
         Ok(_) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("holecard-lab: {e}");

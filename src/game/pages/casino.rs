@@ -2,8 +2,7 @@
 //! shared table the chat panel, the turn clock and the connection's banner.
 
 use super::*;
-use crate::game::online::{Online, Status, seconds_left};
-use crate::protocol::ClientMessage;
+use crate::game::model::casino::{Casino, CasinoRequest, Clock, Status};
 
 /// What the player is typing on the login page and in the chat.
 #[derive(Resource, Default)]
@@ -26,40 +25,50 @@ impl Typed {
         self.chat_open = !self.chat_open;
         self.focus = self.chat_open;
     }
+
+    /// Logging in (or registering) with the name and password typed.
+    fn logging_in(&self, register: bool) -> CasinoRequest {
+        CasinoRequest::LogIn {
+            name: self.name.clone(),
+            password: self.password.clone(),
+            register,
+        }
+    }
 }
 
 /// The login page: log in, register, or play as a guest. Returns the page to go to.
 pub(super) fn online_page(
     ui: &mut egui::Ui,
-    online: &mut Online,
+    casino: &Casino,
+    asks: &mut MessageWriter<CasinoRequest>,
     typed: &mut Typed,
 ) -> Option<Menu> {
     let mut go = None;
-    let connecting = matches!(online.status, Status::Connecting { .. });
-    let asking = !online.asking.is_empty();
+    let connecting = matches!(casino.status, Status::Connecting { .. });
+    let asking = !casino.asking.is_empty();
     page_frame().show(ui, |ui| {
         ui.set_width(440.0);
         ui.vertical_centered(|ui| {
             ui.label(bold("Play online").size(24.0).color(GOLD));
             ui.label(
-                egui::RichText::new(format!("The casino at {}", online.address.host()))
+                egui::RichText::new(format!("The casino at {}", casino.host))
                     .size(14.0)
                     .color(CREAM),
             );
         });
         ui.add_space(10.0);
-        if let Some(login) = online.login.clone() {
+        if let Some(account) = &casino.account {
             ui.vertical_centered(|ui| {
-                ui.label(format!("You are logged in as {}.", login.name));
+                ui.label(format!("You are logged in as {account}."));
                 ui.add_space(6.0);
                 if ui
-                    .add_enabled(!connecting, wide_button(&format!("Play as {}", login.name)))
+                    .add_enabled(!connecting, wide_button(&format!("Play as {account}")))
                     .clicked()
                 {
-                    online.connect(None);
+                    asks.write(CasinoRequest::Connect { guest: None });
                 }
                 if ui.add_enabled(!connecting, egui::Button::new("Log out")).clicked() {
-                    online.log_out();
+                    asks.write(CasinoRequest::LogOut);
                 }
             });
         } else {
@@ -78,7 +87,7 @@ pub(super) fn online_page(
                     );
                     ui.end_row();
                     if password.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)) {
-                        online.log_in(&typed.name, &typed.password, false);
+                        asks.write(typed.logging_in(false));
                     }
                 });
             ui.add_space(6.0);
@@ -89,13 +98,13 @@ pub(super) fn online_page(
                     .add_enabled(ready && !asking, egui::Button::new(bold("Log in").size(18.0)))
                     .clicked()
                 {
-                    online.log_in(&typed.name, &typed.password, false);
+                    asks.write(typed.logging_in(false));
                 }
                 if ui
                     .add_enabled(ready && !asking, egui::Button::new(bold("Register").size(18.0)))
                     .clicked()
                 {
-                    online.log_in(&typed.name, &typed.password, true);
+                    asks.write(typed.logging_in(true));
                 }
             });
             ui.label(
@@ -118,36 +127,42 @@ pub(super) fn online_page(
                     )
                     .clicked()
                 {
-                    online.connect(Some(typed.guest.trim().to_string()));
+                    asks.write(CasinoRequest::Connect {
+                        guest: Some(typed.guest.trim().to_string()),
+                    });
                 }
             });
         }
         if connecting || asking {
             ui.label(egui::RichText::new("Talking to the casino…").color(CREAM));
         }
-        if let Some(problem) = &online.problem {
+        if let Some(problem) = &casino.problem {
             ui.colored_label(REFUSAL, problem);
         }
     });
-    if online.is_open() {
+    if casino.is_open() {
         go = Some(Menu::Lobby);
     }
     ui.add_space(8.0);
     if ui.button("Back").clicked() {
-        online.disconnect();
+        asks.write(CasinoRequest::Disconnect);
         go = Some(Menu::Main);
     }
     go
 }
 
 /// The lobby: every table with its rules, limits, seats and watchers; sit down or watch. Returns the page to go to.
-pub(super) fn lobby_page(ui: &mut egui::Ui, online: &mut Online) -> Option<Menu> {
+pub(super) fn lobby_page(
+    ui: &mut egui::Ui,
+    casino: &Casino,
+    asks: &mut MessageWriter<CasinoRequest>,
+) -> Option<Menu> {
     let mut go = None;
-    if !online.is_open() && !matches!(online.status, Status::Lost { .. }) {
+    if !casino.is_open() && !matches!(casino.status, Status::Lost { .. }) {
         // Disconnected (refused, or the casino went away before the first welcome): back to the login page.
         return Some(Menu::Online);
     }
-    let (name, account) = online.welcomed.clone().unwrap_or_default();
+    let (name, account) = casino.welcomed.clone().unwrap_or_default();
     // As wide as a wide window allows, narrower on an upright one.
     let width = (ui.available_width() - 16.0).min(780.0);
     ui.horizontal_wrapped(|ui| {
@@ -156,17 +171,17 @@ pub(super) fn lobby_page(ui: &mut egui::Ui, online: &mut Online) -> Option<Menu>
             bold(format!(
                 "{name}{} · {}",
                 if account { "" } else { " (guest)" },
-                online.address.host()
+                casino.host
             ))
             .color(CREAM),
         );
         if account {
             if ui.button("Leaderboard").clicked() {
-                online.ask_leaderboard();
+                asks.write(CasinoRequest::Leaderboard);
                 go = Some(Menu::Leaderboard);
             }
             if ui.button("Your hands").clicked() {
-                online.ask_history();
+                asks.write(CasinoRequest::Hands);
                 go = Some(Menu::ServerHands);
             }
             if ui
@@ -174,22 +189,22 @@ pub(super) fn lobby_page(ui: &mut egui::Ui, online: &mut Online) -> Option<Menu>
                 .on_hover_text("Out of chips: back to the starting stake, once an hour")
                 .clicked()
             {
-                online.send(ClientMessage::Reset {});
+                asks.write(CasinoRequest::Reset);
             }
         } else if ui.button("Leaderboard").clicked() {
-            online.ask_leaderboard();
+            asks.write(CasinoRequest::Leaderboard);
             go = Some(Menu::Leaderboard);
         }
         if ui.button("Refresh").clicked() {
-            online.send(ClientMessage::Lobby {});
+            asks.write(CasinoRequest::Lobby);
         }
     });
-    if let Some((chips, highscore)) = online.balance {
+    if let Some((chips, highscore)) = casino.balance {
         ui.label(
             egui::RichText::new(format!("Your chips {chips} · highscore {highscore}")).color(GOLD),
         );
     }
-    if let Some(problem) = &online.problem {
+    if let Some(problem) = &casino.problem {
         ui.colored_label(REFUSAL, problem);
     }
     ui.add_space(6.0);
@@ -199,10 +214,10 @@ pub(super) fn lobby_page(ui: &mut egui::Ui, online: &mut Online) -> Option<Menu>
         egui::ScrollArea::vertical()
             .auto_shrink([false, false])
             .show(ui, |ui| {
-                if online.lobby.is_empty() {
+                if casino.lobby.is_empty() {
                     ui.label("Asking the casino for its tables…");
                 }
-                for table in &online.lobby {
+                for table in &casino.lobby {
                     page_frame().show(ui, |ui| {
                         ui.set_width(width - 40.0);
                         ui.horizontal(|ui| {
@@ -231,7 +246,7 @@ pub(super) fn lobby_page(ui: &mut egui::Ui, online: &mut Online) -> Option<Menu>
                             .size(14.0),
                         );
                         if let Some(edge) = table.house_edge_thousandths {
-                            ui.label(super::title::house_edge_line(Some(
+                            ui.label(super::tables::house_edge_line(Some(
                                 f64::from(edge) / 1000.0,
                             )));
                         }
@@ -252,10 +267,10 @@ pub(super) fn lobby_page(ui: &mut egui::Ui, online: &mut Online) -> Option<Menu>
             });
     });
     if let Some((table, sit)) = picked {
-        online.go_to_table(table, sit);
+        asks.write(CasinoRequest::GoToTable { table, sit });
     }
     if ui.button("Leave the casino").clicked() {
-        online.disconnect();
+        asks.write(CasinoRequest::Disconnect);
         go = Some(Menu::Main);
     }
     go
@@ -293,14 +308,14 @@ fn answered<'a, T>(
 }
 
 /// The all-time highscores. Returns true to go back.
-pub(super) fn leaderboard_page(ui: &mut egui::Ui, online: &Online) -> bool {
-    let me = online.welcomed.as_ref().map(|(name, _)| name.as_str());
+pub(super) fn leaderboard_page(ui: &mut egui::Ui, casino: &Casino) -> bool {
+    let me = casino.welcomed.as_ref().map(|(name, _)| name.as_str());
     page_frame().show(ui, |ui| {
         ui.set_width(520.0);
         ui.vertical_centered(|ui| ui.label(bold("Leaderboard").size(24.0).color(GOLD)));
         ui.label(egui::RichText::new("The most chips an account ever held").color(CREAM));
         ui.add_space(6.0);
-        if let Some(leaders) = answered(ui, &online.leaderboard, "Nobody has an account here yet.")
+        if let Some(leaders) = answered(ui, &casino.leaderboard, "Nobody has an account here yet.")
         {
             {
                 egui::ScrollArea::vertical()
@@ -344,14 +359,14 @@ pub(super) fn leaderboard_page(ui: &mut egui::Ui, online: &Online) -> bool {
 }
 
 /// The player's own hands as the casino kept them, newest first. Returns true to go back.
-pub(super) fn server_hands_page(ui: &mut egui::Ui, online: &Online) -> bool {
+pub(super) fn server_hands_page(ui: &mut egui::Ui, casino: &Casino) -> bool {
     page_frame().show(ui, |ui| {
         ui.set_width((ui.available_width() - 40.0).min(900.0));
         ui.vertical_centered(|ui| {
             ui.label(bold("Your hands at this casino").size(24.0).color(GOLD))
         });
         ui.add_space(6.0);
-        if let Some(hands) = answered(ui, &online.history, "No hands yet: sit down at a table.") {
+        if let Some(hands) = answered(ui, &casino.history, "No hands yet: sit down at a table.") {
             egui::ScrollArea::both().max_height(440.0).show(ui, |ui| {
                 egui::Grid::new("server hands")
                     .num_columns(6)
@@ -385,7 +400,7 @@ pub(super) fn server_hands_page(ui: &mut egui::Ui, online: &Online) -> bool {
                                 egui::RichText::new(format!(
                                     "{} {}",
                                     hand.outcome,
-                                    signed(hand.net)
+                                    hand.net.signed()
                                 ))
                                 .color(colour),
                             );
@@ -400,19 +415,12 @@ pub(super) fn server_hands_page(ui: &mut egui::Ui, online: &Online) -> bool {
     ui.button("Back").clicked()
 }
 
-fn signed(amount: Cents) -> String {
-    if amount.is_positive() {
-        format!("+{amount}")
-    } else {
-        amount.to_string()
-    }
-}
-
 /// The chat panel at a shared table: the lines (said as text, never markup), the table's notices, and a line to
 /// type (Enter sends, Esc closes).
 pub(super) fn chat_window(
     ctx: &egui::Context,
-    online: &mut Online,
+    casino: &mut Casino,
+    asks: &mut MessageWriter<CasinoRequest>,
     typed: &mut Typed,
     portrait: bool,
 ) {
@@ -420,7 +428,7 @@ pub(super) fn chat_window(
     if !typed.chat_open {
         return;
     }
-    online.unread = 0;
+    casino.unread = 0;
     let anchor = if portrait {
         (egui::Align2::CENTER_TOP, [0.0, 60.0])
     } else {
@@ -444,7 +452,7 @@ pub(super) fn chat_window(
                 .max_height(220.0)
                 .auto_shrink([false, true])
                 .show(ui, |ui| {
-                    for line in &online.chat {
+                    for line in &casino.chat {
                         match &line.from {
                             Some(from) => {
                                 ui.horizontal_wrapped(|ui| {
@@ -475,7 +483,7 @@ pub(super) fn chat_window(
             }
             if field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)) {
                 if let Ok(text) = crate::protocol::check_chat(&typed.chat) {
-                    online.send(ClientMessage::Chat { text });
+                    asks.write(CasinoRequest::Chat(text));
                 }
                 typed.chat.clear();
                 field.request_focus();
@@ -488,8 +496,8 @@ pub(super) fn chat_window(
 }
 
 /// The top of a shared table: the connection's state when it is not playing, in a banner.
-pub(super) fn connection_banner(ctx: &egui::Context, online: &Online, now: f64) {
-    let words = match &online.status {
+pub(super) fn connection_banner(ctx: &egui::Context, casino: &Casino, now: f64) {
+    let words = match &casino.status {
         Status::Lost {
             why,
             attempt,
@@ -525,7 +533,8 @@ pub(super) fn connection_banner(ctx: &egui::Context, online: &Online, now: f64) 
 #[allow(clippy::too_many_arguments)] // Bevy systems take their world as parameters.
 pub(super) fn online_hud(
     mut contexts: EguiContexts,
-    online: Option<ResMut<Online>>,
+    casino: Option<ResMut<Casino>>,
+    mut asks: MessageWriter<CasinoRequest>,
     table: Option<Res<crate::game::model::table::OnlineTable>>,
     mut typed: ResMut<Typed>,
     input: Res<ButtonInput<KeyCode>>,
@@ -535,7 +544,7 @@ pub(super) fn online_hud(
     layout: Res<crate::game::felt::layout::TableLayout>,
     seen: Option<Res<SeatView>>,
 ) -> Result {
-    let (Some(mut online), Some(_), Some(seen)) = (online, table, seen) else {
+    let (Some(mut casino), Some(_), Some(seen)) = (casino, table, seen) else {
         typed.typing = false;
         return Ok(());
     };
@@ -544,16 +553,16 @@ pub(super) fn online_hud(
     if !typed.typing && input.just_pressed(KeyCode::KeyT) {
         typed.toggle_chat();
     }
-    connection_banner(ctx, &online, now);
+    connection_banner(ctx, &casino, now);
     // The clock is shown once the felt has caught up with what it waits for (the cards still moving may be a beat or
     // two behind the server).
     let felt = &seen.0;
-    let waiting = |clock: &crate::game::online::Clock| match clock.seat {
+    let waiting = |clock: &Clock| match clock.seat {
         None => felt.phase() == Phase::Betting,
         Some(seat) => felt.seat_to_act() == Some(seat),
     };
-    let turn = online.clock.filter(waiting).map(|clock| {
-        let left = seconds_left(&clock, now);
+    let turn = casino.clock.filter(waiting).map(|clock| {
+        let left = clock.seconds_left(now);
         match clock.seat {
             None => format!("Bets close in {left} s"),
             Some(seat) if Some(seat) == session.player_seat => format!("Your turn · {left} s"),
@@ -567,20 +576,16 @@ pub(super) fn online_hud(
         .show(ctx, |ui| {
             ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Extend);
             panel_frame().show(ui, |ui| {
-                let name = online
+                let name = casino
                     .welcomed
                     .as_ref()
                     .map_or("", |(name, _)| name.as_str());
                 ui.label(bold(format!("Online · {name}")).color(GOLD));
-                ui.label(
-                    egui::RichText::new(online.address.host())
-                        .size(12.0)
-                        .color(CREAM),
-                );
+                ui.label(egui::RichText::new(&casino.host).size(12.0).color(CREAM));
                 if let Some(turn) = &turn {
                     ui.label(bold(turn).size(17.0).color(egui::Color32::WHITE));
                 }
-                let label = match online.unread {
+                let label = match casino.unread {
                     0 if typed.chat_open => "Hide chat  [T]".to_string(),
                     0 => "Chat  [T]".to_string(),
                     n => format!("Chat  [T]  ({n} new)"),
@@ -590,6 +595,6 @@ pub(super) fn online_hud(
                 }
             });
         });
-    chat_window(ctx, &mut online, &mut typed, layout.portrait);
+    chat_window(ctx, &mut casino, &mut asks, &mut typed, layout.portrait);
     Ok(())
 }

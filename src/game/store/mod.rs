@@ -1,5 +1,12 @@
 //! Where the game keeps things: files in the platform's data folder (written whole through a temporary file and
-//! synced, the folder too), or the browser's localStorage. A file that cannot be read is set aside, never written over.
+//! synced, the folder too), or the browser's localStorage (`browser`). A file that cannot be read is set aside, never
+//! written over. One copy of the game at a time keeps its things in a data folder (the lock on `holecard.lock`).
+//!
+//! The room under everything the game keeps: the player's things (`keep`) and both tables' drivers (`local`'s
+//! sitting, `online`'s kept login) write through one [`Store`]. It uses nothing of the game above it.
+
+#[cfg(target_arch = "wasm32")]
+mod browser;
 
 use bevy::log::error;
 use std::path::{Path, PathBuf};
@@ -15,7 +22,7 @@ pub enum Store {
 }
 
 impl Store {
-    /// The platform's place for a game's data (`crate::places::data_dir`); in the browser, localStorage when the
+    /// The platform's place for a game's data (`crate::host::places::data_dir`); in the browser, localStorage when the
     /// page may use it.
     /// None when there is nowhere to keep anything, or another copy of the game keeps its things there: the game
     /// plays on and says progress won't be kept ([`Store::platform_or_why`] says which).
@@ -32,10 +39,10 @@ impl Store {
     pub fn platform_or_why() -> Result<Store, String> {
         #[cfg(target_arch = "wasm32")]
         {
-            if !super::browser::storage_usable() {
+            if !browser::storage_usable() {
                 return Err(NOWHERE.to_string());
             }
-            if !super::browser::this_tab_keeps() {
+            if !browser::this_tab_keeps() {
                 return Err("Holecard is open in another tab or window of this browser, which keeps the \
                             progress: this one plays but keeps nothing (no save, history, settings or practice). \
                             Close the other and reload this one to keep your progress here."
@@ -45,7 +52,7 @@ impl Store {
         }
         #[cfg(not(target_arch = "wasm32"))]
         {
-            let dir = crate::places::data_dir().ok_or(NOWHERE)?;
+            let dir = crate::host::places::data_dir().ok_or(NOWHERE)?;
             claim(&dir)?;
             Ok(Store::Folder(dir))
         }
@@ -56,10 +63,7 @@ impl Store {
         match self {
             Store::Folder(dir) => dir.join(name),
             #[cfg(target_arch = "wasm32")]
-            Store::Browser => PathBuf::from(format!(
-                "localStorage:{}",
-                super::browser::storage_key(name)
-            )),
+            Store::Browser => PathBuf::from(format!("localStorage:{}", browser::storage_key(name))),
         }
     }
 
@@ -75,7 +79,7 @@ impl Store {
                 }
             }
             #[cfg(target_arch = "wasm32")]
-            Store::Browser => super::browser::storage_get(name),
+            Store::Browser => browser::storage_get(name),
         }
     }
 
@@ -97,13 +101,13 @@ impl Store {
                 sync_folder(dir)
             }
             #[cfg(target_arch = "wasm32")]
-            Store::Browser => super::browser::storage_set(name, text),
+            Store::Browser => browser::storage_set(name, text),
         }
     }
 
     /// Adds `text` at the end of what is under `name`. On disk the file is opened for appending, written and synced
     /// (and its folder synced when the file is new), so once this returns the text outlasts a crash; a crash during
-    /// the write can leave only a cut-off end, which [`read_journal`] knows.
+    /// the write can leave only a cut-off end, which the journal's reader (`keep::journal`) knows.
     pub fn append(&self, name: &str, text: &str) -> Result<(), String> {
         match self {
             Store::Folder(dir) => {
@@ -123,9 +127,9 @@ impl Store {
             }
             #[cfg(target_arch = "wasm32")]
             Store::Browser => {
-                let mut all = super::browser::storage_get(name)?.unwrap_or_default();
+                let mut all = browser::storage_get(name)?.unwrap_or_default();
                 all.push_str(text);
-                super::browser::storage_set(name, &all)
+                browser::storage_set(name, &all)
             }
         }
     }
@@ -153,9 +157,9 @@ impl Store {
             }
             #[cfg(target_arch = "wasm32")]
             Store::Browser => {
-                let text = super::browser::storage_get(name)?.unwrap_or_default();
-                super::browser::storage_set(to, &text)?;
-                super::browser::storage_remove(name);
+                let text = browser::storage_get(name)?.unwrap_or_default();
+                browser::storage_set(to, &text)?;
+                browser::storage_remove(name);
                 Ok(())
             }
         }
@@ -172,7 +176,7 @@ impl Store {
                 }
             }
             #[cfg(target_arch = "wasm32")]
-            Store::Browser => super::browser::storage_remove(name),
+            Store::Browser => browser::storage_remove(name),
         }
     }
 }

@@ -6,95 +6,37 @@
 //! [`CHECKPOINT_ENTRIES`] entries. The Title offers to resume the newest of the two, mid-round if that is where it
 //! stopped: the same cards on the felt, the same bets, the same decision pending (the cards still to come were
 //! never known to anyone, and stay unknown; the hole card, unseen, is drawn again with the odds it had).
+//!
+//! The game's own table keeps itself here, through `keep`'s sitting, journal and save slot; a casino's table keeps
+//! nothing on the player's machine (the casino's ledger does).
 
-use super::journal::{CHECKPOINT_ENTRIES, Entry, Journaled, start_journal, trace_line};
-use super::preferences::remember_preferences;
-use super::sitting::Sitting;
-use super::slot::SaveSlot;
-use super::store::{NOWHERE, Store};
 use crate::engine::{SeatId, TableState};
-use crate::game::local::table::Engine;
+use crate::game::keep::history::{Kept, Recording};
+use crate::game::keep::journal::{CHECKPOINT_ENTRIES, Entry, Journaled, start_journal, trace_line};
+use crate::game::keep::sitting::Sitting;
+use crate::game::keep::slot::{SaveSlot, Saved};
+use crate::game::local::table::HostedTable;
+use crate::game::model::player::GameOver;
+use crate::game::model::screen::Screen;
+use crate::game::model::seat::Replay;
 use crate::game::model::session::Session;
+use crate::game::model::table::Restored;
 use bevy::prelude::*;
-
-/// The save as the Title sees it.
-#[derive(Resource, Default)]
-pub struct Saved {
-    /// The sitting to resume, if there is one.
-    pub sitting: Option<Sitting>,
-    /// What went wrong reading or writing it, for the Title.
-    pub problem: Option<String>,
-}
-
-/// Saving for the windowed game: the save read at start, then kept as [`keeping`] says.
-pub(crate) fn plugin(app: &mut App) {
-    let store = Store::platform_or_why();
-    let mut slot = store
-        .as_ref()
-        .ok()
-        .map(|store| SaveSlot::new(store.clone()));
-    let saved = match slot.as_ref().map(SaveSlot::read) {
-        Some(Ok(found)) => {
-            if let Some(problem) = &found.problem {
-                error!("{problem}");
-            }
-            Saved {
-                sitting: found.sitting,
-                problem: found.problem,
-            }
-        }
-        Some(Err(unreadable)) => {
-            let mut problem = unreadable.message;
-            if unreadable.still_there {
-                // Never write over a save that could not be read or moved aside.
-                slot = None;
-                problem.push_str("; this session will not be saved");
-            }
-            error!("{problem}");
-            Saved {
-                sitting: None,
-                problem: Some(problem),
-            }
-        }
-        None => {
-            let problem = store.err().unwrap_or_else(|| NOWHERE.to_string());
-            warn!("{problem}");
-            Saved {
-                sitting: None,
-                problem: Some(problem),
-            }
-        }
-    };
-    if let Some(slot) = slot {
-        app.insert_resource(slot);
-    }
-    app.insert_resource(saved)
-        .add_systems(Update, remember_preferences);
-    let (record, keep) = super::practice::load();
-    app.insert_resource(crate::game::model::practice::Practice::with_record(
-        record, keep,
-    ))
-    .add_systems(Update, super::practice::remember_practice);
-    keeping(app);
-}
 
 /// Keeps the sitting in the [`SaveSlot`] resource (when there is one): a journal entry after every frame in which the
 /// table accepted a command, written before the frame is drawn; the save itself every [`CHECKPOINT_ENTRIES`]
 /// entries (between rounds), on leaving the table and on quitting.
-pub fn keeping(app: &mut App) {
+pub fn plugin(app: &mut App) {
     app.init_resource::<Saved>()
         .init_resource::<Journaled>()
-        .add_systems(
-            OnEnter(crate::game::model::screen::Screen::Table),
-            start_journal,
-        )
-        .add_systems(OnExit(crate::game::model::screen::Screen::Table), save_now)
+        .add_systems(OnEnter(Screen::Table), start_journal)
+        .add_systems(OnExit(Screen::Table), save_now)
         .add_systems(
             Last,
             (journal_frame, save_on_quit.after(bevy::window::ExitSystems))
                 .chain()
-                .after(crate::game::keep::history::Recording)
-                .run_if(in_state(crate::game::model::screen::Screen::Table)),
+                .after(Recording)
+                .run_if(in_state(Screen::Table)),
         );
 }
 
@@ -112,13 +54,13 @@ pub(crate) struct Keep<'w> {
     slot: Option<Res<'w, SaveSlot>>,
     saved: ResMut<'w, Saved>,
     session: Res<'w, Session>,
-    engine: Option<Res<'w, Engine>>,
-    restored: Option<Res<'w, crate::game::model::table::Restored>>,
+    engine: Option<Res<'w, HostedTable>>,
+    restored: Option<Res<'w, Restored>>,
     journaled: ResMut<'w, Journaled>,
-    kept: ResMut<'w, crate::game::keep::history::Kept>,
+    kept: ResMut<'w, Kept>,
     autoplay: Option<Res<'w, KeepAutoplay>>,
-    over: Option<Res<'w, crate::game::model::player::GameOver>>,
-    replaying: Option<Res<'w, crate::game::local::replay::Replaying>>,
+    over: Option<Res<'w, GameOver>>,
+    replaying: Option<Res<'w, Replay>>,
     time: Res<'w, Time<Real>>,
 }
 

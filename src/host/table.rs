@@ -12,7 +12,7 @@ use crate::engine::{
     Card, Cents, Command, CommandError, Event, Hand, MAX_SEATS, Phase, Rank, Rules, Seat, SeatId,
     Seed, Table, TableRng, TableState, TableView, Viewer, seed_from_number,
 };
-use crate::level::Companion;
+use crate::host::level::Companion;
 use serde::{Deserialize, Serialize};
 
 /// What happened at a table, in the order it happened: the engine's events, and the people at it sitting down,
@@ -87,14 +87,14 @@ impl Names {
     /// said with their name.
     pub fn line(&self, news: &News) -> Option<String> {
         match news {
-            News::Event(event) => crate::narrate::describe(event, self),
+            News::Event(event) => crate::host::narrate::describe(event, self),
             News::Said { seat, line } => Some(format!("{}: “{line}”", self.name(*seat))),
             News::SatDown { .. } | News::GotUp { .. } => None,
         }
     }
 }
 
-impl crate::narrate::SeatNames for Names {
+impl crate::host::narrate::SeatNames for Names {
     fn name(&self, seat: SeatId) -> String {
         Names::name(self, seat)
     }

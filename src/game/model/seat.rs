@@ -1,0 +1,55 @@
+//! The table the player sits at, as one seam between the pages and the two drivers of the model (the game's own
+//! table, `local`, and a casino's, `online`), which the pages never name. What a page does with "the table I sit at":
+//! - sees the player's seat: [`SeatView`](crate::game::model::table::SeatView), the news in
+//!   [`Beats`](crate::game::model::table::Beats), the [`Session`](crate::game::model::session::Session);
+//! - sends the player's intents: [`Intent`](crate::game::model::player::Intent) (through the coach, a
+//!   [`Choice`](crate::game::model::coach::Choice) for a play);
+//! - asks for a table to open on a sitting kept or a round replayed: [`OpenTable`], answered by the driver that can
+//!   (the table opens, or [`OpenRefused`] says why not);
+//! - watches a replay: [`Replay`], filled by the driver that deals it.
+
+use crate::engine::{Phase, TableState};
+use crate::game::model::table::{Beats, SeatView};
+use crate::host::history::PlayedHand;
+use bevy::prelude::*;
+
+/// A table the player asked to open, waiting on the Title for the driver that opens it.
+#[derive(Resource, Clone, Debug, PartialEq, Eq)]
+pub enum OpenTable {
+    /// Sit back down at the sitting kept from last time, where the player got up.
+    Resume,
+    /// Deal a kept round again on the felt (one seat's hands of one round, as kept; never empty).
+    Replay(Vec<PlayedHand>),
+}
+
+/// Why the last [`OpenTable`] could not be done, in words, for the page that asked.
+#[derive(Resource, Default, Debug)]
+pub struct OpenRefused(pub Option<String>);
+
+/// A kept round being dealt again on the felt. Nothing of a replay is kept, and the player's own intents stay out of
+/// it.
+#[derive(Resource, Clone, Debug)]
+pub struct Replay {
+    /// The round as kept (to replay again; never empty).
+    pub round: Vec<PlayedHand>,
+    /// Every command of the round has been given to the table.
+    pub dealt: bool,
+}
+
+impl Replay {
+    /// What the banner says: `Replay · round 12 at Las Vegas Strip`.
+    pub fn label(&self) -> String {
+        self.round.first().map_or_else(String::new, |first| {
+            format!("Replay · round {} at {}", first.round, first.table)
+        })
+    }
+
+    /// Every command has been given and shown: the round is over on the felt.
+    pub fn done(&self, view: &SeatView, beats: &Beats) -> bool {
+        self.dealt && beats.settled() && view.0.phase() == Phase::Betting
+    }
+}
+
+pub(crate) fn plugin(app: &mut App) {
+    app.init_resource::<OpenRefused>();
+}

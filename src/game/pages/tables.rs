@@ -1,0 +1,96 @@
+//! The Tables page: every level file with its rules, limits, buy-in and companions, and its exact house edge; a broken
+//! file shows its place and error. The house edge's line is shared with the casino's lobby.
+
+use super::*;
+
+/// Every level file with its key rules; a broken one shows its file, line and error. Returns the table picked.
+pub(super) fn tables_page(
+    ui: &mut egui::Ui,
+    listings: &[Listing],
+    edges: &mut crate::game::model::edges::HouseEdges,
+) -> Option<crate::host::level::Level> {
+    let mut picked = None;
+    // Broken files first, so they are seen.
+    let mut order: Vec<&Listing> = listings.iter().collect();
+    order.sort_by_key(|l| l.level.is_ok());
+    // As wide as a wide window allows, narrower on an upright one.
+    let width = (ui.available_width() - 16.0).min(780.0);
+    let size = egui::vec2(width, ui.available_height() - 40.0);
+    ui.allocate_ui_with_layout(size, egui::Layout::top_down(egui::Align::Min), |ui| {
+        egui::ScrollArea::vertical()
+            .auto_shrink([false, false])
+            .show(ui, |ui| {
+                for listing in order {
+                    panel_frame().show(ui, |ui| {
+                        ui.set_width(width - 40.0);
+                        match &listing.level {
+                            Ok(level) => {
+                                let rules = level.rules.rules();
+                                ui.horizontal(|ui| {
+                                    ui.label(bold(&level.name).size(18.0).color(GOLD));
+                                    ui.with_layout(
+                                        egui::Layout::right_to_left(egui::Align::Center),
+                                        |ui| {
+                                            if ui.button("Sit here").clicked() {
+                                                picked = Some(level.clone());
+                                            }
+                                        },
+                                    );
+                                });
+                                ui.label(&level.description);
+                                let shoes = match level.deck_choices.as_slice() {
+                                    [] => String::new(),
+                                    choices => {
+                                        let listed: Vec<String> =
+                                            choices.iter().map(u8::to_string).collect();
+                                        format!(" · pick {} decks", listed.join(", "))
+                                    }
+                                };
+                                let companions = match level.companions.len() {
+                                    0 => "no companions".to_string(),
+                                    1 => "1 companion".to_string(),
+                                    n => format!("{n} companions"),
+                                };
+                                ui.label(
+                                    egui::RichText::new(format!(
+                                        "{rules} · bets {}–{} · buy-in {} · {companions}{shoes}",
+                                        rules.min_bet, rules.max_bet, level.buy_in,
+                                    ))
+                                    .size(13.0),
+                                );
+                                ui.label(house_edge_line(edges.edge(&rules)));
+                            }
+                            Err(error) => {
+                                ui.label(
+                                    bold(format!(
+                                        "{} — broken, not playable",
+                                        listing.path.display()
+                                    ))
+                                    .color(REFUSAL),
+                                );
+                                ui.label(error.to_string());
+                            }
+                        }
+                    });
+                    ui.add_space(6.0);
+                }
+            });
+    });
+    picked
+}
+
+/// A table's house edge in words: exact, for a player of the chart, on the full shoe; "working out" until known.
+pub(super) fn house_edge_line(edge: Option<f64>) -> egui::RichText {
+    match edge {
+        Some(edge) if edge < 0.0 => egui::RichText::new(format!(
+            "The player's edge {:.3}% (exact, playing the chart)",
+            -edge
+        )),
+        Some(edge) => {
+            egui::RichText::new(format!("House edge {edge:.3}% (exact, playing the chart)"))
+        }
+        None => egui::RichText::new("House edge: working it out…"),
+    }
+    .size(13.0)
+    .color(GOLD)
+}

@@ -1,0 +1,74 @@
+//! The wire: the casino's protocol, spoken by the server (`crate::server`) and by the game's online client
+//! (`crate::game::online`): versioned JSON messages over a WebSocket, one message a text frame. `docs/protocol.md` has
+//! every message with an example session.
+//!
+//! - `messages`: every message and the records it carries. A new message goes here (and in `docs/protocol.md`).
+//! - `limits`: sizes, the seat's hold and the messages' pace.
+//! - `words`: names and chat lines, checked as they will show.
+//!
+//! Bevy-free; uses the engine and the host's public news only.
+
+mod limits;
+mod messages;
+mod words;
+
+pub use limits::*;
+pub use messages::*;
+pub use words::*;
+
+/// The protocol's version; a client says which it speaks in its first message.
+pub const VERSION: u32 = 1;
+
+/// Reads a client's message, or says exactly what is wrong with it.
+pub fn parse(text: &str) -> Result<ClientMessage, (Refusal, String)> {
+    if text.len() > MAX_MESSAGE_BYTES {
+        return Err((
+            Refusal::TooLarge,
+            format!(
+                "the message is {} bytes; at most {MAX_MESSAGE_BYTES} are read",
+                text.len()
+            ),
+        ));
+    }
+    serde_json::from_str(text).map_err(|e| {
+        (
+            Refusal::BadMessage,
+            format!(
+                "not a message of protocol {VERSION}: {e} (line {}, column {})",
+                e.line(),
+                e.column()
+            ),
+        )
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::{Action, Cents};
+
+    #[test]
+    fn messages_read_and_mistakes_say_where() {
+        assert_eq!(
+            parse(r#"{"type":"bet","amount":2500}"#),
+            Ok(ClientMessage::Bet {
+                amount: Cents(2_500)
+            })
+        );
+        assert_eq!(
+            parse(r#"{"type":"play","action":"Hit"}"#),
+            Ok(ClientMessage::Play {
+                action: Action::Hit
+            })
+        );
+        let (code, message) = parse(r#"{"type":"bet","amount":"lots"}"#).expect_err("refused");
+        assert_eq!(code, Refusal::BadMessage);
+        assert!(message.contains("column"), "{message}");
+        let (code, _) = parse(r#"{"type":"teleport"}"#).expect_err("refused");
+        assert_eq!(code, Refusal::BadMessage);
+        let (code, _) = parse(r#"{"type":"lobby","extra":1}"#).expect_err("refused");
+        assert_eq!(code, Refusal::BadMessage);
+        let (code, _) = parse(&"x".repeat(MAX_MESSAGE_BYTES + 1)).expect_err("refused");
+        assert_eq!(code, Refusal::TooLarge);
+    }
+}
