@@ -57,9 +57,13 @@ struct Cli {
     /// Password attempts (logging in, changing a password) one address may make a minute; over it, 429.
     #[arg(long, value_name = "N", default_value_t = LoginLimits::default().per_address)]
     logins_per_address: NonZeroU32,
-    /// Password attempts one account name may be tried with a minute, from anywhere; over it, 429.
+    /// Password attempts one account name may be tried with a minute, from anywhere (every server on the ledger
+    /// counts them together); over it, 429.
     #[arg(long, value_name = "N", default_value_t = LoginLimits::default().per_name)]
     logins_per_name: NonZeroU32,
+    /// Accounts one address may make a minute (every server on the ledger counts them together); over it, 429.
+    #[arg(long, value_name = "N", default_value_t = LoginLimits::default().registrations_per_address)]
+    registrations_per_address: NonZeroU32,
     /// One of several servers on one ledger (PostgreSQL) behind a proxy: serve only the K-th of every N tables of
     /// `--levels` (`--share 1/2` the first, third, …; `--share 2/2` the others). See `scripts/casino-cluster`.
     #[arg(long, value_name = "K/N", value_parser = parse_share)]
@@ -76,10 +80,12 @@ struct Cli {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    // Room for every player: the soft limit on open files (often 1,024) raised to the hard one.
+    server::listen::raise_the_file_limit();
     let database = match cli
         .database
         .clone()
-        .map_or_else(server::store::default_database, Ok)
+        .map_or_else(server::ledger::default_database, Ok)
     {
         Ok(database) => database,
         Err(e) => {
@@ -125,12 +131,14 @@ fn main() -> ExitCode {
             hold: Duration::from_secs(cli.hold_seconds),
         },
         per_address: cli.per_address,
+        request_time: server::listen::REQUEST_TIME,
         web: Some(cli.web.clone()),
         database,
         stake: holecard::engine::Cents::units(i64::from(cli.stake)),
         logins: LoginLimits {
             per_address: cli.logins_per_address,
             per_name: cli.logins_per_name,
+            registrations_per_address: cli.registrations_per_address,
         },
         route: cli.route.clone(),
     };
@@ -150,22 +158,24 @@ fn main() -> ExitCode {
         }
     };
     let served = runtime.block_on(async {
+        let listening = |source| server::error::ServerError::Listen {
+            addr: cli.listen,
+            source,
+        };
         let listener = tokio::net::TcpListener::bind(cli.listen)
             .await
-            .map_err(|e| format!("listening on {}: {e}", cli.listen))?;
-        let addr = listener
-            .local_addr()
-            .map_err(|e| format!("listening on {}: {e}", cli.listen))?;
+            .map_err(listening)?;
+        let addr = listener.local_addr().map_err(listening)?;
         let app = server::router(&config).await?;
         println!(
             "holecard-server: {} tables on http://{addr} (lobby /api/tables, play /ws), ledger {}; {page}",
             config.tables.len(),
-            server::store::shown(&config.database)
+            server::ledger::shown(&config.database)
         );
         let stop = async {
             let _ = tokio::signal::ctrl_c().await;
         };
-        server::serve_app(listener, app, stop).await
+        server::serve_app(listener, app, &config, stop).await
     });
     match served {
         Ok(()) => ExitCode::SUCCESS,
@@ -196,16 +206,19 @@ fn check_ledger(database: &str) -> ExitCode {
     let checked = tokio::runtime::Runtime::new()
         .map_err(|e| e.to_string())
         .and_then(|runtime| {
-            runtime.block_on(async {
-                let store = server::store::Store::open(database).await?;
-                store.check().await
-            })
+            runtime
+                .block_on(async {
+                    // Read only: the server keeping the ledger may be running (and holds its lock).
+                    let store = server::ledger::Store::open_reader(database).await?;
+                    store.check().await
+                })
+                .map_err(|e| e.to_string())
         });
     match checked {
         Ok(report) => {
             let balanced = report.balanced();
             match serde_json::to_string_pretty(&serde_json::json!({
-                "ledger": server::store::shown(database),
+                "ledger": server::ledger::shown(database),
                 "balanced": balanced,
                 "report": report,
             })) {
@@ -221,7 +234,7 @@ fn check_ledger(database: &str) -> ExitCode {
         Err(e) => {
             eprintln!(
                 "holecard-server: checking the ledger {}: {e}",
-                server::store::shown(database)
+                server::ledger::shown(database)
             );
             ExitCode::from(2)
         }

@@ -256,4 +256,7 @@ pub enum Refusal {
     /// The account logged out or changed its password: every session of it has ended, this one too (the connection
     /// closes after this). Log in again.
     SessionEnded,
+    /// Another session of the account took its seat at this table (the account came back on another device, or
+    /// another tab): this connection closes after this.
+    TakenOver,
 }

@@ -13,13 +13,14 @@
 //! - `GET /api/history[?limit=N]` with the token → the account's own hands, newest first.
 //!
 //! Logging in and changing a password take at most [`LoginLimits`] attempts a minute from one address and for one
-//! name; over that, `429` with `Retry-After` (seconds).
+//! name (the name's counted in the ledger, so every server sharing it shares the limit), and registering a few a
+//! minute from one address (also in the ledger); over that, `429` with `Retry-After` (seconds).
 //!
 //! Tokens travel in bodies and the `Authorization` header, never in a URL, and are never logged. Every error is
 //! `{"error": "what was wrong"}` with its status.
 
 use super::Shared;
-use super::store::{Account, AccountError, PlayedHand, Standing};
+use super::ledger::{Account, LedgerError, PlayedHand, Standing, Store};
 use axum::Router;
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{ConnectInfo, DefaultBodyLimit, Query, State};
@@ -53,12 +54,13 @@ pub(super) fn routes() -> Router<Arc<Shared>> {
 }
 
 /// How many password attempts (logging in, changing a password) the server takes a minute: from one address, and
-/// for one account name. Each may come at once; after that they come back one at a time over the minute. Over it,
-/// the answer is `429 Too Many Requests` with `Retry-After`.
+/// for one account name; and how many accounts one address may make a minute. Each may come at once; after that
+/// they come back one at a time over the minute. Over it, the answer is `429 Too Many Requests` with `Retry-After`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LoginLimits {
     pub per_address: NonZeroU32,
     pub per_name: NonZeroU32,
+    pub registrations_per_address: NonZeroU32,
 }
 
 impl Default for LoginLimits {
@@ -66,14 +68,31 @@ impl Default for LoginLimits {
         LoginLimits {
             per_address: NonZeroU32::new(30).unwrap_or(NonZeroU32::MIN),
             per_name: NonZeroU32::new(10).unwrap_or(NonZeroU32::MIN),
+            registrations_per_address: NonZeroU32::new(10).unwrap_or(NonZeroU32::MIN),
         }
     }
 }
 
-/// The password attempts under way: a GCRA limiter (governor's) keyed by address, and one keyed by name.
+/// One client as the limits count it: an IPv4 address as itself (also when it reaches an IPv6 listener, as
+/// `::ffff:a.b.c.d`), an IPv6 address by its /64 (what one client is given).
+pub fn client_of(address: IpAddr) -> IpAddr {
+    match address {
+        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+            Some(v4) => IpAddr::V4(v4),
+            None => {
+                let bits = u128::from(v6) & !((1u128 << 64) - 1);
+                IpAddr::V6(std::net::Ipv6Addr::from(bits))
+            }
+        },
+        v4 => v4,
+    }
+}
+
+/// The password attempts under way: a GCRA limiter (governor's) keyed by client in this process, checked first;
+/// then the name's, and an address's registrations, in the ledger.
 pub(super) struct Attempts {
     by_address: governor::DefaultKeyedRateLimiter<IpAddr>,
-    by_name: governor::DefaultKeyedRateLimiter<String>,
+    limits: LoginLimits,
 }
 
 impl Attempts {
@@ -82,49 +101,65 @@ impl Attempts {
             by_address: governor::RateLimiter::keyed(governor::Quota::per_minute(
                 limits.per_address,
             )),
-            by_name: governor::RateLimiter::keyed(governor::Quota::per_minute(limits.per_name)),
+            limits,
         }
     }
 
-    /// Takes one attempt from `address` for the name `key`, or says how long to wait for the next. An attempt the
-    /// address may not make is not counted against the name (nor is the name kept); a name is kept by at most its
-    /// first [`MAX_KEY_CHARS`] characters, an IPv6 address by its /64 (what one client is given).
-    fn take(&self, address: IpAddr, key: &str) -> Result<(), ApiError> {
+    /// Takes one password attempt from `address` for the name `key`, or says how long to wait for the next. An
+    /// attempt the address may not make is not counted against the name (nor is the name kept); a name is kept by
+    /// at most its first [`MAX_KEY_CHARS`] characters.
+    async fn take(&self, store: &Store, address: IpAddr, key: &str) -> Result<(), ApiError> {
         let clock = self.by_address.clock();
-        let address = match address {
-            IpAddr::V6(v6) => {
-                let bits = u128::from(v6) & !((1u128 << 64) - 1);
-                IpAddr::V6(std::net::Ipv6Addr::from(bits))
-            }
-            v4 => v4,
-        };
-        let refused = match self.by_address.check_key(&address) {
-            Err(not_until) => Some(not_until),
-            Ok(()) => {
-                let key: String = key.chars().take(MAX_KEY_CHARS).collect();
-                self.by_name.check_key(&key).err()
-            }
-        };
-        let Some(not_until) = refused else {
-            return Ok(());
-        };
-        // Whole seconds, rounded up: retrying after them works.
-        let wait = not_until.wait_time_from(clock.now());
-        let seconds = wait.as_millis().div_ceil(1_000).max(1) as u64;
-        Err(ApiError(
-            StatusCode::TOO_MANY_REQUESTS,
-            format!("too many password attempts; try again in {seconds} s"),
-            Some(seconds),
-        ))
+        if let Err(not_until) = self.by_address.check_key(&client_of(address)) {
+            return Err(too_many(not_until.wait_time_from(clock.now())));
+        }
+        let key: String = key.chars().take(MAX_KEY_CHARS).collect();
+        let bucket = format!("name:{key}");
+        match store.attempt(&bucket, self.limits.per_name.get()).await {
+            Ok(None) => Ok(()),
+            Ok(Some(wait)) => Err(too_many(wait)),
+            Err(e) => Err(account_error(e)),
+        }
     }
 
-    /// Forgets the addresses and names whose attempts are all back (kept a minute at most).
+    /// Takes one registration from `address`, or says how long to wait for the next.
+    async fn register(&self, store: &Store, address: IpAddr) -> Result<(), ApiError> {
+        let bucket = format!("register:{}", client_of(address));
+        let per_minute = self.limits.registrations_per_address.get();
+        match store.attempt(&bucket, per_minute).await {
+            Ok(None) => Ok(()),
+            Ok(Some(wait)) => Err(ApiError(
+                StatusCode::TOO_MANY_REQUESTS,
+                format!(
+                    "too many accounts made from here; try again in {} s",
+                    seconds_of(wait)
+                ),
+                Some(seconds_of(wait)),
+            )),
+            Err(e) => Err(account_error(e)),
+        }
+    }
+
+    /// Forgets the addresses whose attempts are all back (kept a minute at most).
     pub(super) fn forget_old(&self) {
         self.by_address.retain_recent();
-        self.by_name.retain_recent();
         self.by_address.shrink_to_fit();
-        self.by_name.shrink_to_fit();
     }
+}
+
+/// Whole seconds, rounded up: retrying after them works.
+fn seconds_of(wait: Duration) -> u64 {
+    wait.as_millis().div_ceil(1_000).max(1) as u64
+}
+
+/// Too many password attempts: wait this long.
+fn too_many(wait: Duration) -> ApiError {
+    let seconds = seconds_of(wait);
+    ApiError(
+        StatusCode::TOO_MANY_REQUESTS,
+        format!("too many password attempts; try again in {seconds} s"),
+        Some(seconds),
+    )
 }
 
 /// The most of a name the attempts' memory keeps (a name has far fewer; a longer one is no account's).
@@ -186,18 +221,26 @@ fn error(status: StatusCode, message: impl Into<String>) -> ApiError {
     ApiError(status, message.into(), None)
 }
 
-fn account_error(e: AccountError) -> ApiError {
+/// An error as every answer of the server gives it: its status and `{"error": "…"}`.
+pub fn json_error(status: StatusCode, message: impl Into<String>) -> Response {
+    error(status, message).into_response()
+}
+
+/// What the ledger said, as an HTTP answer: its refusals with their status, an outage as 503 (the log hears why).
+fn account_error(e: LedgerError) -> ApiError {
     match e {
-        AccountError::Invalid(why) => error(StatusCode::BAD_REQUEST, why),
-        AccountError::Taken | AccountError::LooksLike(_) => {
-            error(StatusCode::CONFLICT, e.to_string())
-        }
-        AccountError::WrongLogin => error(StatusCode::UNAUTHORIZED, e.to_string()),
-        AccountError::Database(why) => ledger_down(&why),
+        e if e.is_outage() => ledger_down(&e),
+        LedgerError::Invalid(why) => error(StatusCode::BAD_REQUEST, why),
+        LedgerError::Taken
+        | LedgerError::LooksLike(_)
+        | LedgerError::GuestPlays(_)
+        | LedgerError::AnAccountsName => error(StatusCode::CONFLICT, e.to_string()),
+        LedgerError::WrongLogin => error(StatusCode::UNAUTHORIZED, e.to_string()),
+        e => error(StatusCode::CONFLICT, e.to_string()),
     }
 }
 
-fn ledger_down(why: &str) -> ApiError {
+fn ledger_down(why: &LedgerError) -> ApiError {
     eprintln!("holecard-server: the ledger: {why}");
     error(
         StatusCode::SERVICE_UNAVAILABLE,
@@ -228,22 +271,12 @@ fn logged_in((account, token): (Account, String)) -> Response {
 
 async fn register(
     State(shared): State<Arc<Shared>>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
     credentials: Result<Json<Credentials>, JsonRejection>,
 ) -> Result<Response, ApiError> {
     let c = body(credentials)?;
-    // A guest playing under the name now keeps it until they leave.
-    let look = super::store::look_of(&c.name);
-    let in_use = shared.sessions.lock().is_ok_and(|sessions| {
-        sessions
-            .values()
-            .any(|s| s.account.is_none() && s.look == look)
-    });
-    if in_use {
-        return Err(error(
-            StatusCode::CONFLICT,
-            "a guest is playing under that name (or one that looks like it) now",
-        ));
-    }
+    shared.attempts.register(&shared.store, peer.ip()).await?;
+    // A guest playing under the name now keeps it until they leave: the ledger holds every name played under.
     let done = shared
         .store
         .register(&c.name, &c.password, shared.stake)
@@ -260,7 +293,8 @@ async fn log_in(
     let c = body(credentials)?;
     shared
         .attempts
-        .take(peer.ip(), &c.name.trim().to_lowercase())?;
+        .take(&shared.store, peer.ip(), &c.name.trim().to_lowercase())
+        .await?;
     let done = shared
         .store
         .log_in(&c.name, &c.password)
@@ -289,12 +323,12 @@ fn bearer(headers: &HeaderMap) -> Result<&str, ApiError> {
 async fn authorized(shared: &Shared, headers: &HeaderMap) -> Result<Account, ApiError> {
     let token = bearer(headers)?;
     match shared.store.session(token).await {
-        Ok(Some(account)) => Ok(account),
+        Ok(Some(session)) => Ok(session.account),
         Ok(None) => Err(error(
             StatusCode::UNAUTHORIZED,
             "that session has ended: log in again",
         )),
-        Err(e) => Err(ledger_down(&e)),
+        Err(e) => Err(account_error(e)),
     }
 }
 
@@ -303,11 +337,7 @@ async fn log_out(
     headers: HeaderMap,
 ) -> Result<StatusCode, ApiError> {
     let token = bearer(&headers)?;
-    let ended = shared
-        .store
-        .log_out(token)
-        .await
-        .map_err(|e| ledger_down(&e))?;
+    let ended = shared.store.log_out(token).await.map_err(account_error)?;
     if let Some(key) = ended {
         shared.end_account(&key).await;
     }
@@ -321,7 +351,10 @@ async fn change_password(
     body: Result<Json<NewPassword>, JsonRejection>,
 ) -> Result<Response, ApiError> {
     let account = authorized(&shared, &headers).await?;
-    shared.attempts.take(peer.ip(), &account.key)?;
+    shared
+        .attempts
+        .take(&shared.store, peer.ip(), &account.key)
+        .await?;
     let Json(body) = body.map_err(|e| {
         let why = format!(
             "the body must be JSON {{\"password\": \"…\", \"new_password\": \"…\"}}: {}",
@@ -334,7 +367,7 @@ async fn change_password(
         .change_password(&account.key, &body.password, &body.new_password)
         .await
         .map_err(|e| match e {
-            AccountError::WrongLogin => error(StatusCode::UNAUTHORIZED, "that is not the password"),
+            LedgerError::WrongLogin => error(StatusCode::UNAUTHORIZED, "that is not the password"),
             e => account_error(e),
         })?;
     shared.end_account(&account.key).await;
@@ -353,11 +386,7 @@ async fn leaderboard(
     Query(limit): Query<Limit>,
 ) -> Result<Json<Vec<Standing>>, ApiError> {
     let n = limit.limit.unwrap_or(100).min(MAX_ROWS);
-    let rows = shared
-        .store
-        .leaderboard(n)
-        .await
-        .map_err(|e| ledger_down(&e))?;
+    let rows = shared.store.leaderboard(n).await.map_err(account_error)?;
     Ok(Json(rows))
 }
 
@@ -372,7 +401,7 @@ async fn history(
         .store
         .history(&account.key, n)
         .await
-        .map_err(|e| ledger_down(&e))?;
+        .map_err(account_error)?;
     Ok(Json(rows))
 }
 
@@ -380,38 +409,22 @@ async fn history(
 mod tests {
     use super::*;
 
-    /// An address over its attempts spends nothing of the name it tried, and an IPv6 client is one /64.
+    /// One client as the limits count it: an IPv4 address as itself, also mapped into IPv6 (every IPv4 client of
+    /// a `[::]` listener is one), an IPv6 address by its /64.
     #[test]
-    fn attempts_count_by_address_first_and_ipv6_by_its_64() {
-        let limit = |n| NonZeroU32::new(n).unwrap_or(NonZeroU32::MIN);
-        let attempts = Attempts::new(LoginLimits {
-            per_address: limit(2),
-            per_name: limit(3),
-        });
+    fn a_client_is_its_ipv4_address_or_its_ipv6_64() {
         let ip = |text: &str| text.parse::<IpAddr>().expect("an address");
-        let (one, same_64, other, another) = (
-            ip("2001:db8::1"),
-            ip("2001:db8::ffff:1"),
-            ip("2001:db9::1"),
-            ip("192.0.2.7"),
+        assert_eq!(client_of(ip("192.0.2.7")), ip("192.0.2.7"));
+        assert_eq!(client_of(ip("::ffff:192.0.2.7")), ip("192.0.2.7"));
+        assert_ne!(
+            client_of(ip("::ffff:192.0.2.7")),
+            client_of(ip("::ffff:192.0.2.8")),
+            "two IPv4 clients of an IPv6 listener are two"
         );
-        assert!(attempts.take(one, "ann").is_ok());
-        assert!(attempts.take(same_64, "bob").is_ok());
-        let refused = attempts
-            .take(same_64, "ann")
-            .expect_err("the /64 has made its two");
-        assert_eq!(refused.0, StatusCode::TOO_MANY_REQUESTS);
-        assert!(refused.2.is_some_and(|seconds| (1..=30).contains(&seconds)));
-        // Ann's name was tried once (the refused attempt did not count): two more from elsewhere are taken.
-        assert!(attempts.take(other, "ann").is_ok());
-        assert!(attempts.take(other, "ann").is_ok());
-        assert!(
-            attempts.take(another, "ann").is_err(),
-            "Ann's three are spent"
+        assert_eq!(
+            client_of(ip("2001:db8::1")),
+            client_of(ip("2001:db8::ffff:1"))
         );
-        // A name is kept by its first characters only.
-        let long = "x".repeat(5_000);
-        assert!(attempts.take(another, &long).is_ok());
-        assert!(attempts.by_name.len() <= 3);
+        assert_ne!(client_of(ip("2001:db8::1")), client_of(ip("2001:db9::1")));
     }
 }

@@ -185,8 +185,10 @@ pub async fn run(config: &LoadConfig) -> Result<LoadReport, String> {
     report.latency_p99_ms = at(0.99);
     report.latency_max_ms = at(1.0);
     if let Some(database) = &config.database {
-        let store = super::store::Store::open(database).await?;
-        let checked = store.check().await?;
+        let store = super::ledger::Store::open_reader(database)
+            .await
+            .map_err(|e| e.to_string())?;
+        let checked = store.check().await.map_err(|e| e.to_string())?;
         for problem in checked.problems.iter().take(5) {
             report.error_samples.push(format!("ledger: {problem}"));
         }

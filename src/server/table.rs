@@ -4,8 +4,9 @@
 //! numbered without gaps. Each round it deals is written down as open, and settled in the ledger when it ends, before
 //! the table takes its next message.
 
+use super::error::ServerError;
+use super::ledger::{Player, Reseat, Settlement, Store};
 use super::protocol::{Listing, Refusal, ServerMessage, Timer};
-use super::store::{Player, Reseat, Settlement, Store};
 use crate::engine::checks::MOST_PAID_PER_BET;
 use crate::engine::{
     Action, Cents, Command, CommandError, Event, MAX_SEATS, Phase, SeatId, Table, TableState,
@@ -47,14 +48,26 @@ impl Default for Pace {
 /// A connection's number.
 pub type ConnId = u64;
 
-/// A message as it goes out: its JSON, written once and shared by every member it goes to.
-pub type Outgoing = axum::extract::ws::Utf8Bytes;
+/// A message as it goes out: its JSON, written once and shared by every member it goes to; or the last one a
+/// connection is sent, after which it is closed (its seat taken over by another session of its account).
+#[derive(Clone, Debug)]
+pub enum Outgoing {
+    /// A message.
+    Text(axum::extract::ws::Utf8Bytes),
+    /// The last message: the connection closes after it.
+    Last(axum::extract::ws::Utf8Bytes),
+}
 
 /// Where the table sends a member's messages.
 pub type Outbox = mpsc::Sender<Outgoing>;
 
 /// Writes a message's JSON once.
 pub fn encode(message: &ServerMessage) -> Outgoing {
+    Outgoing::Text(json(message))
+}
+
+/// A message's JSON.
+pub fn json(message: &ServerMessage) -> axum::extract::ws::Utf8Bytes {
     // A ServerMessage is plain data (strings, numbers, enums): serde_json cannot fail on it.
     serde_json::to_string(message)
         .unwrap_or_else(|e| {
@@ -72,8 +85,8 @@ pub enum ToTable {
         conn: ConnId,
         /// Who they are (their account, or their guest session): what gives a dropped connection its seat back.
         who: String,
-        /// Their account's key; none for a guest.
-        account: Option<String>,
+        /// Their account's key and the epoch of its sessions they were welcomed under; none for a guest.
+        account: Option<(String, i64)>,
         /// Under what name.
         name: String,
         /// Where, or none to watch.
@@ -147,6 +160,9 @@ pub enum ToTable {
 /// How often a player may reset their balance.
 const RESET_EVERY: Duration = Duration::from_secs(3_600);
 
+/// A write to the ledger that failed is tried again after this, if no message or clock comes first.
+const RETRY_WRITES_AFTER: Duration = Duration::from_secs(1);
+
 /// How often a table in a shared lobby says again that it is open.
 pub const PUBLISH_EVERY: Duration = Duration::from_secs(5);
 
@@ -177,8 +193,8 @@ enum Write {
     Dealt(u64),
     /// A round ended.
     Settle(Box<Settlement>),
-    /// An account got up.
-    Vacate(String),
+    /// An account got up from a seat.
+    Vacate(String, SeatId),
 }
 
 /// What the table is waiting for, and until when.
@@ -222,6 +238,11 @@ struct TableTask {
     pending: VecDeque<Write>,
     /// Told after the next writing to the ledger.
     written: Vec<oneshot::Sender<()>>,
+    /// What the members are to hear once the round that ended is in the ledger: news of a settlement goes out only
+    /// after it commits (a server killed between the two must not have told anyone a result it then refunds).
+    unsent: VecDeque<Outgoing>,
+    /// When to try a failed write again.
+    retry_at: Option<Instant>,
     /// The seats whose bets the table was last told hold up the deal.
     held_up: Vec<SeatId>,
     /// Where this table's server is reached, when it shares a ledger's lobby with others.
@@ -245,17 +266,21 @@ pub async fn open(
     stake: Cents,
     reseat: Vec<Reseat>,
     route: Option<String>,
-) -> Result<TableHandle, String> {
+) -> Result<TableHandle, ServerError> {
+    let failed = |why: String| ServerError::Table {
+        table: id.clone(),
+        why,
+    };
     let (house, rounds_before) = store
         .house(&id, level.house_bankroll)
         .await
-        .map_err(|e| format!("{id}: the ledger: {e}"))?;
+        .map_err(|e| failed(e.to_string()))?;
     let table = Table::new(
         level.rules.rules(),
         crate::engine::seed_from_number(seed),
         house,
     )
-    .map_err(|e| format!("{id}: {e}"))?;
+    .map_err(|e| failed(e.to_string()))?;
     let mut host = Host::new(table, level.companions.clone(), seed, 0);
     host.seat_regulars();
     let listing = Arc::new(Mutex::new(Listing {
@@ -296,6 +321,8 @@ pub async fn open(
         published: None,
         pending: VecDeque::new(),
         written: Vec::new(),
+        unsent: VecDeque::new(),
+        retry_at: None,
         held_up: Vec::new(),
     };
     for reseat in reseat {
@@ -315,6 +342,7 @@ impl TableTask {
                 .map(|(_, at)| *at)
                 .chain(self.deadline.map(|(at, _)| at))
                 .chain(self.publish_by())
+                .chain(self.retry_at)
                 .min();
             tokio::select! {
                 message = rx.recv() => match message {
@@ -325,6 +353,7 @@ impl TableTask {
             }
             self.advance();
             self.flush().await;
+            self.release();
             for done in self.written.drain(..) {
                 let _ = done.send(());
             }
@@ -395,7 +424,7 @@ impl TableTask {
                     self.pace.hold.as_secs()
                 );
             }
-            None => self.pending.push_back(Write::Vacate(reseat.key)),
+            None => self.pending.push_back(Write::Vacate(reseat.key, seat)),
         }
     }
 
@@ -404,6 +433,10 @@ impl TableTask {
         let now = Instant::now();
         if self.deadline.is_some_and(|(at, _)| at <= now) {
             self.time_up();
+        }
+        // A failed write is due again: the flush after this wake tries it (and sets another time if it fails).
+        if self.retry_at.is_some_and(|at| at <= now) {
+            self.retry_at = None;
         }
         let expired: Vec<SeatId> = self
             .held
@@ -430,6 +463,8 @@ impl TableTask {
                 out,
                 reply,
             } => {
+                let (account, epoch) =
+                    account.map_or((None, None), |(key, epoch)| (Some(key), Some(epoch)));
                 let member = Member {
                     name,
                     who,
@@ -437,7 +472,7 @@ impl TableTask {
                     out,
                     seat,
                 };
-                let joined = self.join(conn, member).await;
+                let joined = self.join(conn, member, epoch).await;
                 let _ = reply.send(joined);
             }
             ToTable::Resume {
@@ -447,7 +482,9 @@ impl TableTask {
                 out,
                 reply,
             } => {
-                let _ = reply.send(self.resume(conn, who, since, out));
+                // Back in a seat with the news so far: only news the ledger already has.
+                let back = self.news_out().await && self.resume(conn, who, since, out);
+                let _ = reply.send(back);
             }
             ToTable::Bet { conn, amount } => {
                 let Some(seat) = self.seat_of(conn) else {
@@ -562,13 +599,19 @@ impl TableTask {
         }
     }
 
-    /// An account's chips, brought to this table (or why they cannot come).
-    async fn claim(&mut self, key: &str, seat: SeatId) -> Result<Cents, (Refusal, String)> {
+    /// An account's chips, brought to this table for a connection welcomed under the account's sessions' `epoch` (or
+    /// why they cannot come).
+    async fn claim(
+        &mut self,
+        key: &str,
+        epoch: i64,
+        seat: SeatId,
+    ) -> Result<Cents, (Refusal, String)> {
         self.flush().await;
-        let claimed = self.store.claim_seat(key, &self.id, seat).await;
+        let claimed = self.store.claim_seat(key, epoch, &self.id, seat).await;
         let chips = match claimed {
-            Ok(Ok(chips)) => chips,
-            Ok(Err(why)) => return Err((Refusal::SeatUnavailable, why)),
+            Ok(chips) => chips,
+            Err(e) if !e.is_outage() => return Err((Refusal::SeatUnavailable, e.to_string())),
             Err(e) => {
                 eprintln!("holecard-server: {}: seating {key}: {e}", self.id);
                 let why = "the ledger cannot seat you now; try again".to_string();
@@ -578,14 +621,25 @@ impl TableTask {
         if chips.is_positive() {
             return Ok(chips);
         }
-        self.pending.push_back(Write::Vacate(key.to_string()));
+        self.pending.push_back(Write::Vacate(key.to_string(), seat));
         Err((
             Refusal::SeatUnavailable,
             "you have no chips: reset your balance first".to_string(),
         ))
     }
 
-    async fn join(&mut self, conn: ConnId, member: Member) -> Result<(), (Refusal, String)> {
+    async fn join(
+        &mut self,
+        conn: ConnId,
+        member: Member,
+        epoch: Option<i64>,
+    ) -> Result<(), (Refusal, String)> {
+        if !self.news_out().await {
+            return Err((
+                Refusal::Unavailable,
+                "the table is writing its last round to the ledger; try again".to_string(),
+            ));
+        }
         if let Some(seat) = member.seat {
             if usize::from(seat) >= MAX_SEATS {
                 return Err((
@@ -604,9 +658,9 @@ impl TableTask {
             }
             // A guest buys in for the table's buy-in; an account brings its bankroll, which stays here until
             // it gets up.
-            let buy_in = match &member.account {
-                None => self.level.buy_in,
-                Some(key) => self.claim(key, seat).await?,
+            let buy_in = match (&member.account, epoch) {
+                (Some(key), Some(epoch)) => self.claim(key, epoch, seat).await?,
+                _ => self.level.buy_in,
             };
             let sat = self
                 .host
@@ -615,7 +669,7 @@ impl TableTask {
                 Ok(news) => news,
                 Err(e) => {
                     if let Some(key) = &member.account {
-                        self.pending.push_back(Write::Vacate(key.clone()));
+                        self.pending.push_back(Write::Vacate(key.clone(), seat));
                     }
                     return Err((Refusal::SeatUnavailable, e.to_string()));
                 }
@@ -654,9 +708,15 @@ impl TableTask {
         let amount = match self.accounts.get(&seat).cloned() {
             Some(key) => {
                 self.flush().await;
-                match self.store.reset(&key, Some(&self.id), self.stake).await {
-                    Ok(Ok(amount)) => amount,
-                    Ok(Err(why)) => return self.refuse(conn, Refusal::NoReset, &why),
+                match self
+                    .store
+                    .reset(&key, Some((&self.id, seat)), None, self.stake)
+                    .await
+                {
+                    Ok(amount) => amount,
+                    Err(e) if !e.is_outage() => {
+                        return self.refuse(conn, Refusal::NoReset, &e.to_string());
+                    }
                     Err(e) => {
                         eprintln!("holecard-server: {}: resetting {key}: {e}", self.id);
                         let why = "the ledger cannot reset your balance now; try again";
@@ -744,7 +804,9 @@ impl TableTask {
         }
     }
 
-    /// A session comes back for its held seat (or takes it over from a connection still open).
+    /// A session comes back for its held seat, or takes it over from a connection still open: any session of an
+    /// account takes its account's seat, and the connection it displaces is told so and closed (its messages would
+    /// otherwise go unanswered).
     fn resume(&mut self, conn: ConnId, who: String, since: Option<u64>, out: Outbox) -> bool {
         let held = self
             .held
@@ -762,7 +824,13 @@ impl TableTask {
                 seat
             }
             (None, Some((old, Some(seat)))) => {
-                self.members.remove(&old);
+                if let Some(displaced) = self.members.remove(&old) {
+                    let told = ServerMessage::Refused {
+                        code: Refusal::TakenOver,
+                        message: "another session of your account took this seat".to_string(),
+                    };
+                    let _ = displaced.out.try_send(Outgoing::Last(json(&told)));
+                }
                 seat
             }
             _ => return false,
@@ -792,7 +860,7 @@ impl TableTask {
                 self.tell(news);
             }
             if let Some(key) = self.accounts.remove(&seat) {
-                self.pending.push_back(Write::Vacate(key));
+                self.pending.push_back(Write::Vacate(key, seat));
             }
             for member in self.members.values_mut() {
                 if member.seat == Some(seat) {
@@ -1083,13 +1151,22 @@ impl TableTask {
     }
 
     /// Writes what the ledger has yet to hear, in order. A write that fails stays first in line, said in the
-    /// server's log, and is tried again after the next message (a round settled twice is settled once).
+    /// server's log, and is tried again after the next message or clock (a round settled twice is settled once).
+    /// An account whose line of a round the ledger could not take as the table had it gets up at once, to sit again
+    /// with the ledger's chips.
     async fn flush(&mut self) {
+        let mut disputed = Vec::new();
         while let Some(write) = self.pending.front() {
             let written = match write {
                 Write::Dealt(round) => self.store.round_dealt(&self.id, *round).await,
-                Write::Settle(settlement) => self.store.settle(settlement).await.map(|_| ()),
-                Write::Vacate(key) => self.store.leave_seat(key, &self.id).await,
+                Write::Settle(settlement) => match self.store.settle(settlement).await {
+                    Ok(settled) => {
+                        disputed.extend(settled.disputed);
+                        Ok(())
+                    }
+                    Err(e) => Err(e),
+                },
+                Write::Vacate(key, seat) => self.store.leave_seat(key, &self.id, *seat).await,
             };
             match written {
                 Ok(()) => {
@@ -1097,14 +1174,69 @@ impl TableTask {
                 }
                 Err(e) => {
                     eprintln!("holecard-server: {}: writing to the ledger: {e}", self.id);
-                    return;
+                    if self.retry_at.is_none() {
+                        self.retry_at = Some(Instant::now() + RETRY_WRITES_AFTER);
+                    }
+                    break;
                 }
+            }
+        }
+        if self.pending.is_empty() {
+            self.retry_at = None;
+        }
+        for key in disputed {
+            let seats: Vec<SeatId> = self
+                .accounts
+                .iter()
+                .filter(|(_, k)| **k == key)
+                .map(|(seat, _)| *seat)
+                .collect();
+            for seat in seats {
+                let name = self.host.names().name(seat);
+                self.notice(format!(
+                    "{name}'s chips here and in the ledger differ: {name} gets up, to sit again with the ledger's."
+                ));
+                self.get_up(seat);
             }
         }
     }
 
+    /// A settlement is waiting to be written: what the members hear waits with it.
+    fn settling(&self) -> bool {
+        self.pending.iter().any(|w| matches!(w, Write::Settle(_)))
+    }
+
+    /// Sends what waited for the ledger, once no settlement is left unwritten.
+    fn release(&mut self) {
+        if self.settling() {
+            return;
+        }
+        while let Some(message) = self.unsent.pop_front() {
+            self.deliver(message);
+        }
+    }
+
+    /// Writes what the ledger has yet to hear and sends what waited for it: true when nothing is left waiting (a
+    /// joiner then sees no result the ledger does not have).
+    async fn news_out(&mut self) -> bool {
+        self.flush().await;
+        self.release();
+        self.unsent.is_empty()
+    }
+
+    /// Sends a message to every member, in order: at once, or after the settlement being written (and after
+    /// everything already waiting for it).
     fn send_all(&mut self, message: &ServerMessage) {
         let message = encode(message);
+        if self.settling() || !self.unsent.is_empty() {
+            self.unsent.push_back(message);
+            return;
+        }
+        self.deliver(message);
+    }
+
+    /// Puts a message in every member's outbox now.
+    fn deliver(&mut self, message: Outgoing) {
         // A member whose messages pile up unread is dropped rather than let the table wait or grow without bound.
         let mut stuck = Vec::new();
         for (conn, member) in &self.members {

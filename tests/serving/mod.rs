@@ -63,6 +63,11 @@ fn on_postgres(admin: &str, sql: String) {
 }
 
 impl Db {
+    /// Which database it is.
+    pub fn backend(&self) -> Backend {
+        self.backend
+    }
+
     /// A database on `backend`, or none when PostgreSQL is not given here.
     pub fn on(backend: Backend) -> Option<Db> {
         let n = NEXT.fetch_add(1, Ordering::Relaxed);
@@ -141,20 +146,34 @@ pub fn start(db: &Db, pace: Pace) -> Running {
 
 /// The same, with the level and the config changed first.
 pub fn start_with(db: &Db, pace: Pace, change: impl FnOnce(&mut Config)) -> Running {
+    server::spawn(
+        "127.0.0.1:0".parse().expect("an address"),
+        config(db, pace, change),
+    )
+    .expect("the server starts")
+}
+
+/// The tests' server: the default table as `strip`, at `pace`, on `db`, changed by `change`.
+pub fn config(db: &Db, pace: Pace, change: impl FnOnce(&mut Config)) -> Config {
     let level = Level::load_or_default(None).expect("the default level");
     let mut config = Config {
         tables: vec![("strip".to_string(), level)],
         seed: 7,
         pace,
         per_address: 16,
+        request_time: holecard::server::listen::REQUEST_TIME,
         web: None,
         database: db.url.clone(),
         stake: Cents::units(1_000),
-        logins: Default::default(),
+        // Every test client registers from 127.0.0.1: the tests of the registration limit set their own.
+        logins: holecard::server::api::LoginLimits {
+            registrations_per_address: std::num::NonZeroU32::new(100_000).expect("not zero"),
+            ..Default::default()
+        },
         route: None,
     };
     change(&mut config);
-    server::spawn("127.0.0.1:0".parse().expect("an address"), config).expect("the server starts")
+    config
 }
 
 pub fn patient() -> Pace {
@@ -208,21 +227,7 @@ impl Client {
 
     /// Connects to the WebSocket at `url` and says this hello.
     pub fn hello_url(url: &str, hello: &str) -> Client {
-        let (ws, _) = tungstenite::connect(url).expect("connects");
-        if let MaybeTlsStream::Plain(stream) = ws.get_ref() {
-            stream
-                .set_read_timeout(Some(Duration::from_millis(20)))
-                .expect("a read timeout");
-        }
-        let mut client = Client {
-            ws,
-            got: Vec::new(),
-            seat: None,
-            view: None,
-            seqs: Vec::new(),
-            autoplay: true,
-            token: String::new(),
-        };
+        let mut client = Client::open(url);
         client.send(hello);
         if let ServerMessage::Welcome { token, .. } =
             client.wait_for(|m| matches!(m, ServerMessage::Welcome { .. }))
@@ -230,6 +235,25 @@ impl Client {
             client.token = token;
         }
         client
+    }
+
+    /// A connection to the WebSocket at `url`, nothing said yet.
+    pub fn open(url: &str) -> Client {
+        let (ws, _) = tungstenite::connect(url).expect("connects");
+        if let MaybeTlsStream::Plain(stream) = ws.get_ref() {
+            stream
+                .set_read_timeout(Some(Duration::from_millis(20)))
+                .expect("a read timeout");
+        }
+        Client {
+            ws,
+            got: Vec::new(),
+            seat: None,
+            view: None,
+            seqs: Vec::new(),
+            autoplay: true,
+            token: String::new(),
+        }
     }
 
     pub fn send(&mut self, text: &str) {
@@ -398,8 +422,24 @@ pub fn http_with_head(
     body: Option<&str>,
     token: Option<&str>,
 ) -> (u16, String, String) {
+    ask(
+        TcpStream::connect(addr).expect("connects"),
+        method,
+        path,
+        body,
+        token,
+    )
+}
+
+/// One request on `stream`, closed after the answer: the status, the head and the body.
+fn ask(
+    mut stream: TcpStream,
+    method: &str,
+    path: &str,
+    body: Option<&str>,
+    token: Option<&str>,
+) -> (u16, String, String) {
     use std::io::{Read, Write};
-    let mut stream = TcpStream::connect(addr).expect("connects");
     stream
         .set_read_timeout(Some(Duration::from_secs(10)))
         .expect("a read timeout");
@@ -550,11 +590,15 @@ impl Client {
 }
 
 /// Runs `f` on the ledger of `db` (its own runtime, its own pool).
-pub fn with_store<T>(db: &Db, f: impl AsyncFnOnce(&holecard::server::store::Store) -> T) -> T {
+/// The ledger, to write when no server keeps it (a SQLite ledger is one server's at a time), else to read.
+pub fn with_store<T>(db: &Db, f: impl AsyncFnOnce(&holecard::server::ledger::Store) -> T) -> T {
+    use holecard::server::ledger::{LedgerError, Store};
     block_on(async {
-        let store = holecard::server::store::Store::open(&db.url)
-            .await
-            .expect("the ledger opens");
+        let store = match Store::open(&db.url).await {
+            Err(LedgerError::Held(_)) => Store::open_reader(&db.url).await,
+            opened => opened,
+        }
+        .expect("the ledger opens");
         f(&store).await
     })
 }
@@ -571,6 +615,24 @@ pub fn tamper(db: &Db, sql: &'static str) {
             .expect("the change is made");
         pool.close().await;
     });
+}
+
+/// The table the ledger has the account `key` seated at, if any.
+pub fn seated_at(db: &Db, key: &str) -> Option<String> {
+    block_on(async {
+        use sqlx::Row;
+        let pool = sqlx::AnyPool::connect(&db.url)
+            .await
+            .expect("the ledger opens");
+        let row = sqlx::query("SELECT seated_at FROM accounts WHERE name_key = $1")
+            .bind(key.to_string())
+            .fetch_one(&pool)
+            .await
+            .expect("the account");
+        let at: Option<String> = row.get(0);
+        pool.close().await;
+        at
+    })
 }
 
 /// How many `stake` and `reset` entries an account's ledger has.
@@ -709,4 +771,168 @@ pub fn check_ledger(db: &Db) -> serde_json::Value {
 /// JSON text read, or a failure that shows it.
 pub fn json(body: &str) -> serde_json::Value {
     serde_json::from_str(body).unwrap_or_else(|e| panic!("{e}: {body}"))
+}
+
+/// Says this hello on a new connection: the client, welcomed, or the refusal (neither panics, for tests that race a
+/// hello against something else and accept either).
+pub fn try_hello(addr: std::net::SocketAddr, hello: &str) -> Result<Client, (Refusal, String)> {
+    let mut client = Client::open(&format!("ws://{addr}/ws"));
+    client.send(hello);
+    // Read one message at a time, up to the answer: a session that is ended just after its welcome may close the
+    // connection right behind it, and what follows the welcome is the test's to read.
+    let until = Instant::now() + Duration::from_secs(10);
+    while Instant::now() < until {
+        match read_one(&mut client.ws) {
+            Read::Message(Ok(ServerMessage::Welcome { token, .. })) => {
+                client.token = token;
+                return Ok(client);
+            }
+            Read::Message(Ok(ServerMessage::Refused { code, message })) => {
+                return Err((code, message));
+            }
+            Read::Message(Ok(other)) => client.got.push(other),
+            Read::Message(Err(e)) => panic!("the server's messages read: {e}"),
+            Read::Nothing => {}
+            Read::Closed(e) => panic!("closed before answering hello: {e}"),
+        }
+    }
+    panic!("no answer to hello in 10 s");
+}
+
+/// One plain HTTP/1.1 request to `addr` from the local address `from` (127.0.0.2 and the like, all this machine):
+/// the status, the head and the body.
+pub fn http_from(
+    from: std::net::IpAddr,
+    addr: std::net::SocketAddr,
+    method: &str,
+    path: &str,
+    body: Option<&str>,
+) -> (u16, String, String) {
+    ask(connect_from(from, addr), method, path, body, None)
+}
+
+/// A TCP connection to `addr` from the local address `from`.
+pub fn connect_from(from: std::net::IpAddr, addr: std::net::SocketAddr) -> TcpStream {
+    block_on(async {
+        let socket = match from {
+            std::net::IpAddr::V4(_) => tokio::net::TcpSocket::new_v4(),
+            std::net::IpAddr::V6(_) => tokio::net::TcpSocket::new_v6(),
+        }
+        .expect("a socket");
+        socket
+            .bind(SocketAddr::new(from, 0))
+            .unwrap_or_else(|e| panic!("binding {from}: {e}"));
+        let stream = socket.connect(addr).await.expect("connects");
+        stream.into_std().expect("a plain stream")
+    })
+    .tap_blocking()
+}
+
+/// A stream handed back from the async runtime, set to blocking for the tests' plain reads and writes.
+trait Blocking {
+    fn tap_blocking(self) -> Self;
+}
+
+impl Blocking for TcpStream {
+    fn tap_blocking(self) -> TcpStream {
+        self.set_nonblocking(false).expect("blocking");
+        self
+    }
+}
+
+/// The server's writes to the ledger of `db` held up while this lives: on SQLite a transaction holding the file's
+/// write lock (the server's writes wait, then fail and are tried again), on PostgreSQL one holding the row of the
+/// table `table`'s house (a settlement waits on it).
+pub struct HeldWrites {
+    stop: Option<std::sync::mpsc::Sender<()>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Drop for HeldWrites {
+    fn drop(&mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+/// Holds up the server's writes to `db` (see [`HeldWrites`]) until the guard is dropped.
+pub fn hold_writes(db: &Db, table: &str) -> HeldWrites {
+    let url = db.url.clone();
+    let backend = db.backend;
+    let table = table.to_string();
+    let (stop, stopped) = std::sync::mpsc::channel::<()>();
+    let (held, holding) = std::sync::mpsc::channel::<()>();
+    let thread = std::thread::spawn(move || {
+        block_on(async move {
+            use sqlx::Connection;
+            sqlx::any::install_default_drivers();
+            let mut conn = sqlx::AnyConnection::connect(&url)
+                .await
+                .expect("the ledger opens");
+            match backend {
+                Backend::Sqlite => {
+                    sqlx::query("BEGIN IMMEDIATE")
+                        .execute(&mut conn)
+                        .await
+                        .expect("the write lock");
+                }
+                Backend::Postgres => {
+                    sqlx::query("BEGIN")
+                        .execute(&mut conn)
+                        .await
+                        .expect("begins");
+                    sqlx::query("SELECT house_chips FROM houses WHERE table_id = $1 FOR UPDATE")
+                        .bind(&table)
+                        .execute(&mut conn)
+                        .await
+                        .expect("the house's row");
+                }
+            }
+            let _ = held.send(());
+            let _ = stopped.recv();
+            sqlx::query("ROLLBACK")
+                .execute(&mut conn)
+                .await
+                .expect("let go");
+        });
+    });
+    holding.recv().expect("the writes are held");
+    HeldWrites {
+        stop: Some(stop),
+        thread: Some(thread),
+    }
+}
+
+/// `holecard-server` started on `db` with these arguments, expected to refuse to start: its exit status and what it
+/// wrote to standard error.
+pub fn launch_refused(db: &Db, more: &[&str]) -> (std::process::ExitStatus, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_holecard-server"))
+        .args(["--listen", "127.0.0.1:0"])
+        .args(TABLES_OF_LEVELS)
+        .args(["--database", &db.url])
+        .args(more)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the server starts");
+    let until = Instant::now() + Duration::from_secs(30);
+    loop {
+        if let Ok(Some(status)) = child.try_wait() {
+            let mut text = String::new();
+            if let Some(mut stderr) = child.stderr.take() {
+                let _ = std::io::Read::read_to_string(&mut stderr, &mut text);
+            }
+            return (status, text);
+        }
+        if Instant::now() > until {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("the second server on one ledger was still running after 30 s");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
 }

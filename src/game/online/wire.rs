@@ -96,7 +96,8 @@ pub(super) fn pump(
                     online.seat_token = Some(token.clone());
                 }
                 if let ServerMessage::Refused { code, message } = &message
-                    && (casino.status != Status::Open || *code == Refusal::SessionEnded)
+                    && (casino.status != Status::Open
+                        || matches!(code, Refusal::SessionEnded | Refusal::TakenOver))
                 {
                     refused_at_hello(online, casino, *code, message);
                     refused = true;
@@ -345,9 +346,10 @@ pub(super) fn refused(
     }
 }
 
-/// Refused at hello (a name taken, a session no longer known), or the session ended while playing (logged out or a
-/// new password, here or on another device): say so and stop; a session the casino no longer knows is forgotten
-/// here too.
+/// Refused at hello (a name taken, a session no longer known), the session ended while playing (logged out or a
+/// new password, here or on another device), or the seat taken over by another session of the account (another
+/// device or tab came back to it): say so and stop, rather than take it back and be taken over again; a session the
+/// casino no longer knows is forgotten here too.
 pub(super) fn refused_at_hello(
     online: &mut Online,
     casino: &mut Casino,

@@ -1,0 +1,172 @@
+//! The sessions held here, and their end. A guest's session lives in this process alone: its name (held in the
+//! ledger for it, so no server welcomes a look-alike), whether a connection has it now, and the table it was at. An
+//! account's sessions live in the ledger; what this process keeps of them is how to end each connection of the
+//! account at once (logged out, a new password), here and, through the ledger's NOTIFY, on every server sharing it.
+//! A process that loses its LISTEN connection asks the ledger about every account connected here when it comes back.
+
+use super::*;
+
+/// How long the ledger holds a guest's name for this process without hearing from it again: the process renews its
+/// guests' names three times in that while, and a process that is killed gives them back when it runs out.
+pub(super) const GUEST_HOLD: Duration = Duration::from_secs(30);
+
+/// An account's connection as the ways to end it find it: the account, the epoch of its sessions it was welcomed
+/// under, and the way to end it.
+pub(super) struct Welcomed {
+    pub(super) key: String,
+    pub(super) epoch: i64,
+    pub(super) end: oneshot::Sender<()>,
+}
+
+/// A guest's session: its name, whether a connection has it now, and the table they were at.
+pub(super) struct Session {
+    pub(super) name: String,
+    pub(super) live: Option<ConnId>,
+    pub(super) gone_at: Option<Instant>,
+    pub(super) table: Option<String>,
+}
+
+impl Session {
+    /// Still holds its name (and any seat): connected, or dropped less than `hold` ago.
+    pub(super) fn current(&self, now: Instant, hold: Duration) -> bool {
+        self.live.is_some() || self.gone_at.is_some_and(|at| now.duration_since(at) < hold)
+    }
+}
+
+impl Shared {
+    /// Ends every session of the account `key` here at once (it logged out, or its password changed): each table
+    /// gives up its seat (one a connection holds, or one held for a dropped connection), and each open connection
+    /// is told and closed. The ledger's sessions are ended by the caller.
+    pub(super) async fn end_account(&self, key: &str) {
+        let who = format!("account:{key}");
+        for table in self.tables.values() {
+            let _ = table.tx.send(ToTable::Ended { who: who.clone() }).await;
+        }
+        let ends: Vec<oneshot::Sender<()>> = match self.ends.lock() {
+            Ok(mut ends) => {
+                let theirs: Vec<ConnId> = ends
+                    .iter()
+                    .filter(|(_, welcomed)| welcomed.key == key)
+                    .map(|(conn, _)| *conn)
+                    .collect();
+                theirs
+                    .into_iter()
+                    .filter_map(|conn| ends.remove(&conn).map(|welcomed| welcomed.end))
+                    .collect()
+            }
+            Err(_) => Vec::new(),
+        };
+        for end in ends {
+            let _ = end.send(());
+        }
+    }
+
+    /// Asks the ledger about every account with a connection here, and ends those whose sessions ended while this
+    /// process could not hear of it.
+    async fn recheck_accounts(&self) {
+        let welcomed: std::collections::BTreeSet<(String, i64)> = match self.ends.lock() {
+            Ok(ends) => ends
+                .values()
+                .map(|welcomed| (welcomed.key.clone(), welcomed.epoch))
+                .collect(),
+            Err(_) => return,
+        };
+        for (key, epoch) in welcomed {
+            match self.store.epoch_of(&key).await {
+                Ok(now) if now != Some(epoch) => {
+                    eprintln!(
+                        "holecard-server: {key}'s sessions ended while this server was not listening: ended here too"
+                    );
+                    self.end_account(&key).await;
+                }
+                Ok(_) => {}
+                Err(e) => eprintln!("holecard-server: asking the ledger about {key}: {e}"),
+            }
+        }
+    }
+}
+
+/// Hears from PostgreSQL that an account's sessions have ended on any server sharing the ledger (logged out, a new
+/// password) and ends them here too. A notification sent while the connection was down is lost (PostgreSQL keeps
+/// none for a listener that is gone), so each time it listens again, it asks the ledger about every account
+/// connected here; it listens first, then asks, so nothing falls between the two.
+pub(super) async fn hear_sessions_ended(database: String, shared: std::sync::Weak<Shared>) {
+    let mut listened_before = false;
+    loop {
+        let listener = async {
+            let mut listener = sqlx::postgres::PgListener::connect(&database).await?;
+            listener.listen(ledger::SESSIONS_ENDED).await?;
+            let mut listening_again = listened_before;
+            listened_before = true;
+            loop {
+                if std::mem::take(&mut listening_again) {
+                    match shared.upgrade() {
+                        Some(shared) => shared.recheck_accounts().await,
+                        None => return Ok::<(), sqlx::Error>(()),
+                    }
+                }
+                // `try_recv` says when the connection was lost (and is listening again): then what was missed is
+                // asked of the ledger.
+                match listener.try_recv().await? {
+                    Some(heard) => match shared.upgrade() {
+                        Some(shared) => shared.end_account(heard.payload()).await,
+                        None => return Ok(()),
+                    },
+                    None => {
+                        eprintln!(
+                            "holecard-server: the connection hearing other servers' logouts was lost; listening \
+                             again, and asking the ledger what was missed"
+                        );
+                        listening_again = true;
+                    }
+                }
+            }
+        };
+        match listener.await {
+            Ok(()) => return,
+            Err(e) => eprintln!(
+                "holecard-server: hearing other servers' logouts: {e}; listening again in 1 s"
+            ),
+        }
+        if shared.strong_count() == 0 {
+            return;
+        }
+        tokio::time::sleep(Duration::from_secs(1)).await;
+    }
+}
+
+/// Every third of [`GUEST_HOLD`], while the server runs: guests' sessions whose hold ran out are forgotten and their
+/// names given back in the ledger; the names of the rest are held on.
+pub(super) async fn keep_guest_names(shared: std::sync::Weak<Shared>) {
+    let mut every = tokio::time::interval(GUEST_HOLD / 3);
+    loop {
+        every.tick().await;
+        let Some(shared) = shared.upgrade() else {
+            return;
+        };
+        let now = Instant::now();
+        let gone: Vec<(String, String)> = match shared.sessions.lock() {
+            Ok(mut sessions) => {
+                let expired: Vec<String> = sessions
+                    .iter()
+                    .filter(|(_, s)| !s.current(now, shared.hold))
+                    .map(|(token, _)| token.clone())
+                    .collect();
+                expired
+                    .into_iter()
+                    .filter_map(|token| sessions.remove(&token).map(|s| (s.name, token)))
+                    .collect()
+            }
+            Err(_) => Vec::new(),
+        };
+        for (name, token) in gone {
+            if let Err(e) = shared.store.release_guest_name(&name, &token).await {
+                eprintln!("holecard-server: giving back the guest name {name}: {e}");
+            }
+        }
+        let until = ledger::now_ms() + GUEST_HOLD.as_millis() as i64;
+        if let Err(e) = shared.store.renew_guest_names(&shared.holder, until).await {
+            eprintln!("holecard-server: holding the guests' names: {e}");
+        }
+    }
+}
