@@ -672,3 +672,37 @@ fn idle_connections_from_one_address_lock_no_one_else_out(db: &Db) {
     lou.sit_anywhere("strip");
     drop(held);
 }
+
+mod listening {
+    use super::*;
+
+    /// Two servers on one PostgreSQL ledger: a logout on one ends the account's connection on the other, also when
+    /// the other had lost its LISTEN connection at that moment (PostgreSQL keeps no notification for a listener
+    /// that is gone: coming back, the server asks the ledger about every account it holds).
+    #[test]
+    fn a_logout_while_a_server_is_not_listening_still_ends_its_sessions() {
+        let Some(db) = Db::on(serving::Backend::Postgres) else {
+            return;
+        };
+        let a = start_with(&db, quick(), |_| {});
+        let b = start_with(&db, quick(), |config| {
+            config.tables[0].0 = "strip-b".to_string();
+        });
+        for i in 0..3 {
+            let name = format!("Nell{i}");
+            let token = account(a.addr, &name, "correct horse");
+            let mut there = Client::with_token(b.addr, &token);
+            there.send(r#"{"type":"watch","table":"strip-b"}"#);
+            there.wait_for(|m| matches!(m, ServerMessage::Joined { .. }));
+            // Every server's LISTEN connection cut, and at once the logout, on the other server.
+            serving::on_the_ledger(
+                &db,
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity \
+                 WHERE datname = current_database() AND query LIKE 'LISTEN%'",
+            );
+            let (status, _) = http(a.addr, "POST", "/api/logout", None, Some(&token));
+            assert_eq!(status, 204);
+            there.until_the_session_ends();
+        }
+    }
+}

@@ -603,6 +603,11 @@ pub fn with_store<T>(db: &Db, f: impl AsyncFnOnce(&holecard::server::ledger::Sto
     })
 }
 
+/// Runs one statement on the ledger of `db` behind the server's back (a fault a test puts in).
+pub fn on_the_ledger(db: &Db, sql: &'static str) {
+    tamper(db, sql);
+}
+
 /// Changes the ledger behind the server's back (to show the check finds it).
 pub fn tamper(db: &Db, sql: &'static str) {
     block_on(async {
