@@ -706,3 +706,75 @@ mod listening {
         }
     }
 }
+
+mod one_writer {
+    use super::*;
+
+    /// Two servers on one SQLite ledger would each deal the same tables and write over each other's rounds: the
+    /// second is refused and says why, the ledger can still be checked while the first serves, and once the first
+    /// has stopped another may keep the ledger.
+    #[test]
+    fn a_second_server_on_one_sqlite_ledger_is_refused() {
+        let db = Db::on(serving::Backend::Sqlite).expect("SQLite is always here");
+        let first = start_with(&db, quick(), |_| {});
+        let (status, said) = serving::launch_refused(&db, &[]);
+        assert!(!status.success(), "{said}");
+        assert!(
+            said.contains("another holecard-server keeps its ledger"),
+            "{said}"
+        );
+        check_ledger(&db);
+        let token = account(first.addr, "Ona", "correct horse");
+        Client::with_token(first.addr, &token).sit_anywhere("strip");
+        drop(first);
+        let second = start_with(&db, quick(), |_| {});
+        let mut ona = Client::with_token(second.addr, &token);
+        ona.sit_anywhere("strip");
+        drop(ona);
+        drop(second);
+        check_ledger(&db);
+    }
+}
+
+mod out_of_files {
+    use super::*;
+
+    /// More connections at once, from many addresses, than the process's file limit leaves room for: those over
+    /// it are closed as they come (a newcomer too, while they stay), the server keeps what it holds (its ledger
+    /// among them) and runs on, and when they go it serves again.
+    #[test]
+    fn a_server_at_its_file_limit_holds_on_and_serves_again() {
+        use std::io::Read;
+        let db = Db::on(serving::Backend::Sqlite).expect("SQLite is always here");
+        let mut server = serving::launch_under_file_limit(&db, ("1", "1", "0"), 256);
+        let mut held = Vec::new();
+        for n in 0..300u16 {
+            let [high, low] = n.to_be_bytes();
+            let from = IpAddr::from([127, 0, 1 + high, low.max(1)]);
+            held.push(serving::connect_from(from, server.addr));
+        }
+        std::thread::sleep(Duration::from_millis(300));
+        let mut newcomer = serving::connect_from(IpAddr::from([127, 0, 9, 1]), server.addr);
+        newcomer
+            .set_read_timeout(Some(Duration::from_secs(5)))
+            .expect("a read timeout");
+        let mut one = [0u8; 1];
+        assert!(
+            matches!(newcomer.read(&mut one), Ok(0)),
+            "a connection over the file limit's room was kept"
+        );
+        assert!(
+            matches!(server.child.try_wait(), Ok(None)),
+            "the server stopped with its files taken"
+        );
+        drop(held);
+        std::thread::sleep(Duration::from_millis(300));
+        let token = account(server.addr, "Pia", "correct horse");
+        let mut pia = Client::with_token(server.addr, &token);
+        pia.sit_anywhere("las-vegas-strip");
+        drop(pia);
+        let said = server.kill();
+        assert!(!said.contains("panicked"), "{said}");
+        check_ledger(&db);
+    }
+}

@@ -698,7 +698,28 @@ pub const TABLES_OF_LEVELS: [&str; 6] =
 
 /// The same, with more arguments.
 pub fn launch_with(db: &Db, pace: (&str, &str, &str), more: &[&str]) -> Process {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_holecard-server"))
+    launched(
+        Command::new(env!("CARGO_BIN_EXE_holecard-server")),
+        db,
+        pace,
+        more,
+    )
+}
+
+/// The same, with the process allowed `files` open files at most (soft and hard limit, through `prlimit`).
+pub fn launch_under_file_limit(db: &Db, pace: (&str, &str, &str), files: usize) -> Process {
+    let mut command = Command::new("prlimit");
+    command.args([
+        format!("--nofile={files}:{files}"),
+        "--".to_string(),
+        env!("CARGO_BIN_EXE_holecard-server").to_string(),
+    ]);
+    launched(command, db, pace, &[])
+}
+
+/// `command` (the server, or something that becomes it) given the tests' arguments, started, and its address read.
+fn launched(mut command: Command, db: &Db, pace: (&str, &str, &str), more: &[&str]) -> Process {
+    let mut child = command
         .args(["--listen", "127.0.0.1:0"])
         .args(TABLES_OF_LEVELS)
         .args([
