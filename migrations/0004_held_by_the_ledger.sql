@@ -45,13 +45,6 @@ CREATE TABLE disputes (
 );
 ALTER TABLE rounds ADD COLUMN disputed_net BIGINT NOT NULL DEFAULT 0;
 
--- Which server process holds a table: two processes never serve one table (and so never settle one round twice).
-CREATE TABLE table_leases (
-    table_id TEXT PRIMARY KEY,
-    holder TEXT NOT NULL,
-    until_ms BIGINT NOT NULL
-);
-
 -- Facts about the ledger itself: the version of the names' looks it holds.
 CREATE TABLE meta (
     key TEXT PRIMARY KEY,

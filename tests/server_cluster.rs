@@ -10,70 +10,10 @@ mod serving;
 use holecard::engine::{Cents, Event};
 use holecard::host::News;
 use holecard::server::protocol::{Listing, ServerMessage};
-use serving::{Backend, Client, Db, TABLES_OF_LEVELS, account, check_ledger, http, pump};
-use std::io::{BufRead, BufReader};
-use std::net::{SocketAddr, TcpListener};
-use std::path::Path;
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
-
-/// The cluster's script as a process: stopped with SIGTERM (then everything it started stops) when dropped.
-struct Cluster {
-    script: Child,
-    run: std::path::PathBuf,
-}
-
-impl Drop for Cluster {
-    fn drop(&mut self) {
-        let _ = Command::new("kill")
-            .args(["-TERM", &self.script.id().to_string()])
-            .status();
-        let until = Instant::now() + Duration::from_secs(20);
-        while Instant::now() < until {
-            if matches!(self.script.try_wait(), Ok(Some(_))) {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(50));
-        }
-        let _ = self.script.kill();
-        let _ = self.script.wait();
-    }
-}
-
-impl Cluster {
-    /// A process's pid, from the run folder.
-    fn pid(&self, name: &str) -> Option<u32> {
-        std::fs::read_to_string(self.run.join(format!("{name}.pid")))
-            .ok()
-            .and_then(|p| p.trim().parse().ok())
-    }
-
-    fn log(&self, name: &str) -> String {
-        std::fs::read_to_string(self.run.join(format!("{name}.log"))).unwrap_or_default()
-    }
-}
-
-/// Ports free on 127.0.0.1 now.
-fn free_ports(n: usize) -> Vec<u16> {
-    let held: Vec<TcpListener> = (0..n)
-        .map(|_| TcpListener::bind("127.0.0.1:0").expect("a free port"))
-        .collect();
-    held.iter()
-        .map(|l| l.local_addr().expect("its address").port())
-        .collect()
-}
-
-fn nginx_here() -> bool {
-    let there = Path::new("/usr/sbin/nginx").is_file();
-    if !there {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "on CI, nginx must be installed (.ci/run installs nginx-light)"
-        );
-        eprintln!("nginx is not installed: the cluster test is skipped here");
-    }
-    there
-}
+use serving::cluster::Cluster;
+use serving::{Backend, Client, Db, account, check_ledger, http, pump};
+use std::net::SocketAddr;
+use std::time::Duration;
 
 /// The lobby through nginx.
 fn lobby(addr: SocketAddr) -> Vec<Listing> {
@@ -104,55 +44,28 @@ fn two_servers_behind_nginx_share_one_ledger_and_outlive_a_kill() {
     let Some(db) = Db::on(Backend::Postgres) else {
         return;
     };
-    if !nginx_here() {
+    let Some(cluster) = Cluster::start(
+        &db,
+        "cluster",
+        &[
+            "--bet-seconds",
+            "2",
+            "--turn-seconds",
+            "60",
+            "--companion-ms",
+            "0",
+            "--hold-seconds",
+            "60",
+        ],
+    ) else {
         return;
-    }
-    let ports = free_ports(3);
-    let run = std::env::temp_dir().join(format!("holecard-cluster-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&run);
-    let mut script =
-        Command::new(Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/casino-cluster"))
-            .args(["--port", &ports[0].to_string()])
-            .args(["--server-ports", &format!("{},{}", ports[1], ports[2])])
-            .args(["--database", &db.url])
-            .args(["--server", env!("CARGO_BIN_EXE_holecard-server")])
-            .arg("--run-dir")
-            .arg(&run)
-            .arg("--")
-            .args(TABLES_OF_LEVELS)
-            .args([
-                "--bet-seconds",
-                "2",
-                "--turn-seconds",
-                "60",
-                "--companion-ms",
-                "0",
-            ])
-            .args(["--hold-seconds", "60"])
-            .current_dir(env!("CARGO_MANIFEST_DIR"))
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("scripts/casino-cluster runs");
-    let stdout = script.stdout.take().expect("its output");
-    let cluster = Cluster { script, run };
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-            let _ = tx.send(line);
-        }
-    });
-    let up = rx
-        .recv_timeout(Duration::from_secs(90))
-        .expect("the cluster says it is up");
-    assert!(up.contains("the casino on"), "{up}");
+    };
     assert!(
-        !up.contains(":holecard@"),
-        "the ledger's password is not shown: {up}"
+        !cluster.up.contains(":holecard@"),
+        "the ledger's password is not shown: {}",
+        cluster.up
     );
-    let addr: SocketAddr = format!("127.0.0.1:{}", ports[0])
-        .parse()
-        .expect("an address");
+    let addr = cluster.addr;
 
     // One lobby lists every table of both processes, each with where to play at it.
     let tables = lobby(addr);
@@ -214,27 +127,16 @@ fn two_servers_behind_nginx_share_one_ledger_and_outlive_a_kill() {
         }
     }
     assert!(waiting, "a round waited for Bob");
+    let refunded = bob_a.last_round_started().expect("Bob's round was dealt");
     // The table writes the round down as dealt right after dealing it (a kill before that leaves nothing to refund,
     // rightly: no chip moves until a round settles); the kill comes once it has.
     std::thread::sleep(Duration::from_millis(300));
 
     // A is killed with SIGKILL mid-round; B plays on meanwhile.
-    let pid_a = cluster.pid("a").expect("A's pid");
-    let killed = Command::new("kill")
-        .args(["-KILL", &pid_a.to_string()])
-        .status();
-    assert!(killed.is_ok_and(|s| s.success()));
+    assert!(cluster.kill("a"), "A was killed");
     play_a_round(&mut ann_b);
     // The script starts A again: it refunds the round and holds Bob's seat for him.
-    let until = Instant::now() + Duration::from_secs(60);
-    while cluster.log("a").matches("tables on http").count() < 2 {
-        assert!(
-            Instant::now() < until,
-            "A did not come back: {}",
-            cluster.log("a")
-        );
-        std::thread::sleep(Duration::from_millis(100));
-    }
+    cluster.wait_started("a", 2);
     let log = cluster.log("a");
     assert!(log.contains("was dealt but never settled"), "{log}");
     assert!(log.contains("sits at seat"), "{log}");
@@ -249,6 +151,15 @@ fn two_servers_behind_nginx_share_one_ledger_and_outlive_a_kill() {
     assert_eq!(bob_back.chips(), before);
     bob_back.autoplay = true;
     play_a_round(&mut bob_back);
+    // The table counts on past the refunded round (its number is never dealt again), and the number Bob is told
+    // is the one the ledger keeps.
+    let next = bob_back.last_round_started().expect("a round was dealt");
+    assert!(
+        next > refunded,
+        "round {refunded} was refunded and dealt again as {next}"
+    );
+    let (_, hands) = http(addr, "GET", "/api/history", None, Some(&bob));
+    assert_eq!(serving::json(&hands)[0]["round"], next, "{hands}");
 
     // A logout through nginx (either process answers it) ends Ann's session at B.
     let (status, body) = http(addr, "POST", "/api/logout", None, Some(&ann));

@@ -6,11 +6,12 @@
 
 mod serving;
 
-use holecard::engine::{Cents, TableState};
+use holecard::engine::{Cents, Event, TableState};
+use holecard::host::News;
 use holecard::server::protocol::{Refusal, ServerMessage};
 use serving::{
-    Client, Db, account, check_ledger, http, http_with_head, json, launch, pump, start_with,
-    try_hello, with_store,
+    Client, Db, account, check_ledger, http, http_with_head, json, launch, patient, pump,
+    start_with, try_hello, with_store,
 };
 use std::net::{IpAddr, SocketAddr};
 use std::sync::{Arc, Barrier};
@@ -29,6 +30,8 @@ on_both!(
     registrations_and_password_guesses_are_limited,
     half_sent_requests_and_huge_bodies_are_cut_off,
     idle_connections_from_one_address_lock_no_one_else_out,
+    a_guests_name_is_free_again_once_the_guest_has_gone,
+    a_logout_frees_the_seat_and_holds_it_for_no_one,
 );
 
 /// A fast table: bets and turns by the clock in a second, companions at once.
@@ -331,6 +334,91 @@ fn any_session_takes_its_accounts_seat_and_the_one_it_displaces_is_told(db: &Db)
     }
 }
 
+/// A logout gets the account up and its seat is free at once: no seat is held for it afterwards (the table's word
+/// to everyone that it has logged out finds the account's connection closed, which once held the seat for it), so
+/// another player sits there, and the account, back with a new session, is put in no seat but its own.
+fn a_logout_frees_the_seat_and_holds_it_for_no_one(db: &Db) {
+    // Seats wait a minute for a dropped connection: a seat held by mistake would stay held for the whole test.
+    let running = start_with(db, patient(), |config| {
+        config.pace.hold = Duration::from_secs(60)
+    });
+    let addr = running.addr;
+    let bob = account(addr, "Bob", "correct horse");
+    let mut bob = Client::with_token(addr, &bob);
+    bob.send(r#"{"type":"watch","table":"strip"}"#);
+    bob.wait_for(|m| matches!(m, ServerMessage::Joined { .. }));
+    for i in 0..5 {
+        let name = format!("Ivy{i}");
+        let token = account(addr, &name, "correct horse");
+        let mut ivy = Client::with_token(addr, &token);
+        let seat = ivy.sit_anywhere("strip");
+        let (status, _) = http(addr, "POST", "/api/logout", None, Some(&token));
+        assert_eq!(status, 204);
+        ivy.until_the_session_ends();
+        pump(&mut [&mut bob], |c| {
+            c[0].view
+                .as_ref()
+                .is_some_and(|v| !v.seats()[usize::from(seat)].occupied)
+        });
+        // Back with a new session: she sits at another seat and her connection drops (that seat, hers, waits for
+        // her); coming back, she is put in that seat and no other.
+        let token = account(addr, &name, "correct horse");
+        let mut again = Client::with_token(addr, &token);
+        let other = (0..7u8)
+            .find(|s| {
+                *s != seat
+                    && bob
+                        .view
+                        .as_ref()
+                        .is_some_and(|v| !v.seats()[usize::from(*s)].occupied)
+            })
+            .expect("another free seat");
+        again.send(&format!(
+            r#"{{"type":"sit","table":"strip","seat":{other}}}"#
+        ));
+        let sat = again.wait_for(|m| {
+            matches!(
+                m,
+                ServerMessage::Joined { .. } | ServerMessage::Refused { .. }
+            )
+        });
+        let ServerMessage::Joined {
+            seat: Some(hers), ..
+        } = sat
+        else {
+            panic!("{name} could not sit again: {sat:?}");
+        };
+        drop(again);
+        let mut back = Client::with_token(addr, &token);
+        let joined = back.find_or_wait(|m| matches!(m, ServerMessage::Joined { .. }));
+        assert!(
+            matches!(joined, ServerMessage::Joined { seat: Some(s), .. } if s == hers),
+            "{name} sat at {hers}, and came back to {joined:?}"
+        );
+        // Her first seat is anyone's: Bob sits there, and gets up.
+        bob.send(&format!(
+            r#"{{"type":"sit","table":"strip","seat":{seat}}}"#
+        ));
+        let answer = bob.wait_for(|m| {
+            matches!(
+                m,
+                ServerMessage::Joined { .. } | ServerMessage::Refused { .. }
+            )
+        });
+        assert!(
+            matches!(answer, ServerMessage::Joined { seat: Some(s), .. } if s == seat),
+            "seat {seat}, which {name} logged out of, was still held: {answer:?}"
+        );
+        bob.send(r#"{"type":"stand"}"#);
+        back.send(r#"{"type":"stand"}"#);
+        pump(&mut [&mut bob, &mut back], |c| {
+            c[0].view.as_ref().is_some_and(|v| {
+                !v.seats()[usize::from(seat)].occupied && !v.seats()[usize::from(hers)].occupied
+            })
+        });
+    }
+}
+
 /// What a round won or lost is told only once the ledger has it: with the ledger's writes held up, the round's end
 /// waits; let go, it comes, and the account's history has it.
 fn news_of_a_settlement_goes_out_after_it_commits(db: &Db) {
@@ -371,7 +459,7 @@ fn news_of_a_settlement_goes_out_after_it_commits(db: &Db) {
 }
 
 /// A server killed while it writes a round's settlement: nobody was told the round's result, and the restart
-/// refunds it; the ledger balances.
+/// refunds it; the ledger balances. The next round the player is told of has the number the ledger keeps.
 fn a_server_killed_while_a_round_is_written_never_told_its_result(db: &Db) {
     let server = launch(db, ("1", "1", "0"));
     let token = account(server.addr, "Gus", "correct horse");
@@ -396,6 +484,19 @@ fn a_server_killed_while_a_round_is_written_never_told_its_result(db: &Db) {
         json(&hands).as_array().expect("hands").is_empty(),
         "a round nobody heard the end of was refunded: {hands}"
     );
+    // Back in his seat, he plays the next round.
+    let mut back = Client::with_token(again.addr, &token);
+    back.find_or_wait(|m| matches!(m, ServerMessage::Joined { seat: Some(_), .. }));
+    back.send(&format!(r#"{{"type":"bet","amount":{}}}"#, bet.0));
+    pump(&mut [&mut back], |c| {
+        c[0].news().iter().any(|(_, n)| {
+            matches!(n, News::Event(Event::Settled { seat, .. }) if Some(*seat) == c[0].seat)
+        }) && c[0].rounds_ended() > 0
+    });
+    let told = back.last_round_started().expect("a round was dealt");
+    let (_, hands) = http(again.addr, "GET", "/api/history", None, Some(&token));
+    assert_eq!(json(&hands)[0]["round"], told, "{hands}");
+    drop(back);
     drop(again);
     check_ledger(db);
 }
@@ -521,6 +622,7 @@ fn registrations_and_password_guesses_are_limited(db: &Db) {
             "POST",
             "/api/register",
             Some(&body),
+            None,
         )
     };
     let made: Vec<u16> = (0..8)
@@ -543,6 +645,7 @@ fn registrations_and_password_guesses_are_limited(db: &Db) {
             "POST",
             "/api/login",
             Some(&body),
+            None,
         )
         .0
     };
@@ -578,6 +681,7 @@ fn registrations_and_password_guesses_are_limited(db: &Db) {
                 "POST",
                 "/api/login",
                 Some(body),
+                None,
             )
             .0
         };
@@ -671,6 +775,46 @@ fn idle_connections_from_one_address_lock_no_one_else_out(db: &Db) {
     let mut lou = Client::with_token(addr, &token);
     lou.sit_anywhere("strip");
     drop(held);
+}
+
+/// Says `hello` until it is welcomed (at most 15 s): the client.
+fn welcomed_soon(addr: SocketAddr, hello: &str) -> Client {
+    let until = Instant::now() + Duration::from_secs(15);
+    loop {
+        match try_hello(addr, hello) {
+            Ok(client) => return client,
+            Err(refused) if Instant::now() < until => {
+                let _ = refused;
+                std::thread::sleep(Duration::from_millis(100));
+            }
+            Err(refused) => panic!("still refused after 15 s: {refused:?}"),
+        }
+    }
+}
+
+/// A guest's name is held while the guest plays and while its seat waits for it, and free again once it has gone;
+/// one held when its server stopped is free again when the server starts.
+fn a_guests_name_is_free_again_once_the_guest_has_gone(db: &Db) {
+    const ANN: &str = r#"{"type":"hello","version":1,"name":"Ann"}"#;
+    const ANN_AGAIN: &str = r#"{"type":"hello","version":1,"name":"ANN"}"#;
+    // Under a route, as one of several servers on a PostgreSQL ledger: it comes back as the same server.
+    let routed = |config: &mut holecard::server::Config| config.route = Some("/ws/a".to_string());
+    let running = start_with(db, quick(), routed);
+    let ann = Client::connect_at(running.addr, "Ann");
+    let (code, _) = serving::hello_refused(running.addr, ANN_AGAIN);
+    assert_eq!(code, Refusal::BadName);
+    drop(ann);
+    // Her seat's wait (two seconds here) and the next round of the names: free.
+    let gone = Instant::now();
+    let _again = welcomed_soon(running.addr, ANN_AGAIN);
+    assert!(gone.elapsed() >= quick().hold, "{:?}", gone.elapsed());
+    drop(running);
+    // Held when the server stopped; the server starts again on the ledger and she comes straight back.
+    let running = start_with(db, quick(), routed);
+    assert!(
+        try_hello(running.addr, ANN).is_ok(),
+        "the name was still held after the restart"
+    );
 }
 
 mod listening {

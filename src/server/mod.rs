@@ -149,12 +149,20 @@ pub async fn router(config: &Config) -> Result<Router, ServerError> {
         .await?;
         tables.insert(id.clone(), handle);
     }
-    // A process that comes back under its route finds its guests' names where it left them; one with no route holds
-    // them under a token of its own.
+    // A process holds its guests' names under its route, or with no route under a token of its own. Starting, it
+    // gives back the names it held when it stopped: those guests' sessions were in its memory.
     let holder = match &config.route {
         Some(route) => format!("route:{route}"),
         None => format!("process:{}", new_token()?),
     };
+    let released = store
+        .release_earlier_guest_names(&holder, config.route.is_some())
+        .await?;
+    if released > 0 {
+        eprintln!(
+            "holecard-server: {released} guest names held when this server stopped are free again"
+        );
+    }
     let shared = Arc::new(Shared {
         tables,
         store,

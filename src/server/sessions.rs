@@ -135,17 +135,25 @@ pub(super) async fn hear_sessions_ended(database: String, shared: std::sync::Wea
     }
 }
 
-/// Every third of [`GUEST_HOLD`], while the server runs: guests' sessions whose hold ran out are forgotten and their
-/// names given back in the ledger; the names of the rest are held on.
+/// Every third of [`GUEST_HOLD`] (or every wait of a dropped connection, when shorter), while the server runs:
+/// guests' sessions whose wait ran out are forgotten and their names given back in the ledger; the names of the rest
+/// are held on.
 pub(super) async fn keep_guest_names(shared: std::sync::Weak<Shared>) {
-    let mut every = tokio::time::interval(GUEST_HOLD / 3);
+    let Some(hold) = shared.upgrade().map(|shared| shared.hold) else {
+        return;
+    };
+    // Often enough to renew the names before their hold in the ledger runs out, and to give a name back soon after
+    // its guest's seat stopped waiting for them.
+    let mut every = tokio::time::interval((GUEST_HOLD / 3).min(hold.max(Duration::from_secs(1))));
+    // Names the ledger could not be told to give back (it was not answering): told again next time.
+    let mut unreleased: Vec<(String, String)> = Vec::new();
     loop {
         every.tick().await;
         let Some(shared) = shared.upgrade() else {
             return;
         };
         let now = Instant::now();
-        let gone: Vec<(String, String)> = match shared.sessions.lock() {
+        let mut gone: Vec<(String, String)> = match shared.sessions.lock() {
             Ok(mut sessions) => {
                 let expired: Vec<String> = sessions
                     .iter()
@@ -159,9 +167,13 @@ pub(super) async fn keep_guest_names(shared: std::sync::Weak<Shared>) {
             }
             Err(_) => Vec::new(),
         };
+        gone.append(&mut unreleased);
         for (name, token) in gone {
             if let Err(e) = shared.store.release_guest_name(&name, &token).await {
-                eprintln!("holecard-server: giving back the guest name {name}: {e}");
+                eprintln!(
+                    "holecard-server: giving back the guest name {name}: {e}; trying again soon"
+                );
+                unreleased.push((name, token));
             }
         }
         let until = ledger::now_ms() + GUEST_HOLD.as_millis() as i64;

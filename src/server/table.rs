@@ -226,8 +226,6 @@ struct TableTask {
     store: Store,
     /// What an account resets to.
     stake: Cents,
-    /// The rounds this table settled before it opened this time: its rounds count on from there.
-    rounds_before: u64,
     /// The accounts seated, by seat.
     accounts: HashMap<SeatId, String>,
     /// The round under way, from its news.
@@ -280,7 +278,8 @@ pub async fn open(
         crate::engine::seed_from_number(seed),
         house,
     )
-    .map_err(|e| failed(e.to_string()))?;
+    .map_err(|e| failed(e.to_string()))?
+    .counting_from(rounds_before);
     let mut host = Host::new(table, level.companions.clone(), seed, 0);
     host.seat_regulars();
     let listing = Arc::new(Mutex::new(Listing {
@@ -313,7 +312,6 @@ pub async fn open(
         listing: listing.clone(),
         store,
         stake,
-        rounds_before,
         accounts: HashMap::new(),
         recorder,
         house_before: house,
@@ -559,7 +557,7 @@ impl TableTask {
     /// to come back, and meanwhile plays by the clock (stands, sits rounds out).
     fn lost(&mut self, member: Member) {
         match member.seat {
-            Some(seat) if !self.leaving.contains(&seat) => {
+            Some(seat) if !self.leaving.contains(&seat) && !self.host.is_free(seat) => {
                 let hold = self.pace.hold.as_secs();
                 self.notice(format!(
                     "{} has lost the connection; the seat waits {hold} seconds.",
@@ -853,9 +851,11 @@ impl TableTask {
         self.members.get(&conn).and_then(|m| m.seat)
     }
 
-    /// A person gets up: now between rounds, else when the round ends.
+    /// A person gets up: now between rounds, else when the round ends. A seat that was held for them waits no
+    /// longer (a connection of theirs found closed meanwhile, as the table told everyone, may have held it).
     fn get_up(&mut self, seat: SeatId) {
         if self.host.phase() == Phase::Betting {
+            self.held.remove(&seat);
             if let Ok((_, news)) = self.host.leave(seat) {
                 self.tell(news);
             }
@@ -1114,8 +1114,7 @@ impl TableTask {
     /// Follows the round for the ledger: it opens when dealt, and settles when it ends.
     fn record(&mut self, event: &Event) {
         if let Event::RoundStarted { round } = *event {
-            self.pending
-                .push_back(Write::Dealt(self.rounds_before + round));
+            self.pending.push_back(Write::Dealt(round));
         }
         let Some(record) = self.recorder.hear(event) else {
             return;
@@ -1141,7 +1140,7 @@ impl TableTask {
         let settlement = Settlement {
             table: self.id.clone(),
             rules: self.host.rules().to_string(),
-            round: self.rounds_before + record.round,
+            round: record.round,
             record,
             players,
             house_net: house_after - self.house_before,

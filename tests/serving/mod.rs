@@ -3,6 +3,8 @@
 //! table's view from the news, and plain HTTP requests. Every loop is bounded.
 #![allow(dead_code)]
 
+pub mod cluster;
+
 use holecard::engine::{Cents, Event, SeatId, TableState, TableView};
 use holecard::host::News;
 use holecard::host::level::Level;
@@ -197,6 +199,13 @@ pub struct Client {
     pub autoplay: bool,
     /// The session's token, from `welcome`.
     pub token: String,
+    /// The table joined last.
+    pub table: Option<String>,
+    /// Each round this client's seat played, as the round ended: the table, the round, the seat and the chips in
+    /// front of it then.
+    pub played: Vec<(String, u64, SeatId, Cents)>,
+    /// Whether a hand of this client's seat was settled in the round under way.
+    settled_here: bool,
 }
 
 impl Client {
@@ -245,6 +254,11 @@ impl Client {
                 .set_read_timeout(Some(Duration::from_millis(20)))
                 .expect("a read timeout");
         }
+        Client::of(ws)
+    }
+
+    /// A client on the WebSocket `ws`, nothing said yet.
+    fn of(ws: WebSocket<MaybeTlsStream<TcpStream>>) -> Client {
         Client {
             ws,
             got: Vec::new(),
@@ -253,6 +267,9 @@ impl Client {
             seqs: Vec::new(),
             autoplay: true,
             token: String::new(),
+            table: None,
+            played: Vec::new(),
+            settled_here: false,
         }
     }
 
@@ -262,6 +279,14 @@ impl Client {
 
     /// Reads what has arrived; keeps the view; plays when the clock waits for this seat.
     pub fn poll(&mut self) {
+        if let Err(e) = self.try_poll() {
+            panic!("{e}");
+        }
+    }
+
+    /// The same, saying when the connection has closed or broken instead of failing (for tests where that is
+    /// expected: a server killed, a session ended).
+    pub fn try_poll(&mut self) -> Result<(), String> {
         loop {
             match read_one(&mut self.ws) {
                 Read::Message(Ok(message)) => {
@@ -269,23 +294,50 @@ impl Client {
                     self.got.push(message);
                 }
                 Read::Message(Err(e)) => panic!("the server's messages read: {e}"),
-                Read::Nothing => return,
-                Read::Closed(e) => panic!("the connection broke: {e}"),
+                Read::Nothing => return Ok(()),
+                Read::Closed(e) => return Err(format!("the connection broke: {e}")),
             }
+        }
+    }
+
+    /// Sends `text`: false when the connection is gone.
+    pub fn try_send(&mut self, text: &str) -> bool {
+        self.ws.send(Message::text(text)).is_ok()
+    }
+
+    /// Notes the rounds this client's seat plays, with its chips at each one's end.
+    fn follow(&mut self, event: &Event) {
+        match *event {
+            Event::RoundStarted { .. } => self.settled_here = false,
+            Event::Settled { seat, .. } if Some(seat) == self.seat => self.settled_here = true,
+            Event::RoundEnded { round } => {
+                if let (true, Some(seat), Some(table)) =
+                    (self.settled_here, self.seat, self.table.clone())
+                {
+                    self.played.push((table, round, seat, self.chips()));
+                }
+                self.settled_here = false;
+            }
+            _ => {}
         }
     }
 
     fn take(&mut self, message: &ServerMessage) {
         match message {
-            ServerMessage::Joined { seat, view, .. } => {
+            ServerMessage::Joined {
+                seat, view, table, ..
+            } => {
                 self.seat = *seat;
                 self.view = Some((**view).clone());
+                self.table = Some(table.clone());
+                self.settled_here = false;
             }
             ServerMessage::Missed { seq, .. } => self.seqs.push(*seq),
             ServerMessage::News { seq, news } => {
                 self.seqs.push(*seq);
                 if let (News::Event(event), Some(view)) = (news, self.view.as_mut()) {
                     view.apply(event).expect("the news follows the view");
+                    self.follow(event);
                 }
             }
             ServerMessage::Clock(timer)
@@ -298,7 +350,8 @@ impl Client {
                     .legal_actions(seat)
                     .when_silent()
                     .expect("a seat in turn can always stand or decline");
-                self.send(&format!(r#"{{"type":"play","action":"{safe:?}"}}"#));
+                // A connection gone shows at the next read.
+                self.try_send(&format!(r#"{{"type":"play","action":"{safe:?}"}}"#));
             }
             _ => {}
         }
@@ -378,6 +431,14 @@ impl Client {
                 _ => None,
             })
             .collect()
+    }
+
+    /// The number of the last round the client was told had started.
+    pub fn last_round_started(&self) -> Option<u64> {
+        self.news().iter().rev().find_map(|(_, news)| match news {
+            News::Event(Event::RoundStarted { round }) => Some(*round),
+            _ => None,
+        })
     }
 
     pub fn rounds_ended(&self) -> usize {
@@ -608,12 +669,18 @@ pub fn on_the_ledger(db: &Db, sql: &'static str) {
     tamper(db, sql);
 }
 
+/// A pool of connections to the ledger of `db`, for a test's own statements.
+pub async fn pool(db: &Db) -> sqlx::AnyPool {
+    sqlx::any::install_default_drivers();
+    sqlx::AnyPool::connect(&db.url)
+        .await
+        .expect("the ledger opens")
+}
+
 /// Changes the ledger behind the server's back (to show the check finds it).
 pub fn tamper(db: &Db, sql: &'static str) {
     block_on(async {
-        let pool = sqlx::AnyPool::connect(&db.url)
-            .await
-            .expect("the ledger opens");
+        let pool = pool(db).await;
         sqlx::query(sql)
             .execute(&pool)
             .await
@@ -626,9 +693,7 @@ pub fn tamper(db: &Db, sql: &'static str) {
 pub fn seated_at(db: &Db, key: &str) -> Option<String> {
     block_on(async {
         use sqlx::Row;
-        let pool = sqlx::AnyPool::connect(&db.url)
-            .await
-            .expect("the ledger opens");
+        let pool = pool(db).await;
         let row = sqlx::query("SELECT seated_at FROM accounts WHERE name_key = $1")
             .bind(key.to_string())
             .fetch_one(&pool)
@@ -644,9 +709,7 @@ pub fn seated_at(db: &Db, key: &str) -> Option<String> {
 pub fn entries(db: &Db, key: &str) -> (i64, i64) {
     block_on(async {
         use sqlx::Row;
-        let pool = sqlx::AnyPool::connect(&db.url)
-            .await
-            .expect("the ledger opens");
+        let pool = pool(db).await;
         let count = |kind: &'static str| {
             sqlx::query("SELECT COUNT(*) FROM ledger WHERE name_key = $1 AND kind = $2")
                 .bind(key.to_string())
@@ -779,18 +842,26 @@ impl Process {
 
 /// `holecard-server --check-ledger` on `db`: its report, after asserting it balances.
 pub fn check_ledger(db: &Db) -> serde_json::Value {
+    let report = ledger_report(db);
+    assert_eq!(report["balanced"], true, "{report:#}");
+    report
+}
+
+/// `holecard-server --check-ledger` on `db`: its report, balanced or not.
+pub fn ledger_report(db: &Db) -> serde_json::Value {
     let out = Command::new(env!("CARGO_BIN_EXE_holecard-server"))
         .args(["--check-ledger", "--database", &db.url])
         .output()
         .expect("the check runs");
     let text = String::from_utf8_lossy(&out.stdout).to_string();
-    assert!(
-        out.status.success(),
-        "{text}{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let report = json(&text);
-    assert_eq!(report["balanced"], true, "{text}");
+    let report: serde_json::Value = serde_json::from_str(&text).unwrap_or_else(|e| {
+        panic!(
+            "the check said no report ({e}): {text}{}",
+            String::from_utf8_lossy(&out.stderr)
+        )
+    });
+    // It exits 0 when, and only when, the ledger balances.
+    assert_eq!(out.status.success(), report["balanced"] == true, "{text}");
     report
 }
 
@@ -802,8 +873,49 @@ pub fn json(body: &str) -> serde_json::Value {
 /// Says this hello on a new connection: the client, welcomed, or the refusal (neither panics, for tests that race a
 /// hello against something else and accept either).
 pub fn try_hello(addr: std::net::SocketAddr, hello: &str) -> Result<Client, (Refusal, String)> {
-    let mut client = Client::open(&format!("ws://{addr}/ws"));
-    client.send(hello);
+    match welcome(Client::open(&format!("ws://{addr}/ws")), hello) {
+        Ok(client) => Ok(client),
+        Err(NotWelcomed::Refused(code, message)) => Err((code, message)),
+        Err(NotWelcomed::Broken(e)) => panic!("{e}"),
+    }
+}
+
+/// What a hello came to when it was not welcomed.
+#[derive(Debug)]
+pub enum NotWelcomed {
+    Refused(Refusal, String),
+    /// The connection could not be made, or broke before the answer.
+    Broken(String),
+}
+
+/// Says this hello on a new WebSocket to `path` at `addr`, from the local address `from`: the client, welcomed, or
+/// what it came to (never panics: for tests where servers are killed under the clients).
+pub fn hello_from(
+    from: std::net::IpAddr,
+    addr: std::net::SocketAddr,
+    path: &str,
+    hello: &str,
+) -> Result<Client, NotWelcomed> {
+    let stream = try_connect_from(from, addr).map_err(NotWelcomed::Broken)?;
+    stream
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .map_err(|e| NotWelcomed::Broken(e.to_string()))?;
+    let (ws, _) =
+        tungstenite::client::client(format!("ws://{addr}{path}"), MaybeTlsStream::Plain(stream))
+            .map_err(|e| NotWelcomed::Broken(format!("the WebSocket of {path}: {e}")))?;
+    if let MaybeTlsStream::Plain(stream) = ws.get_ref() {
+        stream
+            .set_read_timeout(Some(Duration::from_millis(20)))
+            .map_err(|e| NotWelcomed::Broken(e.to_string()))?;
+    }
+    welcome(Client::of(ws), hello)
+}
+
+/// Says `hello` on `client`'s new connection and reads up to the answer.
+fn welcome(mut client: Client, hello: &str) -> Result<Client, NotWelcomed> {
+    if !client.try_send(hello) {
+        return Err(NotWelcomed::Broken("closed before hello".to_string()));
+    }
     // Read one message at a time, up to the answer: a session that is ended just after its welcome may close the
     // connection right behind it, and what follows the welcome is the test's to read.
     let until = Instant::now() + Duration::from_secs(10);
@@ -814,15 +926,21 @@ pub fn try_hello(addr: std::net::SocketAddr, hello: &str) -> Result<Client, (Ref
                 return Ok(client);
             }
             Read::Message(Ok(ServerMessage::Refused { code, message })) => {
-                return Err((code, message));
+                return Err(NotWelcomed::Refused(code, message));
             }
             Read::Message(Ok(other)) => client.got.push(other),
             Read::Message(Err(e)) => panic!("the server's messages read: {e}"),
             Read::Nothing => {}
-            Read::Closed(e) => panic!("closed before answering hello: {e}"),
+            Read::Closed(e) => {
+                return Err(NotWelcomed::Broken(format!(
+                    "closed before answering hello: {e}"
+                )));
+            }
         }
     }
-    panic!("no answer to hello in 10 s");
+    Err(NotWelcomed::Broken(
+        "no answer to hello in 10 s".to_string(),
+    ))
 }
 
 /// One plain HTTP/1.1 request to `addr` from the local address `from` (127.0.0.2 and the like, all this machine):
@@ -833,25 +951,39 @@ pub fn http_from(
     method: &str,
     path: &str,
     body: Option<&str>,
+    token: Option<&str>,
 ) -> (u16, String, String) {
-    ask(connect_from(from, addr), method, path, body, None)
+    ask(connect_from(from, addr), method, path, body, token)
 }
 
 /// A TCP connection to `addr` from the local address `from`.
 pub fn connect_from(from: std::net::IpAddr, addr: std::net::SocketAddr) -> TcpStream {
-    block_on(async {
+    try_connect_from(from, addr).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// The same, or why not.
+fn try_connect_from(
+    from: std::net::IpAddr,
+    addr: std::net::SocketAddr,
+) -> Result<TcpStream, String> {
+    let stream = block_on(async {
         let socket = match from {
             std::net::IpAddr::V4(_) => tokio::net::TcpSocket::new_v4(),
             std::net::IpAddr::V6(_) => tokio::net::TcpSocket::new_v6(),
         }
-        .expect("a socket");
+        .map_err(|e| format!("a socket: {e}"))?;
         socket
             .bind(SocketAddr::new(from, 0))
-            .unwrap_or_else(|e| panic!("binding {from}: {e}"));
-        let stream = socket.connect(addr).await.expect("connects");
-        stream.into_std().expect("a plain stream")
-    })
-    .tap_blocking()
+            .map_err(|e| format!("binding {from}: {e}"))?;
+        let stream = socket
+            .connect(addr)
+            .await
+            .map_err(|e| format!("connecting to {addr} from {from}: {e}"))?;
+        stream
+            .into_std()
+            .map_err(|e| format!("a plain stream: {e}"))
+    })?;
+    Ok(stream.tap_blocking())
 }
 
 /// A stream handed back from the async runtime, set to blocking for the tests' plain reads and writes.

@@ -91,6 +91,14 @@ impl Table {
         self.round
     }
 
+    /// The table counting on from `rounds` dealt before it opened (a casino table going on from its ledger): its
+    /// next round is numbered `rounds + 1`, so every round's number is the one its players are told and the one
+    /// its records keep.
+    pub fn counting_from(mut self, rounds: u64) -> Table {
+        self.round = rounds;
+        self
+    }
+
     /// Every physical card: shoe, discard tray, dealer and hands. Each card of the shoe appears exactly once.
     pub fn all_cards(&self) -> impl Iterator<Item = Card> + '_ {
         self.shoe

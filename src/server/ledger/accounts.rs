@@ -3,12 +3,11 @@
 //! holds it, the leaderboard and an account's hands.
 
 use super::names::look_of;
-use super::{LedgerError, Store, now_ms};
+use super::{LedgerError, Store, now_ms, token_hash};
 use crate::engine::Cents;
 use argon2::password_hash::phc::PasswordHash;
 use argon2::password_hash::{PasswordHasher, PasswordVerifier};
 use serde::Serialize;
-use sha2::{Digest, Sha256};
 use sqlx::Row;
 use sqlx::any::AnyRow;
 
@@ -346,13 +345,6 @@ async fn new_session(
         .execute(&mut **tx)
         .await?;
     Ok(token)
-}
-
-pub(super) fn token_hash(token: &str) -> String {
-    Sha256::digest(token.as_bytes())
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
 }
 
 fn check_password(password: &str) -> Result<(), LedgerError> {

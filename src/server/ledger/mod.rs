@@ -33,6 +33,15 @@ use thiserror::Error;
 
 pub use crate::host::history::now_ms;
 
+/// A session's token as the ledger keeps it: its SHA-256 in hex (the token itself is never stored).
+fn token_hash(token: &str) -> String {
+    use sha2::{Digest, Sha256};
+    Sha256::digest(token.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
 /// The ledger.
 #[derive(Clone, Debug)]
 pub struct Store {

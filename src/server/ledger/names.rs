@@ -211,7 +211,7 @@ impl Store {
         .bind(&key)
         .bind(name)
         .bind(holder)
-        .bind(super::accounts::token_hash(token))
+        .bind(super::token_hash(token))
         .bind(until_ms)
         .execute(&self.pool)
         .await;
@@ -224,14 +224,37 @@ impl Store {
 
     /// The guest session `token` no longer holds its name.
     pub async fn release_guest_name(&self, name: &str, token: &str) -> Result<(), LedgerError> {
-        sqlx::query(
-            "DELETE FROM name_holds WHERE look = $1 AND token_hash = $2 AND name_key IS NULL",
-        )
-        .bind(look_of(name))
-        .bind(super::accounts::token_hash(token))
-        .execute(&self.pool)
-        .await?;
+        sqlx::query("DELETE FROM name_holds WHERE look = $1 AND token_hash = $2 AND account = 0")
+            .bind(look_of(name))
+            .bind(super::token_hash(token))
+            .execute(&self.pool)
+            .await?;
         Ok(())
+    }
+
+    /// The names held for guests by this server when it last ran, given back as it starts: those guests'
+    /// sessions lived in that run's memory and are gone with it. On SQLite (one server to a ledger) every guest's
+    /// name; on PostgreSQL those of `holder` when it is the server's route (`routed`), the same from run to run
+    /// (a server with no route holds under a token of each run's own, and its names lapse when their hold runs
+    /// out). How many.
+    pub async fn release_earlier_guest_names(
+        &self,
+        holder: &str,
+        routed: bool,
+    ) -> Result<u64, LedgerError> {
+        let released = if !self.shared_by_servers() {
+            sqlx::query("DELETE FROM name_holds WHERE account = 0")
+                .execute(&self.pool)
+                .await?
+        } else if routed {
+            sqlx::query("DELETE FROM name_holds WHERE holder = $1 AND account = 0")
+                .bind(holder)
+                .execute(&self.pool)
+                .await?
+        } else {
+            return Ok(0);
+        };
+        Ok(released.rows_affected())
     }
 
     /// The names the process `holder` holds for its guests, still held, are held until `until_ms`.

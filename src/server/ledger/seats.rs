@@ -90,6 +90,15 @@ impl Store {
             for row in open {
                 let round: i64 = row.try_get(0)?;
                 recovery.refunded.push((table.clone(), round as u64));
+                // Its number is not dealt again: the table counts on from the last round it dealt, refunded or not.
+                sqlx::query(
+                    "UPDATE houses SET last_round = CASE WHEN $2 > last_round THEN $2 ELSE last_round END \
+                     WHERE table_id = $1",
+                )
+                .bind(table)
+                .bind(round)
+                .execute(&mut *tx)
+                .await?;
             }
             sqlx::query("DELETE FROM open_rounds WHERE table_id = $1")
                 .bind(table)
@@ -191,7 +200,8 @@ impl Store {
         Ok(())
     }
 
-    /// A table's house and the number of rounds it settled before, made on its first opening.
+    /// A table's house and the number of the last round it dealt before (settled, or refunded after a stop), made
+    /// on its first opening.
     pub async fn house(&self, table: &str, start: Cents) -> Result<(Cents, u64), LedgerError> {
         sqlx::query(
             "INSERT INTO houses (table_id, house_start, house_chips, last_round) VALUES ($1, $2, $2, 0) \
