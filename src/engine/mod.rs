@@ -41,6 +41,7 @@ pub mod solo;
 pub mod strategy;
 pub mod table;
 pub mod view;
+pub mod words;
 
 pub use card::{Card, Rank, Suit};
 pub use checks::TableState;

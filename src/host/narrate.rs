@@ -2,7 +2,7 @@
 //!
 //! Bevy-free so the terminal table and the game's log panel say the same things.
 
-use crate::engine::{Event, Outcome, SeatId, Spot};
+use crate::engine::{Action, Event, Outcome, SeatId, Spot};
 
 /// Who sits where, for naming seats in sentences.
 pub trait SeatNames {
@@ -45,7 +45,10 @@ pub fn describe(event: &Event, names: &impl SeatNames) -> Option<String> {
         Event::Burned => "The dealer burns a card.".to_string(),
         Event::CutCardOut => "The cut card is out: this is the last round of the shoe.".to_string(),
         Event::DiscardsShuffledIn { cards } => {
-            format!("The shoe is empty; the dealer shuffles the {cards} discards back in.")
+            format!(
+                "The shoe is empty; the dealer shuffles the {} back in.",
+                crate::engine::words::counted(cards, "discard", "discards")
+            )
         }
         Event::RoundStarted { round } => format!("Round {round}."),
         Event::HoleCardDealt => "Dealer takes the hole card.".to_string(),
@@ -62,6 +65,11 @@ pub fn describe(event: &Event, names: &impl SeatNames) -> Option<String> {
         Event::Blackjack { seat, hand } => format!("Blackjack for {}!", hand_label(seat, hand)),
         Event::EarlySurrenderOffered => "The dealer offers early surrender.".to_string(),
         Event::InsuranceOffered => "The dealer shows an ace: insurance?".to_string(),
+        // Standing and splitting are told by what follows (`Stood` with the total, `Split`), once.
+        Event::Acted {
+            action: Action::Stand | Action::Split,
+            ..
+        } => return None,
         Event::Acted { seat, hand, action } => {
             format!("{} {}.", hand_label(seat, hand), action.verb())
         }

@@ -194,11 +194,12 @@ pub(super) fn count_cards(
     let counts = shoes
         .iter()
         .map(|(shoe, children)| (format!("{} in the shoe", shoe.remaining), children))
-        .chain(
-            trays
-                .iter()
-                .map(|(tray, children)| (format!("{} discards", tray.cards), children)),
-        );
+        .chain(trays.iter().map(|(tray, children)| {
+            (
+                crate::engine::words::counted(tray.cards, "discard", "discards"),
+                children,
+            )
+        }));
     for (words, children) in counts {
         for child in children {
             if let Ok(mut label) = labels.get_mut(*child) {

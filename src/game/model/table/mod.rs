@@ -164,14 +164,15 @@ pub(crate) fn plugin(app: &mut App) {
 
 /// The round in words, as the table shows it: the lines of the HUD's round log and of the game's log.
 pub fn narrate(event: &Event, occupants: &Occupants) -> Vec<String> {
-    let mut lines = Vec::new();
+    // A round opens with its heading alone: the host's own "Round 7." would say it twice.
     if let Event::RoundStarted { round } = event {
-        lines.push(format!("— Round {round} —"));
+        return vec![format!("— Round {round} —")];
     }
-    if let Some(line) = occupants.line(&News::Event(*event)) {
-        lines.push(crate::host::narrate::to_you(&line));
-    }
-    lines
+    occupants
+        .line(&News::Event(*event))
+        .map(|line| crate::host::narrate::to_you(&line))
+        .into_iter()
+        .collect()
 }
 
 /// The round goes to the game's log too (the terminal, or the browser's console): a hand history to read back.
