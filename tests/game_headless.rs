@@ -1546,10 +1546,12 @@ fn until_advised(app: &mut App) {
     }
 }
 
-/// The player's choice through the coach, as the keys and the buttons make it.
+/// The player's choice through the coach at `ms` milliseconds of the app's real time, as the keys and the buttons
+/// make it.
 fn coach_choice(
     app: &mut App,
     action: holecard::engine::Action,
+    ms: u64,
 ) -> Option<holecard::engine::Action> {
     use holecard::game::model::coach::{self, Coach};
     let world = app.world_mut();
@@ -1563,6 +1565,7 @@ fn coach_choice(
             view,
             3,
             action,
+            std::time::Duration::from_millis(ms),
         )
     })
 }
@@ -1583,16 +1586,42 @@ fn the_coach_stops_a_play_off_the_chart_once_and_prices_it() {
     );
     bet_25_and_deal(&mut app);
     assert_eq!(
-        coach_choice(&mut app, Stand),
+        coach_choice(&mut app, Stand, 0),
         Some(Stand),
         "the coach is off"
     );
     app.world_mut().resource_mut::<PlayOptions>().coach = true;
-    assert_eq!(coach_choice(&mut app, Split), Some(Split), "on the chart");
     assert_eq!(
-        coach_choice(&mut app, Stand),
+        coach_choice(&mut app, Split, 0),
+        Some(Split),
+        "on the chart"
+    );
+    assert_eq!(
+        coach_choice(&mut app, Stand, 1000),
         None,
         "off the chart: stopped"
+    );
+    // Two quick taps: the second, and a tap on the stop's own buttons in its first moment, do not pass it.
+    assert_eq!(
+        coach_choice(&mut app, Stand, 1100),
+        None,
+        "a second tap at once"
+    );
+    app.world_mut()
+        .resource_mut::<Coach>()
+        .choose_again(std::time::Duration::from_millis(1200));
+    assert_eq!(app.world().resource::<Coach>().kept, 0);
+    assert_eq!(app.world().resource::<Coach>().changed, 0);
+    // Seen: drawn over three frames from 1.3 s on, it answers from 1.9 s.
+    for ms in [1300, 1316, 1332] {
+        app.world_mut()
+            .resource_mut::<Coach>()
+            .shown(std::time::Duration::from_millis(ms));
+    }
+    assert_eq!(
+        coach_choice(&mut app, Stand, 1800),
+        None,
+        "read for less than 0.6 s"
     );
     let stop = app.world().resource::<Coach>().stop.expect("a stop");
     assert_eq!(stop.chosen, Stand);
@@ -1633,10 +1662,10 @@ fn the_coach_stops_a_play_off_the_chart_once_and_prices_it() {
         format!("The chart plays split on 8,8 against a 6; stand costs {cost} on this shoe.")
     );
     // Kept: the same play again goes through, once stopped is enough.
-    assert_eq!(coach_choice(&mut app, Stand), Some(Stand));
+    assert_eq!(coach_choice(&mut app, Stand, 1950), Some(Stand));
     assert_eq!(app.world().resource::<Coach>().kept, 1);
     assert_eq!(
-        coach_choice(&mut app, Stand),
+        coach_choice(&mut app, Stand, 2000),
         Some(Stand),
         "stopped once only"
     );
@@ -1677,16 +1706,20 @@ fn with_the_count_the_coach_holds_the_player_to_the_index_play() {
         })
     );
     let mut coach = Coach::default();
-    assert_eq!(coach.choose(Stand, view, 3, book), Some(Stand));
-    assert_eq!(coach.choose(Hit, view, 3, book), None);
+    let at = std::time::Duration::from_secs;
+    assert_eq!(coach.choose(Stand, view, 3, book, at(1)), Some(Stand));
+    assert_eq!(coach.choose(Hit, view, 3, book, at(1)), None);
     let stop = coach.stop.expect("stopped");
     assert!(
         coach::line(&stop, &Default::default(), "hard 12 against a 3")
             .starts_with("At true count +2, the index play is stand on hard 12 against a 3")
     );
     // Choose again: whatever comes next goes through.
-    coach.choose_again();
-    assert_eq!(coach.choose(Hit, view, 3, book), Some(Hit));
+    for _ in 0..3 {
+        coach.shown(at(1));
+    }
+    coach.choose_again(at(2));
+    assert_eq!(coach.choose(Hit, view, 3, book, at(2)), Some(Hit));
     assert_eq!(coach.changed, 1);
 }
 

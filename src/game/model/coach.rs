@@ -23,6 +23,7 @@ use crate::game::model::settings::PlayOptions;
 use crate::game::model::strategy::StrategyBook;
 use crate::game::model::table::SeatView;
 use bevy::prelude::*;
+use std::time::Duration;
 
 /// Where the book's play comes from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -142,6 +143,31 @@ pub struct Stop {
     pub chosen: Action,
     /// What the book plays.
     pub book: Book,
+    /// When it was stopped (the app's real time).
+    pub at: Duration,
+    /// When the stop was first on screen, and in how many frames it has been drawn: a tap is an answer to the stop
+    /// only once it has been seen, for [`Stop::GUARD`] and over [`Stop::FRAMES`] frames.
+    pub shown_at: Option<Duration>,
+    pub shown_frames: u32,
+}
+
+impl Stop {
+    /// How long a stop holds against every answer once it appears: a second tap meant for the button that was there
+    /// (two quick taps on Surrender) lands on the stop's own buttons, or repeats the play; neither may pass it before
+    /// the player can have read it.
+    pub const GUARD: Duration = Duration::from_millis(600);
+    /// The frames a stop must have been drawn in before a tap answers it: where frames are slow (a phone's browser
+    /// drawing in software), two quick taps reach the game in the frames right after the stop first appears, however
+    /// much time those frames took.
+    pub const FRAMES: u32 = 3;
+
+    /// An answer at `now` counts: the stop has been on screen long enough to be read.
+    pub fn answerable(&self, now: Duration) -> bool {
+        self.shown_frames >= Self::FRAMES
+            && self
+                .shown_at
+                .is_some_and(|shown| now >= shown + Self::GUARD)
+    }
 }
 
 /// The coach at the player's table.
@@ -157,19 +183,24 @@ pub struct Coach {
 }
 
 impl Coach {
-    /// The player chose `action` for the decision `seat` faces: the play to send to the table, or None when the coach
-    /// stops it (`book` is the book's play for that decision).
+    /// The player chose `action` at `now` for the decision `seat` faces: the play to send to the table, or None when
+    /// the coach stops it, or holds it while its stop is still new (`book` is the book's play for that decision).
     pub fn choose(
         &mut self,
         action: Action,
         view: &TableView,
         seat: SeatId,
         book: Option<Book>,
+        now: Duration,
     ) -> Option<Action> {
         let Some(decision) = DecisionKey::of(view, seat) else {
             return Some(action);
         };
         if let Some(stop) = self.stop.take() {
+            if stop.decision == decision && !stop.answerable(now) {
+                self.stop = Some(stop);
+                return None;
+            }
             // A second choice of the same decision goes through, kept or changed.
             if stop.decision == decision {
                 if action == stop.chosen {
@@ -187,6 +218,9 @@ impl Coach {
                     decision,
                     chosen: action,
                     book,
+                    at: now,
+                    shown_at: None,
+                    shown_frames: 0,
                 });
                 None
             }
@@ -194,10 +228,20 @@ impl Coach {
         }
     }
 
-    /// "Choose again": the stop is lifted; the next choice of this decision goes to the table as it is.
-    pub fn choose_again(&mut self) {
-        if self.stop.take().is_some() {
+    /// "Choose again" at `now`: the stop is lifted (once its guard is over); the next choice of this decision goes
+    /// to the table as it is.
+    pub fn choose_again(&mut self, now: Duration) {
+        if self.stop.is_some_and(|stop| stop.answerable(now)) {
+            self.stop = None;
             self.changed += 1;
+        }
+    }
+
+    /// The stop was drawn on screen in this frame, at `now` (the app's real time).
+    pub fn shown(&mut self, now: Duration) {
+        if let Some(stop) = &mut self.stop {
+            stop.shown_at.get_or_insert(now);
+            stop.shown_frames += 1;
         }
     }
 
@@ -297,8 +341,9 @@ pub enum Choice {
 #[derive(SystemSet, Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Judging;
 
-/// The play to send to the table for the player's choice of `action`: as chosen with the coach off; otherwise judged
-/// by the book, and None while the coach stops it.
+/// The play to send to the table for the player's choice of `action` at `now` (the app's real time): as chosen with
+/// the coach off; otherwise judged by the book, and None while the coach stops it.
+#[allow(clippy::too_many_arguments)]
 pub fn coached(
     coach: &mut Coach,
     options: &PlayOptions,
@@ -307,6 +352,7 @@ pub fn coached(
     view: &TableView,
     seat: SeatId,
     action: Action,
+    now: Duration,
 ) -> Option<Action> {
     if !options.coach {
         return Some(action);
@@ -314,7 +360,7 @@ pub fn coached(
     let indices = options.show_count.then(|| book.done_indices()).flatten();
     let counting = counting(view, options.count_system(), indices, seen);
     let book = book_play(view, seat, counting.as_ref().map(|(d, tc)| (d, *tc)));
-    coach.choose(action, view, seat, book)
+    coach.choose(action, view, seat, book, now)
 }
 
 /// The player's choices, judged: a play goes to the table as an intent unless the coach stops it.
@@ -326,23 +372,24 @@ fn judge(
     book: Res<StrategyBook>,
     seen: Res<Seen>,
     view: Option<Res<SeatView>>,
-    session: Res<Session>,
+    (session, time): (Res<Session>, Res<Time<Real>>),
     mut intents: MessageWriter<Intent>,
 ) {
     let (Some(view), Some(seat)) = (view, human_seat(&session)) else {
         choices.clear();
         return;
     };
+    let now = time.elapsed();
     for choice in choices.read() {
         match *choice {
             Choice::Play(action) => {
-                if let Some(action) =
-                    coached(&mut coach, &options, &book, &seen, &view.0, seat, action)
-                {
+                if let Some(action) = coached(
+                    &mut coach, &options, &book, &seen, &view.0, seat, action, now,
+                ) {
                     intents.write(Intent::Play(action));
                 }
             }
-            Choice::Again => coach.choose_again(),
+            Choice::Again => coach.choose_again(now),
         }
     }
 }
