@@ -45,6 +45,10 @@ struct Cli {
     /// Open with the coach on (a play off the chart is stopped once and priced), whatever Settings last said.
     #[arg(long)]
     coach: bool,
+    /// Log what the pages laid out each time it changes (target `holecard::layout`, one JSON line: the layout check's
+    /// faults and every widget with its rectangle).
+    #[arg(long)]
+    layout: bool,
     /// With --screenshot: bet this many dollars each round and deal, the decisions waiting for a person, so that the
     /// picture can show one.
     #[arg(long, value_name = "DOLLARS", requires = "screenshot", value_parser = clap::value_parser!(u32).range(1..=100_000))]
@@ -196,6 +200,7 @@ fn main() -> ExitCode {
         server: None,
         advisor: cli.advisor,
         coach: cli.coach,
+        layout: cli.layout,
         bet: cli
             .bet
             .map(|dollars| holecard::engine::Cents::units(i64::from(dollars))),

@@ -10,34 +10,15 @@
 // screenshots in web/test-output/. Nothing on the page is there for the test: it reads the console and the
 // performance marks the page's loading screen uses.
 import { launch, serve } from './serve.mjs';
-import { Table, root, shots, sleep } from './page.mjs';
+import { Table, phonePage, root, shots, sleep } from './page.mjs';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
 const dist = path.resolve(process.argv[2] ?? path.join(root, 'web/dist'));
-// Coordinates of the HUD's buttons, in CSS pixels of a 1280×720 viewport (egui lays them out the same on every
-// run: fixed fonts, zoom 1 at this size). Read off the screenshots this test saves.
-const LANDSCAPE = {
-  sitDown: { x: 640, y: 234 },
-  chip25: { x: 411, y: 676 },
-  deal: { x: 937, y: 676 },
-  // Stand, second in the "Your move" row of seed 7's first turn (Hit, Stand, Double, Surrender).
-  stand: { x: 595, y: 683 },
-};
-
-// The same buttons on a phone held upright: 390×844 CSS pixels at three device pixels each (the HUD stacks the chip
-// rack over the betting buttons there). Read off the phone screenshots this test saves.
-const PHONE = {
-  sitDown: { x: 195, y: 126 },
-  chip25: { x: 156, y: 790 },
-  deal: { x: 271, y: 820 },
-  stand: { x: 148, y: 824 },
-  // The Practice page (`?start=practice`): the first answer button, where Next stands once answered; the Progress tab.
-  practiceAnswer: { x: 41, y: 213 },
-  practiceProgress: { x: 245, y: 125 },
-};
-
+// The HUD's buttons are found by their labels in the game's layout reports (`?layout`: src/game/pages/layout.rs),
+// which also say where they are: no coordinates read off a screenshot.
+const CHIP_25 = /^\$25(\n\[\d\])?$/;
 
 // The round the page logged must be, line for line, the one the native game plays with the same seed and intents.
 function sameAsNative(table) {
@@ -50,42 +31,6 @@ function sameAsNative(table) {
       + `  native:  ${expected[differ]}\n  browser: ${played[differ]}\nbrowser's round:\n${played.join('\n')}`);
   }
   return `${expected.length} lines, identical`;
-}
-
-// A page in a phone-sized window: 390×844 CSS pixels, three device pixels to each, a touch screen. The browser it
-// runs in must be launched with --force-device-scale-factor=3. (Not Playwright's deviceScaleFactor: Chromium's
-// device emulation reports a canvas's device-pixel-content-box in CSS pixels — a 100-pixel-wide box measured 100
-// device pixels at an emulated ratio of 3 — so the game would size itself for a window a third as wide as the
-// screen, which no real phone does.)
-async function phonePage(browser) {
-  const context = await browser.newContext({ viewport: null, hasTouch: true });
-  const page = await context.newPage();
-  const cdp = await context.newCDPSession(page);
-  const { windowId } = await cdp.send('Browser.getWindowForTarget');
-  const inner = async () => (await cdp.send('Runtime.evaluate', {
-    expression: '[innerWidth, innerHeight, devicePixelRatio]', returnByValue: true,
-  })).result.value;
-  // The window's frame takes some of its size, and a resize lands a moment after it is asked for: size the window,
-  // wait for the page to see a steady size, grow the window by what is missing, a few times at most.
-  const settled = async () => {
-    let last = await inner();
-    for (let i = 0; i < 20; i++) {
-      await sleep(100);
-      const now = await inner();
-      if (now.join() === last.join()) return now;
-      last = now;
-    }
-    return last;
-  };
-  let bounds = { width: 390, height: 844 };
-  let size = [];
-  for (let attempt = 0; attempt < 4; attempt++) {
-    await cdp.send('Browser.setWindowBounds', { windowId, bounds });
-    size = await settled();
-    if (size.join() === '390,844,3') return { context, page };
-    bounds = { width: bounds.width + 390 - size[0], height: bounds.height + 844 - size[1] };
-  }
-  throw new Error(`the phone window is ${size.join(', ')}, not 390, 844, 3`);
 }
 
 const server = await serve(dist);
@@ -157,7 +102,7 @@ try {
     await cdp.send('Network.emulateNetworkConditions', {
       offline: false, latency: 20, downloadThroughput: 40e6 / 8, uploadThroughput: 10e6 / 8,
     });
-    await page.goto(`${base}/?seed=7`);
+    await page.goto(`${base}/?seed=7&layout`);
     await sleep(2000);
     const shown = Number(await table.read("document.getElementById('bar').getAttribute('aria-valuenow')"));
     const words = await table.read("document.getElementById('status').textContent");
@@ -215,7 +160,7 @@ try {
     });
     const page = await context.newPage();
     const table = new Table(page, 'mouse');
-    await page.goto(`${base}/?seed=7`);
+    await page.goto(`${base}/?seed=7&layout`);
     await table.mark('holecard-ready');
     const audioStates = () => table.read('window.__testAudioContexts.map((c) => c.state)');
     report.audioBeforeClick = await audioStates();
@@ -231,7 +176,7 @@ try {
     if (report.audioPeakBeforeClick !== 0) {
       throw new Error(`the game was heard before any gesture: peak ${report.audioPeakBeforeClick}`);
     }
-    await table.playFirstRound(LANDSCAPE, false, '');
+    await table.playFirstRound(false, '');
     report.audioAfterRound = await audioStates();
     if (report.audioAfterRound.some((state) => state !== 'running')) {
       throw new Error(`the audio did not resume after the first click: ${report.audioAfterRound}`);
@@ -278,9 +223,9 @@ try {
       const table = new Table(page, 'phone');
       // Fast pace: software WebGL draws 3.2 times the pixels of the 1280×720 runs here, a few frames a second. The
       // pace changes no card (the native round is played at instant pace).
-      await page.goto(`${base}/?seed=7&speed=fast`);
+      await page.goto(`${base}/?seed=7&speed=fast&layout`);
       // A few frames a second at this size: the round gets longer to settle.
-      await table.playFirstRound(PHONE, true, 'phone-', 300_000);
+      await table.playFirstRound(true, 'phone-', 300_000);
       report.phoneTouch = sameAsNative(table);
       await context.close();
     } finally {
@@ -295,16 +240,16 @@ try {
     try {
       const { context, page } = await phonePage(phone);
       const table = new Table(page, 'phone advisor');
-      await page.goto(`${base}/?seed=7&speed=fast&advisor`);
+      await page.goto(`${base}/?seed=7&speed=fast&advisor&layout`);
       await table.mark('holecard-ready');
       await sleep(500);
-      await table.press(PHONE.sitDown, true);
+      await table.tap(/^Play( with your \S+)?$/, true);
       await table.mark('holecard-table');
       await sleep(1500);
-      await table.press(PHONE.chip25, true);
+      await table.tap(CHIP_25, true);
       await table.until('the deal', async () => {
         if (table.lines.includes('— Round 1 —')) return true;
-        await table.press(PHONE.deal, true);
+        await table.tapIfShown(/^Deal\b/, true);
         return table.lines.includes('— Round 1 —');
       });
       const advised = () => table.logs.find((l) => l.file.startsWith('src/game/model/advisor.rs'));
@@ -333,18 +278,18 @@ try {
     try {
       const { context, page } = await phonePage(phone);
       const table = new Table(page, 'phone practice');
-      await page.goto(`${base}/?seed=7&start=practice`);
+      await page.goto(`${base}/?seed=7&start=practice&layout`);
       await table.mark('holecard-ready');
       const answers = () => table.logs.filter((l) => l.file.startsWith('src/game/pages/practice.rs'));
       for (let n = 1; n <= 5; n++) {
         await table.until(`flash card ${n} answered by touch`, async () => {
           if (answers().length >= n) return true;
-          await table.press(PHONE.practiceAnswer, true);
+          await table.tap(/^Hit\b/, true);
           return answers().length >= n;
         }, 120_000);
         await sleep(800);
         if (n === 1) await table.shot('phone-practice');
-        await table.press(PHONE.practiceAnswer, true);
+        await table.tap(/^Next\b/, true);
         await sleep(800);
       }
       const said = answers().map((l) => l.text);
@@ -357,7 +302,7 @@ try {
       if (sum('right') + sum('wrong') !== 5) {
         throw new Error(`localStorage's practice record holds ${sum('right') + sum('wrong')} answers, not 5: ${kept}`);
       }
-      await table.press(PHONE.practiceProgress, true);
+      await table.tap('Progress', true);
       await sleep(1500);
       await table.shot('phone-practice-progress');
       report.phonePractice = `${said.length} flash cards by touch (${said.filter((t) => t.includes('(right')).length} right), kept in localStorage`;
@@ -380,7 +325,7 @@ try {
     const table = new Table(page, 'no storage');
     const warnings = [];
     page.on('console', (m) => { if (/won't be kept/.test(m.text())) warnings.push(m.text()); });
-    await page.goto(`${base}/?seed=7`);
+    await page.goto(`${base}/?seed=7&layout`);
     await table.mark('holecard-ready');
     await sleep(800);
     await table.shot('no-storage-title');
@@ -442,7 +387,7 @@ try {
     const page = await context.newPage();
     const requested = [];
     page.on('request', (request) => requested.push(request.url()));
-    await page.goto(`${base}/?seed=7`);
+    await page.goto(`${base}/?seed=7&layout`);
     await page.waitForFunction(() => document.getElementById('cover').classList.contains('failed'), null,
       { timeout: 20_000 });
     const words = await page.evaluate(() => document.getElementById('status').textContent);
@@ -486,7 +431,7 @@ try {
     const visitOnce = async (name, build, leave) => {
       const page = await context.newPage();
       const visit = new Table(page, name);
-      await page.goto(`${at}/?seed=7`);
+      await page.goto(`${at}/?seed=7&layout`);
       await visit.mark('holecard-ready');
       const shown = await visit.read('JSON.parse(document.getElementById("holecard-build").textContent).build');
       if (shown !== build) throw new Error(`${name}: the page is build ${shown}, not ${build}`);
@@ -514,9 +459,9 @@ try {
     const table = new Table(page, 'offline');
     const failed = [];
     page.on('requestfailed', (request) => failed.push(`${request.url()}: ${request.failure()?.errorText}`));
-    await page.goto(`${at}/?seed=7`);
+    await page.goto(`${at}/?seed=7&layout`);
     report.offlineReadyMs = Math.round(await table.mark('holecard-ready'));
-    await table.playFirstRound(LANDSCAPE, false, 'offline-');
+    await table.playFirstRound(false, 'offline-');
     if (failed.length) throw new Error(`offline, these requests failed:\n${failed.join('\n')}`);
     report.offline = `server stopped and browser offline: ${sameAsNative(table)}`;
     await context.close();

@@ -14,17 +14,8 @@ import path from 'node:path';
 
 const dist = path.resolve(process.argv[2] ?? path.join(root, 'web/dist'));
 
-// Where the login page's and the lobby's widgets are, in CSS pixels of a 1280×720 page (read off the screenshots
-// this test saves: online-login.png, online-lobby.png).
-const AT = {
-  name: { x: 622, y: 260 },
-  password: { x: 622, y: 287 },
-  register: { x: 624, y: 317 },
-  guest: { x: 593, y: 381 },
-  playAsGuest: { x: 736, y: 381 },
-  firstSitDown: { x: 911, y: 228 },
-  firstWatch: { x: 980, y: 228 },
-};
+// The login page's and the lobby's widgets are found by their labels in the game's layout reports (`?layout`:
+// src/game/pages/layout.rs), which say where they are.
 
 // Time for three software-drawn pages to follow the table; companions act at a pace people can watch.
 const server = await casino(dist, ['--seed', '7', '--bet-seconds', '60', '--turn-seconds', '60', '--companion-ms', '300']);
@@ -41,7 +32,7 @@ try {
     const page = await context.newPage();
     const table = new Table(page, name);
     pages.push(table);
-    await page.goto(`${base}/?start=online${options}`);
+    await page.goto(`${base}/?start=online&layout${options}`);
     await table.mark('holecard-ready');
     await sleep(800);
     return table;
@@ -49,8 +40,8 @@ try {
   const logged = (table, pattern) => table.logs.some((l) => pattern.test(l.text));
   const waitLog = (table, pattern, timeout = 60_000) =>
     table.until(`a log line matching ${pattern}`, () => logged(table, pattern), timeout);
-  const type = async (table, at, text) => {
-    await table.page.mouse.click(at.x, at.y);
+  const type = async (table, label, text) => {
+    await table.tap(label, false);
     await sleep(200);
     await table.page.keyboard.type(text, { delay: 30 });
     await sleep(200);
@@ -64,35 +55,35 @@ try {
   // Ann plays with the advisor on: at the casino's table it works from the casino's news alone.
   const ann = await open('Ann', '&advisor');
   await ann.shot('online-login');
-  await type(ann, AT.name, 'Ann');
-  await type(ann, AT.password, 'correct horse');
-  await ann.press(AT.register);
+  await type(ann, 'Name', 'Ann');
+  await type(ann, 'Password', 'correct horse');
+  await ann.tap('Register', false);
   await waitLog(ann, /^welcomed as Ann, an account$/);
   await waitLog(ann, /^the lobby lists \d+ tables$/);
   await sleep(800);
   await ann.shot('online-lobby');
 
   const bob = await open('Bob');
-  await type(bob, AT.name, 'Bob');
-  await type(bob, AT.password, 'battery staple');
-  await bob.press(AT.register);
+  await type(bob, 'Name', 'Bob');
+  await type(bob, 'Password', 'battery staple');
+  await bob.tap('Register', false);
   await waitLog(bob, /^welcomed as Bob, an account$/);
 
   const cleo = await open('Cleo');
-  await type(cleo, AT.guest, 'Cleo');
-  await cleo.press(AT.playAsGuest);
+  await type(cleo, 'Or play as a guest, named', 'Cleo');
+  await cleo.tap('Play as a guest', false);
   await waitLog(cleo, /^welcomed as Cleo, a guest$/);
   await waitLog(cleo, /^the lobby lists \d+ tables$/);
   await sleep(500);
 
   // Cleo watches the first table; Ann and Bob sit down at it.
-  await cleo.press(AT.firstWatch);
+  await cleo.tap('Watch', false);
   await waitLog(cleo, /^at \S+, watching$/);
   const seated = /^at (\S+) in seat (\d) with (\$[\d,.]+) and (\$[\d,.]+) on the felt$/;
-  await ann.press(AT.firstSitDown);
+  await ann.tap('Sit down', false);
   await waitLog(ann, seated);
   await sleep(1000);
-  await bob.press(AT.firstSitDown);
+  await bob.tap('Sit down', false);
   await waitLog(bob, seated);
   const seat = (table) => table.logs.filter((l) => seated.test(l.text)).at(-1).text.match(seated);
   const [, tableId, annSeat] = seat(ann);

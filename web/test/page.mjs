@@ -19,6 +19,10 @@ export class Table {
     this.lines = [];
     // Every line the game logged, with the file it came from (the online client's welcome, seat and chat lines).
     this.logs = [];
+    // The layout the game last reported (with `?layout`, src/game/pages/layout.rs): the layout check's faults and
+    // every widget shown with its label and rectangle in CSS pixels, and how many reports came.
+    this.layout = null;
+    this.layouts = 0;
     this.failures = [];
     page.on('console', (message) => {
       const text = message.text();
@@ -29,6 +33,15 @@ export class Table {
         .replace(/ color: [^;]+; background: #444 color: gray; font-style: italic color: inherit$/, '')
         .match(/^%c(\w+)%c (\S*)%c([\s\S]*)$/);
       if (log && log[2].startsWith('src/game/model/table/mod.rs')) this.lines.push(log[3].trim());
+      if (log && log[2].startsWith('src/game/pages/layout.rs')) {
+        try {
+          this.layout = JSON.parse(log[3].trim());
+          this.layouts += 1;
+        } catch (e) {
+          this.failures.push(`an unreadable layout report: ${e}`);
+        }
+        return;
+      }
       if (log) this.logs.push({ file: log[2], text: log[3].trim() });
       if (log && log[1] === 'ERROR') this.failures.push(`error logged: ${log[2]} ${log[3]}`);
       if (/panicked at|RuntimeError|unreachable executed/.test(text)) this.failures.push(`console: ${text}`);
@@ -88,28 +101,99 @@ export class Table {
     await this.page.screenshot({ path: path.join(shots, `${name}.png`) });
   }
 
+  // The widget of the latest layout report whose label is `label` (a string, whole, or a RegExp), of `role` when
+  // given, waiting for it to be laid out; its rectangle in CSS pixels.
+  async widget(label, { role, timeout = 60_000 } = {}) {
+    const fits = (w) => (label instanceof RegExp ? label.test(w.label) : w.label === label)
+      && (!role || w.role === role) && w.target;
+    let found;
+    await this.until(`a widget ${label}${role ? ` (${role})` : ''}`, () => {
+      found = this.layout?.widgets.find(fits);
+      return Boolean(found);
+    }, timeout);
+    return found;
+  }
+
+  // Taps (or clicks) the middle of the widget labelled `label` (see widget()).
+  async tap(label, touch, options) {
+    const w = await this.widget(label, options);
+    await this.press({ x: w.x + w.w / 2, y: w.y + w.h / 2 }, touch);
+    return w;
+  }
+
+  // Scrolls the page down until the widget labelled `label` is shown (the wheel, or on a touch screen a drag of
+  // the page upwards, as a thumb does), a few times at most; then taps it.
+  async reach(label, touch) {
+    const shown = () => this.layout?.widgets.some((w) => (label instanceof RegExp ? label.test(w.label)
+      : w.label === label) && w.target);
+    const [width, height] = this.layout?.screen ?? [1280, 720];
+    for (let i = 0; i < 12 && !shown(); i++) {
+      if (touch) {
+        const cdp = await this.cdp;
+        const x = width / 2;
+        const point = (y) => ({ touchPoints: [{ x, y }] });
+        await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', ...point(height * 0.75) });
+        for (let step = 1; step <= 8; step++) {
+          await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', ...point(height * (0.75 - step * 0.05)) });
+          await sleep(30);
+        }
+        await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+      } else {
+        await this.page.mouse.move(width / 2, height / 2);
+        await this.page.mouse.wheel(0, 300);
+      }
+      await sleep(700);
+    }
+    return this.tap(label, touch);
+  }
+
+  // Taps the widget labelled `label` if the latest layout report shows it now; says whether it did.
+  async tapIfShown(label, touch) {
+    const w = this.layout?.widgets.find((w) => (label instanceof RegExp ? label.test(w.label) : w.label === label)
+      && w.target);
+    if (!w) return false;
+    await this.press({ x: w.x + w.w / 2, y: w.y + w.h / 2 }, touch);
+    return true;
+  }
+
+  // Waits until the layout report has stood still for `quietMs` (a page settled: no widget moving or changing), and
+  // returns it.
+  async settledLayout(what, quietMs = 1200, timeout = 60_000) {
+    let seen = -1;
+    let since = Date.now();
+    await this.until(`the layout of ${what} to settle`, () => {
+      if (this.layouts !== seen) {
+        seen = this.layouts;
+        since = Date.now();
+      }
+      return this.layout !== null && Date.now() - since >= quietMs;
+    }, timeout);
+    return this.layout;
+  }
+
   async press(at, touch) {
     if (touch) await this.page.touchscreen.tap(at.x, at.y);
     else await this.page.mouse.click(at.x, at.y);
     await sleep(250);
   }
 
-  // Sits down, bets $25, deals, and stands on every turn until the player's hands are paid, within `settleMs` of
-  // the deal.
-  async playFirstRound(at, touch, prefix, settleMs = 120_000) {
+  // Sits down (the Title's Play), bets $25, deals, and stands on every turn until the player's hands are paid,
+  // within `settleMs` of the deal. The buttons are found by their labels in the game's layout reports: the page must
+  // be opened with `?layout`.
+  async playFirstRound(touch, prefix, settleMs = 120_000) {
     await this.mark('holecard-ready');
     await sleep(500);
     await this.shot(`${prefix}title`);
-    await this.press(at.sitDown, touch);
+    await this.tap(/^Play( with your \S+)?$/, touch);
     await this.mark('holecard-table');
     await sleep(1500);
     await this.shot(`${prefix}betting`);
-    await this.press(at.chip25, touch);
+    await this.tap(/^\$25(\n\[\d\])?$/, touch);
     await this.shot(`${prefix}bet-placed`);
-    // The dealer deals once every companion's bet is down; until then Deal is refused and clicked again.
+    // The dealer deals once every companion's bet is down; until then Deal is refused and tapped again.
     await this.until('the deal', async () => {
       if (this.lines.includes('— Round 1 —')) return true;
-      await this.press(at.deal, touch);
+      await this.tapIfShown(/^Deal\b/, touch);
       return this.lines.includes('— Round 1 —');
     });
     await this.shot(`${prefix}dealt`);
@@ -121,14 +205,14 @@ export class Table {
     const paid = /^You( \(hand \d\))? (win|lose|push|take even money)|^You('s| \(hand \d\)'s) blackjack pays/;
     await this.until('the round to be settled', async () => {
       const asked = count(/^You( \(hand \d\))? to act\.$/);
-      const stood = count(/^You( \(hand \d\))? stand\.$/);
+      const stood = count(/^You( \(hand \d\))? stand on /);
       if (asked > stood && Date.now() - pressedAt > 2000) {
         if (shots < asked) {
           shots = asked;
           await sleep(400);
           await this.shot(`${prefix}your-turn-${asked}`);
         }
-        await this.press(at.stand, touch);
+        await this.tap(/^Stand\b/, touch);
         pressedAt = Date.now();
       }
       return this.lines.some((l) => paid.test(l));
@@ -137,4 +221,41 @@ export class Table {
     await this.shot(`${prefix}settled`);
     this.check();
   }
+}
+
+// A page in a phone-sized window: 390×844 CSS pixels, three device pixels to each, a touch screen. The browser it
+// runs in must be launched with --force-device-scale-factor=3. (Not Playwright's deviceScaleFactor: Chromium's
+// device emulation reports a canvas's device-pixel-content-box in CSS pixels — a 100-pixel-wide box measured 100
+// device pixels at an emulated ratio of 3 — so the game would size itself for a window a third as wide as the
+// screen, which no real phone does.) `userAgent`: a phone's, where the page must take the browser for a phone's
+// (bevy_egui opens the phone's keyboard only then).
+export async function phonePage(browser, userAgent) {
+  const context = await browser.newContext({ viewport: null, hasTouch: true, ...(userAgent ? { userAgent } : {}) });
+  const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  const { windowId } = await cdp.send('Browser.getWindowForTarget');
+  const inner = async () => (await cdp.send('Runtime.evaluate', {
+    expression: '[innerWidth, innerHeight, devicePixelRatio]', returnByValue: true,
+  })).result.value;
+  // The window's frame takes some of its size, and a resize lands a moment after it is asked for: size the window,
+  // wait for the page to see a steady size, grow the window by what is missing, a few times at most.
+  const settled = async () => {
+    let last = await inner();
+    for (let i = 0; i < 20; i++) {
+      await sleep(100);
+      const now = await inner();
+      if (now.join() === last.join()) return now;
+      last = now;
+    }
+    return last;
+  };
+  let bounds = { width: 390, height: 844 };
+  let size = [];
+  for (let attempt = 0; attempt < 4; attempt++) {
+    await cdp.send('Browser.setWindowBounds', { windowId, bounds });
+    size = await settled();
+    if (size.join() === '390,844,3') return { context, page };
+    bounds = { width: bounds.width + 390 - size[0], height: bounds.height + 844 - size[1] };
+  }
+  throw new Error(`the phone window is ${size.join(', ')}, not 390, 844, 3`);
 }

@@ -51,6 +51,8 @@ pub enum RoundSet {
 pub(crate) fn plugin(app: &mut App) {
     app.init_state::<Screen>()
         .add_sub_state::<RoundPhase>()
+        .add_sub_state::<Menu>()
+        .add_plugins(pause_plugin)
         .configure_sets(
             Update,
             (
@@ -74,3 +76,111 @@ pub struct TableOpens;
 /// the sitting is forgotten right after it, in the same frame.
 #[derive(SystemSet, Debug, Clone, PartialEq, Eq, Hash)]
 pub struct MatchDecided;
+
+/// Which page of the title menu is open: a state of the Title screen.
+#[derive(SubStates, Default, Clone, Copy, PartialEq, Eq, Hash, Debug)]
+#[source(Screen = Screen::Title)]
+pub enum Menu {
+    /// Resume, Play, Watch, Tables, Settings, Quit.
+    #[default]
+    Main,
+    /// Every level file.
+    Tables,
+    /// Speed and options.
+    Settings,
+    /// The player's totals and bankroll chart.
+    Statistics,
+    /// The kept rounds, each with a replay.
+    Hands,
+    /// Play online: log in, register or play as a guest.
+    Online,
+    /// The casino's tables.
+    Lobby,
+    /// The casino's all-time highscores.
+    Leaderboard,
+    /// The player's own hands as the casino kept them.
+    ServerHands,
+    /// The table's basic-strategy chart and index plays.
+    Strategy,
+    /// Drills: flash cards, counting down a deck, true counts, index plays, and the progress they keep.
+    Practice,
+}
+
+/// The pause menu, and which of its pages is open: a state of the table. The table's clock stops while it is up.
+#[derive(SubStates, Default, Clone, Copy, PartialEq, Eq, Hash, Debug)]
+#[source(Screen = Screen::Table)]
+pub enum Pause {
+    /// Playing.
+    #[default]
+    Off,
+    /// Resume, Settings, Rules, Leave.
+    Menu,
+    /// Speed and options.
+    Settings,
+    /// The table's rules.
+    Rules,
+    /// The player's totals and bankroll chart (its own window: `statistics::pause_statistics`).
+    Statistics,
+}
+
+/// The pause menu as a state of the table: the table's clock stops while it is up, and runs again on resuming or on
+/// leaving the table from it.
+fn pause_plugin(app: &mut App) {
+    app.add_sub_state::<Pause>()
+        .add_systems(OnExit(Pause::Off), |mut time: ResMut<Time<Virtual>>| {
+            time.pause();
+        })
+        .add_systems(OnEnter(Pause::Off), |mut time: ResMut<Time<Virtual>>| {
+            time.unpause()
+        })
+        .add_systems(OnExit(Screen::Table), |mut time: ResMut<Time<Virtual>>| {
+            time.unpause()
+        });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_pause_menu_stops_the_tables_clock_until_resumed_or_left() {
+        let mut app = App::new();
+        app.add_plugins((MinimalPlugins, bevy::state::app::StatesPlugin))
+            .init_state::<Screen>()
+            .add_plugins(pause_plugin);
+        let go = |app: &mut App, screen: Screen| {
+            app.world_mut()
+                .resource_mut::<NextState<Screen>>()
+                .set(screen);
+            app.update();
+        };
+        let pause = |app: &mut App, pause: Pause| {
+            app.world_mut()
+                .resource_mut::<NextState<Pause>>()
+                .set(pause);
+            app.update();
+        };
+        let paused = |app: &App| app.world().resource::<Time<Virtual>>().is_paused();
+        go(&mut app, Screen::Table);
+        assert_eq!(*app.world().resource::<State<Pause>>().get(), Pause::Off);
+        assert!(!paused(&app));
+        pause(&mut app, Pause::Menu);
+        assert!(paused(&app));
+        pause(&mut app, Pause::Rules);
+        assert!(
+            paused(&app),
+            "between the menu's pages the clock stays stopped"
+        );
+        pause(&mut app, Pause::Off);
+        assert!(!paused(&app));
+        pause(&mut app, Pause::Menu);
+        go(&mut app, Screen::Title);
+        assert!(
+            !paused(&app),
+            "leaving the table from the menu starts the clock"
+        );
+        assert!(app.world().get_resource::<State<Pause>>().is_none());
+        go(&mut app, Screen::Table);
+        assert_eq!(*app.world().resource::<State<Pause>>().get(), Pause::Off);
+    }
+}

@@ -1,46 +1,14 @@
-//! The pages' look: the table's felt under a lamp behind every page, its padded rail, cards and chips laid on it, and
-//! egui's widgets dressed as the table's own (burgundy and gold, the felt's dark green).
+//! Behind every page: the table's felt under a lamp, its padded rail, cards and chips laid on it.
 
 use super::*;
 
 /// The rail's leather.
 const RAIL: egui::Color32 = egui::Color32::from_rgb(0x3a, 0x1d, 0x12);
-/// The buttons' burgundy, resting and under the pointer.
-const BURGUNDY: egui::Color32 = egui::Color32::from_rgb(0x6e, 0x16, 0x22);
-const BURGUNDY_LIT: egui::Color32 = egui::Color32::from_rgb(0x8e, 0x22, 0x30);
-
-/// Dresses egui's widgets as the table's: burgundy buttons edged in gold, dark felt windows, cream text.
-pub(super) fn casino_style(ctx: &egui::Context) {
-    ctx.all_styles_mut(|style| {
-        let visuals = &mut style.visuals;
-        visuals.override_text_color = None;
-        visuals.window_fill = egui::Color32::from_rgb(10, 34, 22);
-        visuals.panel_fill = egui::Color32::from_rgb(10, 34, 22);
-        visuals.window_stroke = egui::Stroke::new(1.0, GOLD.gamma_multiply(0.7));
-        visuals.extreme_bg_color = egui::Color32::from_rgb(6, 20, 13);
-        visuals.selection.bg_fill = BURGUNDY_LIT;
-        visuals.selection.stroke = egui::Stroke::new(1.0, GOLD);
-        let widgets = &mut visuals.widgets;
-        for (state, fill, edge) in [
-            (&mut widgets.inactive, BURGUNDY, 0.55),
-            (&mut widgets.hovered, BURGUNDY_LIT, 1.0),
-            (&mut widgets.active, BURGUNDY_LIT, 1.0),
-            (&mut widgets.open, BURGUNDY, 0.8),
-        ] {
-            state.weak_bg_fill = fill;
-            state.bg_fill = fill;
-            state.bg_stroke = egui::Stroke::new(1.0, GOLD.gamma_multiply(edge));
-            state.corner_radius = egui::CornerRadius::same(6);
-            state.fg_stroke.color = egui::Color32::from_rgb(0xf6, 0xee, 0xd8);
-        }
-        widgets.noninteractive.fg_stroke.color = CREAM;
-        widgets.noninteractive.bg_stroke = egui::Stroke::new(1.0, GOLD.gamma_multiply(0.35));
-    });
-}
 
 /// Paints the felt behind a page: `felt` (the table's colour) lit from above the middle and darkening to the edges,
-/// the padded rail along the bottom, and a hand and a stack of chips lying on it.
-pub(super) fn paint_backdrop(ctx: &egui::Context, felt: (u8, u8, u8)) {
+/// the padded rail along the bottom, and, beside a page's column `beside` points wide where there is room, a hand and
+/// a stack of chips lying on it.
+pub(super) fn paint_backdrop(ctx: &egui::Context, felt: (u8, u8, u8), beside: Option<f32>) {
     let painter = ctx.layer_painter(egui::LayerId::background());
     let rect = ctx.viewport_rect();
     let shade = |k: f32| {
@@ -90,35 +58,47 @@ pub(super) fn paint_backdrop(ctx: &egui::Context, felt: (u8, u8, u8)) {
         arc(wide - 40.0, deep - 40.0),
         egui::Stroke::new(1.5, GOLD.gamma_multiply(0.45)),
     ));
-    // A blackjack lying on the felt, and a stack of chips beside it, where the page leaves room: either side of the
-    // menu on a wide window, below it on an upright one.
-    let unit = (span / 720.0).clamp(0.6, 1.6);
-    let (hand, stack, values): (_, _, &[i64]) = if rect.width() > rect.height() {
-        (
-            egui::vec2(0.1, 0.62),
-            egui::vec2(0.9, 0.7),
-            &[50_000, 10_000, 2_500, 500],
-        )
-    } else {
-        (
-            egui::vec2(0.16, 0.88),
-            egui::vec2(0.82, 0.9),
-            &[10_000, 2_500, 500],
-        )
+    // A blackjack lying on the felt, and a stack of chips beside it, only where the page leaves room for them beside
+    // its column of `beside` points: never under words or a button.
+    let Some(column) = beside else {
+        return;
     };
-    let place = |at: egui::Vec2| rect.min + at * rect.size();
-    card(&painter, place(hand), unit, "A", "♠", false);
-    let second = place(hand) + egui::vec2(34.0, -14.0) * unit;
+    let unit = (span / 720.0).clamp(0.6, 1.6);
+    let margin = (rect.width() - column) / 2.0;
+    if margin < 200.0 * unit {
+        return;
+    }
+    let hand = egui::pos2(
+        rect.min.x + (margin - 108.0 * unit) / 2.0,
+        rect.min.y + rect.height() * 0.62,
+    );
+    let stack = egui::pos2(rect.max.x - margin / 2.0, rect.min.y + rect.height() * 0.7);
+    let values = [50_000, 10_000, 2_500, 500];
+    card(&painter, hand, unit, "A", "♠", false);
+    let second = hand + egui::vec2(34.0, -14.0) * unit;
     card(&painter, second, unit, "K", "♥", true);
+    crate::game::pages::layout::record_decoration(
+        ctx,
+        egui::Rect::from_min_max(
+            egui::pos2(hand.x, second.y),
+            second + egui::vec2(74.0 + 3.0, 104.0 + 4.0 + 14.0) * unit,
+        ),
+    );
     for (i, &value) in values.iter().enumerate() {
-        let at = place(stack) - egui::vec2(0.0, i as f32 * 7.0 * unit);
+        let at = stack - egui::vec2(0.0, i as f32 * 7.0 * unit);
         chip(&painter, at, unit, Cents(value));
     }
-    chip(
-        &painter,
-        place(stack) + egui::vec2(-58.0, 10.0) * unit,
-        unit,
-        Cents(2_500),
+    let loose = stack + egui::vec2(-58.0, 10.0) * unit;
+    chip(&painter, loose, unit, Cents(2_500));
+    crate::game::pages::layout::record_decoration(
+        ctx,
+        egui::Rect::from_min_max(
+            egui::pos2(
+                loose.x - 28.0 * unit,
+                stack.y - (values.len() as f32 * 7.0 + 28.0) * unit,
+            ),
+            egui::pos2(stack.x + 30.0 * unit, loose.y + 31.0 * unit),
+        ),
     );
 }
 

@@ -2,7 +2,76 @@
 //! shared table the chat panel, the turn clock and the connection's banner.
 
 use super::*;
+use crate::engine::words::counted;
 use crate::game::model::casino::{Casino, CasinoRequest, Clock, Status};
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(
+        EguiPrimaryContextPass,
+        (
+            casino_screen.in_set(Draw::Page).run_if(
+                in_state(Menu::Online)
+                    .or_else(in_state(Menu::Lobby))
+                    .or_else(in_state(Menu::Leaderboard))
+                    .or_else(in_state(Menu::ServerHands)),
+            ),
+            online_hud
+                .in_set(Draw::Over)
+                .run_if(in_state(Screen::Table)),
+        ),
+    );
+}
+
+/// The casino's pages on the Title: logging in, the lobby, the leaderboard, the player's hands. Back leaves the
+/// casino from the login page and the lobby, and goes back to the lobby from the others.
+fn casino_screen(
+    mut contexts: EguiContexts,
+    menu: Res<State<Menu>>,
+    mut to_menu: ResMut<NextState<Menu>>,
+    casino: Option<Res<Casino>>,
+    mut asks: MessageWriter<CasinoRequest>,
+    mut typed: ResMut<Typed>,
+) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    let menu = *menu.get();
+    let name = match menu {
+        Menu::Online => "Play online",
+        Menu::Lobby => "The casino",
+        Menu::Leaderboard => "Leaderboard",
+        _ => "Your hands",
+    };
+    let mut go = None;
+    let back = page(ctx, name, |ui| {
+        let Some(casino) = casino.as_deref() else {
+            ui.label("Playing online is not set up in this build.");
+            return;
+        };
+        go = match menu {
+            Menu::Online => online_page(ui, casino, &mut asks, &mut typed),
+            Menu::Lobby => lobby_page(ui, casino, &mut asks),
+            Menu::Leaderboard => {
+                leaderboard_page(ui, casino);
+                None
+            }
+            _ => {
+                server_hands_page(ui, casino);
+                None
+            }
+        };
+    });
+    if let Some(page) = go {
+        to_menu.set(page);
+    } else if back {
+        match menu {
+            Menu::Online | Menu::Lobby => {
+                asks.write(CasinoRequest::Disconnect);
+                to_menu.set(Menu::Main);
+            }
+            _ => to_menu.set(Menu::Lobby),
+        }
+    }
+    Ok(())
+}
 
 /// What the player is typing on the login page and in the chat.
 #[derive(Resource, Default)]
@@ -47,12 +116,11 @@ pub(super) fn online_page(
     let connecting = matches!(casino.status, Status::Connecting { .. });
     let asking = !casino.asking.is_empty();
     page_frame().show(ui, |ui| {
-        ui.set_width(440.0);
+        ui.set_width((ui.available_width() - 28.0).min(440.0));
         ui.vertical_centered(|ui| {
-            ui.label(bold("Play online").size(24.0).color(GOLD));
             ui.label(
                 egui::RichText::new(format!("The casino at {}", casino.host))
-                    .size(14.0)
+                    .size(theme::size::BODY)
                     .color(CREAM),
             );
         });
@@ -67,71 +135,60 @@ pub(super) fn online_page(
                 {
                     asks.write(CasinoRequest::Connect { guest: None });
                 }
-                if ui.add_enabled(!connecting, egui::Button::new("Log out")).clicked() {
+                if ui.add_enabled(!connecting, Theme::of(ui.ctx()).button("Log out")).clicked() {
                     asks.write(CasinoRequest::LogOut);
                 }
             });
         } else {
-            egui::Grid::new("login")
-                .num_columns(2)
-                .spacing([12.0, 8.0])
-                .show(ui, |ui| {
-                    ui.label("Name");
-                    ui.add(egui::TextEdit::singleline(&mut typed.name).desired_width(260.0));
-                    ui.end_row();
-                    ui.label("Password");
-                    let password = ui.add(
-                        egui::TextEdit::singleline(&mut typed.password)
-                            .password(true)
-                            .desired_width(260.0),
-                    );
-                    ui.end_row();
-                    if password.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)) {
-                        asks.write(typed.logging_in(false));
-                    }
-                });
-            ui.add_space(6.0);
+            // One column, a field under its label: on a phone each takes the width, and a tap opens the keyboard.
+            let theme = Theme::of(ui.ctx());
+            let width = ui.available_width();
+            let field = |ui: &mut egui::Ui, label: &str, text: &mut String, password: bool| {
+                let named = ui.label(label);
+                ui.add(
+                    egui::TextEdit::singleline(text)
+                        .password(password)
+                        .desired_width(width)
+                        .min_size(egui::vec2(width, theme.target()))
+                        .font(egui::FontId::proportional(theme::size::LARGE)),
+                )
+                .labelled_by(named.id)
+            };
+            field(ui, "Name", &mut typed.name, false);
+            let password = field(ui, "Password", &mut typed.password, true);
+            if password.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)) {
+                asks.write(typed.logging_in(false));
+            }
+            let ready = !typed.name.trim().is_empty() && !typed.password.is_empty();
+            let (_, each) = theme::grid(width, 2, 120.0);
             ui.horizontal(|ui| {
-                ui.add_space(80.0);
-                let ready = !typed.name.trim().is_empty() && !typed.password.is_empty();
-                if ui
-                    .add_enabled(ready && !asking, egui::Button::new(bold("Log in").size(18.0)))
-                    .clicked()
-                {
-                    asks.write(typed.logging_in(false));
-                }
-                if ui
-                    .add_enabled(ready && !asking, egui::Button::new(bold("Register").size(18.0)))
-                    .clicked()
-                {
-                    asks.write(typed.logging_in(true));
+                for (words, register) in [("Log in", false), ("Register", true)] {
+                    let button = egui::Button::new(bold(words).size(theme::size::BUTTON))
+                        .min_size(egui::vec2(each, theme.target()))
+                        .corner_radius(8.0);
+                    if ui.add_enabled(ready && !asking, button).clicked() {
+                        asks.write(typed.logging_in(register));
+                    }
                 }
             });
             ui.label(
                 egui::RichText::new("An account keeps your bankroll, highscore and hands (8 or more characters of password).")
-                    .size(12.0)
+                    .size(theme::size::SMALL)
                     .color(CREAM),
             );
             ui.separator();
-            ui.horizontal(|ui| {
-                ui.label("Or as a guest:");
-                ui.add(
-                    egui::TextEdit::singleline(&mut typed.guest)
-                        .hint_text("a name")
-                        .desired_width(150.0),
-                );
-                if ui
-                    .add_enabled(
-                        !typed.guest.trim().is_empty() && !connecting,
-                        egui::Button::new(bold("Play as a guest")),
-                    )
-                    .clicked()
-                {
-                    asks.write(CasinoRequest::Connect {
-                        guest: Some(typed.guest.trim().to_string()),
-                    });
-                }
-            });
+            field(ui, "Or play as a guest, named", &mut typed.guest, false);
+            let guest = egui::Button::new(bold("Play as a guest").size(theme::size::BUTTON))
+                .min_size(egui::vec2(width, theme.target()))
+                .corner_radius(8.0);
+            if ui
+                .add_enabled(!typed.guest.trim().is_empty() && !connecting, guest)
+                .clicked()
+            {
+                asks.write(CasinoRequest::Connect {
+                    guest: Some(typed.guest.trim().to_string()),
+                });
+            }
         }
         if connecting || asking {
             ui.label(egui::RichText::new("Talking to the casino…").color(CREAM));
@@ -142,11 +199,6 @@ pub(super) fn online_page(
     });
     if casino.is_open() {
         go = Some(Menu::Lobby);
-    }
-    ui.add_space(8.0);
-    if ui.button("Back").clicked() {
-        asks.write(CasinoRequest::Disconnect);
-        go = Some(Menu::Main);
     }
     go
 }
@@ -253,8 +305,8 @@ pub(super) fn lobby_page(
                         ui.label(
                             egui::RichText::new(format!(
                                 "{} · {} · {} watching · {} free",
-                                count(table.people.into(), "player", "players"),
-                                count(table.companions.into(), "companion", "companions"),
+                                counted(table.people, "player", "players"),
+                                counted(table.companions, "companion", "companions"),
                                 table.spectators,
                                 7u8.saturating_sub(table.people + table.companions),
                             ))
@@ -274,14 +326,6 @@ pub(super) fn lobby_page(
         go = Some(Menu::Main);
     }
     go
-}
-
-fn count(n: u32, one: &str, many: &str) -> String {
-    if n == 1 {
-        format!("1 {one}")
-    } else {
-        format!("{n} {many}")
-    }
 }
 
 /// What the casino answered, when it has and there is something in it; else says so (asking, the error, `empty`).
@@ -307,12 +351,11 @@ fn answered<'a, T>(
     }
 }
 
-/// The all-time highscores. Returns true to go back.
-pub(super) fn leaderboard_page(ui: &mut egui::Ui, casino: &Casino) -> bool {
+/// The all-time highscores.
+pub(super) fn leaderboard_page(ui: &mut egui::Ui, casino: &Casino) {
     let me = casino.welcomed.as_ref().map(|(name, _)| name.as_str());
     page_frame().show(ui, |ui| {
-        ui.set_width(520.0);
-        ui.vertical_centered(|ui| ui.label(bold("Leaderboard").size(24.0).color(GOLD)));
+        ui.set_width((ui.available_width() - 28.0).min(520.0));
         ui.label(egui::RichText::new("The most chips an account ever held").color(CREAM));
         ui.add_space(6.0);
         if let Some(leaders) = answered(ui, &casino.leaderboard, "Nobody has an account here yet.")
@@ -354,18 +397,12 @@ pub(super) fn leaderboard_page(ui: &mut egui::Ui, casino: &Casino) -> bool {
             }
         }
     });
-    ui.add_space(8.0);
-    ui.button("Back").clicked()
 }
 
 /// The player's own hands as the casino kept them, newest first. Returns true to go back.
-pub(super) fn server_hands_page(ui: &mut egui::Ui, casino: &Casino) -> bool {
+pub(super) fn server_hands_page(ui: &mut egui::Ui, casino: &Casino) {
     page_frame().show(ui, |ui| {
         ui.set_width((ui.available_width() - 40.0).min(900.0));
-        ui.vertical_centered(|ui| {
-            ui.label(bold("Your hands at this casino").size(24.0).color(GOLD))
-        });
-        ui.add_space(6.0);
         if let Some(hands) = answered(ui, &casino.history, "No hands yet: sit down at a table.") {
             egui::ScrollArea::both().max_height(440.0).show(ui, |ui| {
                 egui::Grid::new("server hands")
@@ -411,8 +448,6 @@ pub(super) fn server_hands_page(ui: &mut egui::Ui, casino: &Casino) -> bool {
             });
         }
     });
-    ui.add_space(8.0);
-    ui.button("Back").clicked()
 }
 
 /// The chat panel at a shared table: the lines (said as text, never markup), the table's notices, and a line to
@@ -445,7 +480,13 @@ pub(super) fn chat_window(
             ui.set_width(300.0);
             ui.horizontal(|ui| {
                 ui.label(bold("Chat").color(GOLD));
-                ui.label(egui::RichText::new("[T] to close").size(12.0).color(CREAM));
+                if Theme::of(ui.ctx()).keyboard {
+                    ui.label(
+                        egui::RichText::new("[T] to close")
+                            .size(theme::size::SMALL)
+                            .color(CREAM),
+                    );
+                }
             });
             egui::ScrollArea::vertical()
                 .stick_to_bottom(true)
@@ -570,7 +611,7 @@ pub(super) fn online_hud(
         }
     });
     // Above the table's own panel at the bottom left, clear of the seats, the shoe and the tray.
-    let above = -above_bottom_bar(layout.portrait) - 84.0;
+    let above = -above_bottom_bar(ctx, layout.portrait) - 84.0;
     hud_area(ctx, "online panel".into())
         .anchor(egui::Align2::LEFT_BOTTOM, [8.0, above])
         .show(ctx, |ui| {
@@ -581,16 +622,21 @@ pub(super) fn online_hud(
                     .as_ref()
                     .map_or("", |(name, _)| name.as_str());
                 ui.label(bold(format!("Online · {name}")).color(GOLD));
-                ui.label(egui::RichText::new(&casino.host).size(12.0).color(CREAM));
+                ui.label(
+                    egui::RichText::new(&casino.host)
+                        .size(theme::size::SMALL)
+                        .color(CREAM),
+                );
                 if let Some(turn) = &turn {
                     ui.label(bold(turn).size(17.0).color(egui::Color32::WHITE));
                 }
+                let theme = Theme::of(ui.ctx());
                 let label = match casino.unread {
-                    0 if typed.chat_open => "Hide chat  [T]".to_string(),
-                    0 => "Chat  [T]".to_string(),
-                    n => format!("Chat  [T]  ({n} new)"),
+                    0 if typed.chat_open => theme.hint("Hide chat", "T"),
+                    0 => theme.hint("Chat", "T"),
+                    n => format!("{} ({n} new)", theme.hint("Chat", "T")),
                 };
-                if ui.button(label).clicked() {
+                if ui.add(theme.button(label)).clicked() {
                     typed.toggle_chat();
                 }
             });

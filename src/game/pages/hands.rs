@@ -1,12 +1,45 @@
 //! The hand history on the Title (from the Statistics page): the last rounds kept, newest first, each with its
 //! cards, the dealer's, the decisions, how it ended and what it brought, and a button that replays it on the felt.
-//! During a replay, a banner says which round it is and, once it is over, offers to watch it again or go back.
+//! During a replay, the bar at the thumb says which round it is and, once it is over, offers to watch it again or go
+//! back.
 
 use super::*;
 use crate::game::keep::history::Kept;
 use crate::game::model::seat::{OpenTable, Replay};
 use crate::host::history::PlayedHand;
 use crate::host::record::cards_text;
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(
+        EguiPrimaryContextPass,
+        (hands_screen
+            .in_set(Draw::Page)
+            .run_if(in_state(Menu::Hands)),),
+    );
+}
+
+/// The page on the Title: a round picked is dealt again on the felt; Back goes to the Statistics page it came from.
+fn hands_screen(
+    mut contexts: EguiContexts,
+    kept: Res<Kept>,
+    mut refused: ResMut<crate::game::model::seat::OpenRefused>,
+    mut commands: Commands,
+    mut to_menu: ResMut<NextState<Menu>>,
+) -> Result {
+    let back = page(contexts.ctx_mut()?, "Hand history", |ui| {
+        if let Some(round) = hands_page(ui, &kept) {
+            commands.insert_resource(OpenTable::Replay(round));
+        }
+        if let Some(problem) = &refused.0 {
+            ui.colored_label(REFUSAL, problem);
+        }
+    });
+    if back {
+        refused.0 = None;
+        to_menu.set(Menu::Statistics);
+    }
+    Ok(())
+}
 
 /// How many rounds the page lists.
 const LISTED: usize = 100;
@@ -18,7 +51,6 @@ pub(super) fn hands_page(ui: &mut egui::Ui, kept: &Kept) -> Option<Vec<PlayedHan
         ui.label("No hands yet: every hand you play is kept here, to look back at and replay.");
         return None;
     }
-    ui.label(bold("Hand history").size(22.0).color(GOLD));
     ui.label(
         egui::RichText::new(format!(
             "The last {} of {} rounds kept, newest first",
@@ -97,57 +129,59 @@ pub(super) fn hands_page(ui: &mut egui::Ui, kept: &Kept) -> Option<Vec<PlayedHan
     picked
 }
 
-/// The replay's banner, and once the round is over on the felt: watch it again, or back to the hand history.
-pub(super) fn replay_banner(
-    mut contexts: EguiContexts,
-    replaying: Option<Res<Replay>>,
-    view: Option<Res<SeatView>>,
-    beats: Res<Beats>,
-    mut next: ResMut<NextState<Screen>>,
-    mut commands: Commands,
-) -> Result {
-    let (Some(replaying), Some(view)) = (replaying, view) else {
-        return Ok(());
-    };
-    let ctx = contexts.ctx_mut()?;
-    let done = replaying.done(&view, &beats);
-    // Over the betting bar (nobody bets in a replay), where the table says what is going on.
-    egui::Area::new(egui::Id::new("replay banner"))
-        .anchor(egui::Align2::CENTER_BOTTOM, [0.0, -6.0])
-        .order(egui::Order::Foreground)
-        .show(ctx, |ui| {
-            panel_frame()
-                .fill(egui::Color32::from_rgb(14, 20, 17))
-                .stroke(egui::Stroke::new(1.5, GOLD))
-                .show(ui, |ui| {
-                    ui.set_min_size(egui::vec2(780.0, 52.0));
-                    ui.vertical_centered(|ui| {
-                        ui.label(bold(replaying.label()).size(18.0).color(GOLD));
-                        if !done {
-                            ui.label(
-                                egui::RichText::new(
-                                    "dealt again from the record, as it was played",
-                                )
-                                .size(13.0),
-                            );
-                            return;
-                        }
-                        ui.horizontal(|ui| {
-                            // The two buttons, about 330 points together, in the middle.
-                            ui.add_space(((ui.available_width() - 330.0) / 2.0).max(0.0));
-                            if ui.button(bold("Watch it again").size(16.0)).clicked() {
-                                // The table closes, and opens again at the start of the round.
-                                commands
-                                    .insert_resource(OpenTable::Replay(replaying.round.clone()));
-                                next.set(Screen::Title);
-                            }
-                            if ui.button(bold("Back to the hands").size(16.0)).clicked() {
-                                commands.insert_resource(StartPage(Menu::Hands));
-                                next.set(Screen::Title);
-                            }
-                        });
-                    });
-                });
-        });
-    Ok(())
+/// What the player asked of a replay that is over.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum AfterReplay {
+    /// Deal it again from the start.
+    Again,
+    /// Back to the hand history.
+    Back,
+}
+
+/// The replay in the bar at the thumb (nobody bets in a replay): which round it is, and once it is over on the
+/// felt, watch it again or go back to the hand history.
+pub(super) fn replay_bar(
+    ui: &mut egui::Ui,
+    replaying: &Replay,
+    done: bool,
+    width: f32,
+    theme: &Theme,
+) -> Option<AfterReplay> {
+    ui.set_width(width);
+    ui.label(bold(replaying.label()).size(theme::size::LARGE).color(GOLD));
+    if !done {
+        ui.label("Dealt again from the record, as it was played.");
+        return None;
+    }
+    let (_, each) = theme::grid(width, 2, 140.0);
+    let mut asked = None;
+    ui.horizontal_wrapped(|ui| {
+        for (words, after) in [
+            ("Watch it again", AfterReplay::Again),
+            ("Back to the hands", AfterReplay::Back),
+        ] {
+            let button = egui::Button::new(bold(words).size(theme::size::BUTTON))
+                .min_size(egui::vec2(each, theme.target()))
+                .corner_radius(8.0);
+            if ui.add(button).clicked() {
+                asked = Some(after);
+            }
+        }
+    });
+    asked
+}
+
+/// Does what the player asked of a replay that is over: the table closes, and opens again at the start of the round,
+/// or the Title opens on the hand history.
+pub(super) fn after_replay(
+    after: AfterReplay,
+    replaying: &Replay,
+    commands: &mut Commands,
+    next: &mut NextState<Screen>,
+) {
+    match after {
+        AfterReplay::Again => commands.insert_resource(OpenTable::Replay(replaying.round.clone())),
+        AfterReplay::Back => commands.insert_resource(StartPage(Menu::Hands)),
+    }
+    next.set(Screen::Title);
 }

@@ -17,7 +17,7 @@ use crate::game::felt::fonts::{
 use crate::game::model::coach;
 use crate::game::model::player::{BetSlip, Intent, PlayOptions, denominations, human_seat};
 use crate::game::model::screen::{RoundPhase, Screen};
-use crate::game::model::seat::{OpenRefused, OpenTable};
+use crate::game::model::seat::OpenTable;
 use crate::game::model::session::Session;
 use crate::game::model::table::Remark;
 use crate::game::model::table::{Beats, Occupants, SeatView, Shown, Speed};
@@ -31,22 +31,27 @@ mod backdrop;
 mod casino;
 mod hands;
 mod input;
+pub mod layout;
 mod loading;
 mod practice;
+mod settings;
 mod statistics;
 mod strategy;
 mod table_hud;
 mod tables;
+pub mod theme;
 mod title;
 
+pub use crate::game::model::screen::{Menu, Pause};
 pub use casino::Typed;
 use hands::*;
 use input::*;
 pub use loading::GameStopped;
 use loading::*;
 use table_hud::*;
-use tables::*;
-use title::*;
+
+use settings::*;
+use theme::{BACKDROP, CREAM, GOLD, PANEL, REFUSAL, Theme, bold};
 
 /// Where the Loading screen goes when it is done.
 #[derive(Resource, Clone, Copy, Debug, PartialEq, Eq)]
@@ -62,55 +67,9 @@ pub struct Settings<'w> {
     hearing: Option<Res<'w, crate::game::felt::audio::Hearing>>,
 }
 
-/// Which page of the title menu is open: a state of the Title screen.
-#[derive(SubStates, Default, Clone, Copy, PartialEq, Eq, Hash, Debug)]
-#[source(Screen = Screen::Title)]
-pub enum Menu {
-    /// Resume, Play, Watch, Tables, Settings, Quit.
-    #[default]
-    Main,
-    /// Every level file.
-    Tables,
-    /// Speed and options.
-    Settings,
-    /// The player's totals and bankroll chart.
-    Statistics,
-    /// The kept rounds, each with a replay.
-    Hands,
-    /// Play online: log in, register or play as a guest.
-    Online,
-    /// The casino's tables.
-    Lobby,
-    /// The casino's all-time highscores.
-    Leaderboard,
-    /// The player's own hands as the casino kept them.
-    ServerHands,
-    /// The table's basic-strategy chart and index plays.
-    Strategy,
-    /// Drills: flash cards, counting down a deck, true counts, index plays, and the progress they keep.
-    Practice,
-}
-
 /// The page the Title opens on the first time it is shown (`--start tables`), when not the main one.
 #[derive(Resource, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct StartPage(pub Menu);
-
-/// The pause menu, and which of its pages is open: a state of the table. The table's clock stops while it is up.
-#[derive(SubStates, Default, Clone, Copy, PartialEq, Eq, Hash, Debug)]
-#[source(Screen = Screen::Table)]
-pub enum Pause {
-    /// Playing.
-    #[default]
-    Off,
-    /// Resume, Settings, Rules, Leave.
-    Menu,
-    /// Speed and options.
-    Settings,
-    /// The table's rules.
-    Rules,
-    /// The player's totals and bankroll chart (its own window: `statistics::pause_statistics`).
-    Statistics,
-}
 
 /// The table's story in words, newest last.
 #[derive(Resource, Default)]
@@ -137,18 +96,44 @@ impl RoundLog {
 #[derive(Resource, Default)]
 struct Tables(Vec<Listing>);
 
+/// The order the pages draw in, every frame: the zoom and the theme first, then what lies behind (the Title's felt),
+/// then the page or the table's HUD, then what floats over them (the game over, the replay's banner, a casino's chat
+/// and clock, the pause menu's statistics).
+#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum Draw {
+    Setup,
+    Behind,
+    Page,
+    Over,
+}
+
 pub(crate) fn plugin(app: &mut App) {
-    app.add_plugins(pause_plugin)
-        .add_sub_state::<Menu>()
-        .add_message::<GameStopped>()
+    app.add_message::<GameStopped>()
         .init_resource::<RoundLog>()
         .init_resource::<Tables>()
         .init_resource::<Typed>()
         .init_resource::<Preload>()
+        .init_resource::<Theme>()
+        .configure_sets(
+            EguiPrimaryContextPass,
+            (Draw::Setup, Draw::Behind, Draw::Page, Draw::Over).chain(),
+        )
+        .add_plugins((
+            title::plugin,
+            tables::plugin,
+            strategy::plugin,
+            practice::plugin,
+            statistics::plugin,
+            hands::plugin,
+            settings::plugin,
+            casino::plugin,
+            table_hud::plugin,
+        ))
+        .add_systems(
+            PreUpdate,
+            theme::follow_the_screen.after(bevy::input::InputSystems),
+        )
         .add_systems(Startup, preload_fonts)
-        .add_systems(OnEnter(Screen::Table), |mut log: ResMut<RoundLog>| {
-            log.lines.clear();
-        })
         .add_systems(OnEnter(Screen::Title), open_start_page)
         .add_systems(Update, back_to_the_lobby.run_if(in_state(Screen::Title)))
         .add_systems(
@@ -158,40 +143,49 @@ pub(crate) fn plugin(app: &mut App) {
                 .run_if(|typed: Res<Typed>| !typed.typing),
         )
         .add_systems(
-            Update,
-            write_log
-                .after(crate::game::model::screen::RoundSet::Present)
-                .run_if(in_state(Screen::Table)),
+            EguiPrimaryContextPass,
+            layout::install
+                .in_set(Draw::Setup)
+                .run_if(resource_exists::<layout::LayoutCheck>),
+        )
+        .add_systems(
+            Last,
+            layout::log_reports.run_if(resource_exists::<layout::LayoutCheck>),
         )
         .add_systems(
             EguiPrimaryContextPass,
             (
-                zoom_to_window,
-                loading_screen.run_if(in_state(Screen::Loading)),
-                title_screen.run_if(in_state(Screen::Title)),
-                table_hud.run_if(in_state(Screen::Table)),
-                game_over.run_if(in_state(Screen::Table)),
-                replay_banner.run_if(in_state(Screen::Table)),
-                casino::online_hud.run_if(in_state(Screen::Table)),
-                statistics::pause_statistics.run_if(in_state(Pause::Statistics)),
-            )
-                .chain(),
+                zoom_to_window.in_set(Draw::Setup),
+                loading_screen
+                    .in_set(Draw::Page)
+                    .run_if(in_state(Screen::Loading)),
+            ),
         );
 }
 
-/// The pause menu as a state of the table: the table's clock stops while it is up, and runs again on resuming or on
-/// leaving the table from it.
-fn pause_plugin(app: &mut App) {
-    app.add_sub_state::<Pause>()
-        .add_systems(OnExit(Pause::Off), |mut time: ResMut<Time<Virtual>>| {
-            time.pause();
-        })
-        .add_systems(OnEnter(Pause::Off), |mut time: ResMut<Time<Virtual>>| {
-            time.unpause()
-        })
-        .add_systems(OnExit(Screen::Table), |mut time: ResMut<Time<Virtual>>| {
-            time.unpause()
+/// A page of the Title: Back and the page's name across the top, and the page under them in the rest of the screen
+/// (each page scrolls its own column). Esc goes back too, unless a text field has the keyboard. Returns true when
+/// the player asked to go back.
+fn page(ctx: &egui::Context, name: &str, add: impl FnOnce(&mut egui::Ui)) -> bool {
+    let theme = Theme::of(ctx);
+    let mut back = false;
+    egui::CentralPanel::default()
+        .frame(egui::Frame::NONE.inner_margin(egui::Margin::same(8)))
+        .show(&mut root_ui(ctx), |ui| {
+            ui.horizontal(|ui| {
+                let button = theme
+                    .button(bold(theme.hint("Back", "Esc")).size(theme::size::BUTTON))
+                    .min_size(egui::vec2(96.0, theme::size::TARGET));
+                back = ui.add(button).clicked();
+                ui.add_space(8.0);
+                ui.label(bold(name).size(theme::size::HEADING).color(GOLD));
+            });
+            ui.add_space(6.0);
+            ui.vertical_centered(add);
         });
+    let escape =
+        ctx.input(|i| i.key_pressed(egui::Key::Escape)) && !ctx.egui_wants_keyboard_input();
+    back || escape
 }
 
 /// Opens the Title on the page asked for at start, once.
@@ -229,15 +223,6 @@ fn scrolling_column(ui: &mut egui::Ui, widest: f32, add: impl FnOnce(&mut egui::
     });
 }
 
-/// Colours of the HUD.
-const GOLD: egui::Color32 = egui::Color32::from_rgb(0xff, 0xd8, 0x4a);
-const REFUSAL: egui::Color32 = egui::Color32::from_rgb(0xff, 0x8a, 0x7a);
-/// Behind the Loading and Title screens.
-const BACKDROP: egui::Color32 = egui::Color32::from_rgb(0x10, 0x2a, 0x1c);
-const PANEL: egui::Color32 = egui::Color32::from_rgba_premultiplied(12, 16, 14, 215);
-/// Quiet words on the pages: the table's printing.
-const CREAM: egui::Color32 = egui::Color32::from_rgb(0xee, 0xe4, 0xc8);
-
 /// A page's panel: darker felt with a thin gold edge, like the table's printed boxes.
 fn page_frame() -> egui::Frame {
     egui::Frame::new()
@@ -247,9 +232,11 @@ fn page_frame() -> egui::Frame {
         .inner_margin(egui::Margin::same(14))
 }
 
-/// A page's big button.
+/// A page's big button: one width for every one of them.
 fn wide_button(text: &str) -> egui::Button<'static> {
-    egui::Button::new(bold(text).size(22.0)).min_size(egui::vec2(300.0, 44.0))
+    egui::Button::new(bold(text).size(theme::size::LARGE))
+        .min_size(egui::vec2(320.0, theme::size::TARGET))
+        .corner_radius(8.0)
 }
 
 fn panel_frame() -> egui::Frame {
@@ -259,26 +246,29 @@ fn panel_frame() -> egui::Frame {
         .inner_margin(egui::Margin::same(10))
 }
 
-/// The HUD grows and shrinks with the window as the table does: laid out for 1280×720 (720×1280 upright), it is
-/// half as big again at 1920×1080, and may shrink to half size. The window's size is in logical pixels (CSS pixels in
-/// the browser), so a phone at three device pixels per CSS pixel gets the same HUD as a 390-pixel-wide window.
+/// The pages are dressed for the screen's shape (`theme`), and zoomed for it: on a touch screen a point is a CSS
+/// pixel, so a phone reads the type scale as written; on a desktop the HUD grows and shrinks with the window as the
+/// table does, laid out for 1280×720 (half as big again at 1920×1080). The window's size is in logical pixels (CSS
+/// pixels in the browser).
 fn zoom_to_window(
     mut contexts: EguiContexts,
     windows: Query<&Window>,
-    mut dressed: Local<bool>,
+    theme: Res<Theme>,
+    mut dressed: Local<Option<theme::Shape>>,
 ) -> Result {
     let Ok(window) = windows.single() else {
         return Ok(());
     };
-    if !*dressed {
-        backdrop::casino_style(contexts.ctx_mut()?);
-        *dressed = true;
+    if *dressed != Some(theme.shape) {
+        theme::dress(contexts.ctx_mut()?, theme.shape);
+        *dressed = Some(theme.shape);
     }
+    theme.keep(contexts.ctx_mut()?);
     let layout =
         crate::game::felt::layout::TableLayout::for_window(window.width(), window.height());
-    let zoom = (window.width() / layout.size.x)
-        .min(window.height() / layout.size.y)
-        .clamp(0.5, 3.0);
+    let zoom = theme
+        .shape
+        .zoom(window.width(), window.height(), layout.size);
     let ctx = contexts.ctx_mut()?;
     if (ctx.zoom_factor() - zoom).abs() > 0.01 {
         ctx.set_zoom_factor(zoom);
@@ -297,57 +287,11 @@ fn root_ui(ctx: &egui::Context) -> egui::Ui {
     )
 }
 
-fn bold(text: impl Into<String>) -> egui::RichText {
-    egui::RichText::new(text).family(egui::FontFamily::Name(BOLD_FAMILY.into()))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::engine::Preset;
     use crate::game::felt::fonts::{BOLD, REGULAR};
-
-    #[test]
-    fn the_pause_menu_stops_the_tables_clock_until_resumed_or_left() {
-        let mut app = App::new();
-        app.add_plugins((MinimalPlugins, bevy::state::app::StatesPlugin))
-            .init_state::<Screen>()
-            .add_plugins(pause_plugin);
-        let go = |app: &mut App, screen: Screen| {
-            app.world_mut()
-                .resource_mut::<NextState<Screen>>()
-                .set(screen);
-            app.update();
-        };
-        let pause = |app: &mut App, pause: Pause| {
-            app.world_mut()
-                .resource_mut::<NextState<Pause>>()
-                .set(pause);
-            app.update();
-        };
-        let paused = |app: &App| app.world().resource::<Time<Virtual>>().is_paused();
-        go(&mut app, Screen::Table);
-        assert_eq!(*app.world().resource::<State<Pause>>().get(), Pause::Off);
-        assert!(!paused(&app));
-        pause(&mut app, Pause::Menu);
-        assert!(paused(&app));
-        pause(&mut app, Pause::Rules);
-        assert!(
-            paused(&app),
-            "between the menu's pages the clock stays stopped"
-        );
-        pause(&mut app, Pause::Off);
-        assert!(!paused(&app));
-        pause(&mut app, Pause::Menu);
-        go(&mut app, Screen::Title);
-        assert!(
-            !paused(&app),
-            "leaving the table from the menu starts the clock"
-        );
-        assert!(app.world().get_resource::<State<Pause>>().is_none());
-        go(&mut app, Screen::Table);
-        assert_eq!(*app.world().resource::<State<Pause>>().get(), Pause::Off);
-    }
 
     #[test]
     fn a_tally_counts_what_is_loaded_what_failed_and_what_is_on_its_way() {
@@ -479,7 +423,7 @@ mod tests {
         let slip = slip();
         let bar = |ui: &mut egui::Ui| {
             bottom_bar(ui.ctx(), |ui| {
-                betting_bar(ui, &slip, &rules, false, false);
+                betting_bar(ui, &slip, &rules, false, false, &Theme::default());
             });
         };
         let first = painted_text(&context(), bar);
@@ -495,50 +439,56 @@ mod tests {
         assert!(plain.is_empty(), "{plain:?}");
     }
 
-    /// Where the betting bar lands in a window of `screen` points, drawn in the game's own fonts.
-    fn betting_bar_rect(screen: egui::Vec2, portrait: bool) -> egui::Rect {
+    /// Where the betting bar lands in a window of `screen` points, drawn in the game's own fonts and dressed for
+    /// `shape`, and how far above the bottom edge the panels over it then stand.
+    fn betting_bar_rect(screen: egui::Vec2, shape: theme::Shape) -> (egui::Rect, f32) {
         let ctx = context();
+        theme::dress(&ctx, shape);
         let slip = slip();
         let rules = Preset::LasVegasStrip.rules();
+        let theme = Theme {
+            shape,
+            keyboard: true,
+        };
+        let portrait = screen.y > screen.x;
         let mut rect = egui::Rect::NOTHING;
         // One frame: the new bar measures itself in egui's first pass and is placed in the second (`hud_area`).
         ctx.run_ui(window(screen), |ui| {
             rect = bottom_bar(ui.ctx(), |ui| {
-                betting_bar(ui, &slip, &rules, false, portrait);
+                betting_bar(ui, &slip, &rules, false, portrait, &theme);
             })
             .rect;
         })
         .drop_without_applying_deltas();
-        rect
+        (rect, above_bottom_bar(&ctx, portrait))
     }
 
     #[test]
-    fn the_betting_bar_fits_a_wide_window_in_one_row_and_an_upright_one_in_two() {
+    fn the_betting_bar_fits_a_wide_window_in_one_row_and_a_phone_across_its_width() {
         let wide = egui::vec2(1280.0, 720.0);
-        let upright = egui::vec2(720.0, 1280.0);
+        let phone = egui::vec2(390.0, 844.0);
         let inside = |rect: egui::Rect, screen: egui::Vec2| {
             egui::Rect::from_min_size(egui::Pos2::ZERO, screen).contains_rect(rect)
         };
 
-        let one_row = betting_bar_rect(wide, false);
+        let (one_row, above) = betting_bar_rect(wide, theme::Shape::Desktop);
         assert!(inside(one_row, wide), "{one_row:?} in {wide:?}");
         assert!(
-            wide.y - one_row.top() < above_bottom_bar(false),
-            "{one_row:?}"
+            wide.y - one_row.top() < above,
+            "{one_row:?}, panels {above} up"
         );
-        // The one-row bar is wider than a phone held upright: that is why it takes two rows there.
-        assert!(one_row.width() > upright.x, "{one_row:?}");
+        // The one-row bar is wider than a phone held upright: that is why it takes rows there.
+        assert!(one_row.width() > phone.x, "{one_row:?}");
 
-        let two_rows = betting_bar_rect(upright, true);
-        assert!(inside(two_rows, upright), "{two_rows:?} in {upright:?}");
+        let (rows, above) = betting_bar_rect(phone, theme::Shape::PhonePortrait);
+        assert!(inside(rows, phone), "{rows:?} in {phone:?}");
         assert!(
-            two_rows.height() > one_row.height() + 40.0,
-            "{two_rows:?} vs {one_row:?}"
+            rows.height() > one_row.height() + 40.0,
+            "{rows:?} vs {one_row:?}"
         );
-        // Both stay clear of the panels above them.
-        assert!(
-            upright.y - two_rows.top() < above_bottom_bar(true),
-            "{two_rows:?}"
-        );
+        // Across the thumb's reach: the whole width but the margins.
+        assert!(rows.width() > phone.x - 40.0, "{rows:?}");
+        // The panels stand clear of it.
+        assert!(phone.y - rows.top() < above, "{rows:?}, panels {above} up");
     }
 }

@@ -6,13 +6,50 @@ use crate::engine::drill::{Record, row_name};
 use crate::engine::exact::chart::RowOf;
 use crate::engine::exact::name_of;
 use crate::engine::strategy::UP_CARDS;
+use crate::engine::words::{counted, signed};
 use crate::game::model::practice::{Drill, Practice};
 use crate::game::model::strategy::{Indices, StrategyBook};
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(
+        EguiPrimaryContextPass,
+        practice_screen
+            .in_set(Draw::Page)
+            .run_if(in_state(Menu::Practice)),
+    );
+}
+
+/// The page on the Title; leaving it closes the flash cards' sitting in the record.
+fn practice_screen(
+    mut contexts: EguiContexts,
+    session: Res<Session>,
+    options: Res<PlayOptions>,
+    mut practice: ResMut<Practice>,
+    mut book: ResMut<StrategyBook>,
+    mut to_menu: ResMut<NextState<Menu>>,
+) -> Result {
+    if page(contexts.ctx_mut()?, "Practice", |ui| {
+        practice_page(ui, &session, &options, &mut practice, &mut book);
+    }) {
+        practice.finish_flash_session();
+        to_menu.set(Menu::Main);
+    }
+    Ok(())
+}
 
 /// A right answer's colour, and a wrong one's.
 const RIGHT: egui::Color32 = egui::Color32::from_rgb(0x7c, 0xe0, 0x8f);
 
-/// A card as a small face: its rank and a suit, on white.
+/// A card's rank as printed on it: `A`, `7`, `10` (a ten of any kind, as the drills deal them).
+fn printed_rank(points: u8) -> String {
+    match points {
+        1 => "A".to_string(),
+        points => points.to_string(),
+    }
+}
+
+/// A card as the felt's cards look: a white face with a thin edge, its rank and suit in the corners and a large
+/// suit in the middle.
 fn card_face(ui: &mut egui::Ui, points: u8, suit: usize) {
     let suits = ['♣', '♦', '♥', '♠'];
     let red = suit % 4 == 1 || suit % 4 == 2;
@@ -21,22 +58,76 @@ fn card_face(ui: &mut egui::Ui, points: u8, suit: usize) {
     } else {
         egui::Color32::from_rgb(0x1b, 0x1b, 0x1b)
     };
-    let (rect, _) = ui.allocate_exact_size(egui::vec2(52.0, 72.0), egui::Sense::hover());
-    ui.painter()
-        .rect_filled(rect, 6.0, egui::Color32::from_rgb(0xfa, 0xf7, 0xee));
-    ui.painter().text(
-        rect.center(),
+    let (rect, _) = ui.allocate_exact_size(egui::vec2(60.0, 84.0), egui::Sense::hover());
+    let painter = ui.painter();
+    painter.rect(
+        rect,
+        6.0,
+        egui::Color32::from_rgb(0xfa, 0xf7, 0xee),
+        egui::Stroke::new(1.0, egui::Color32::from_rgb(0x9a, 0x94, 0x84)),
+        egui::StrokeKind::Inside,
+    );
+    let corner = format!("{}\n{}", printed_rank(points), suits[suit % 4]);
+    let small = egui::FontId::new(
+        15.0,
+        egui::FontFamily::Name(crate::game::felt::fonts::BOLD_FAMILY.into()),
+    );
+    painter.text(
+        rect.left_top() + egui::vec2(5.0, 3.0),
+        egui::Align2::LEFT_TOP,
+        &corner,
+        small,
+        ink,
+    );
+    painter.text(
+        rect.center() + egui::vec2(6.0, 12.0),
         egui::Align2::CENTER_CENTER,
-        format!("{}\n{}", name_of(points), suits[suit % 4]),
-        egui::FontId::proportional(22.0),
+        suits[suit % 4],
+        egui::FontId::proportional(30.0),
         ink,
     );
 }
 
-/// A big button for a thumb, with its key beside the word.
-fn big_button(ui: &mut egui::Ui, text: &str) -> bool {
-    ui.add(egui::Button::new(bold(text).size(18.0)).min_size(egui::vec2(96.0, 48.0)))
-        .clicked()
+/// A big button for a thumb, with its key beside the word once a keyboard has been used.
+fn big_button(ui: &mut egui::Ui, text: &str, key: &str) -> bool {
+    let words = if key.is_empty() {
+        text.to_string()
+    } else {
+        Theme::of(ui.ctx()).hint(text, key)
+    };
+    ui.add(
+        egui::Button::new(bold(words).size(theme::size::LARGE))
+            .min_size(egui::vec2(96.0, 48.0))
+            .corner_radius(8.0),
+    )
+    .clicked()
+}
+
+/// A field for a number under its `label`, focused as it appears (the next key is the answer; on a phone, a tap opens
+/// its number pad), Enter answering. Returns true when the player answered, by Enter or by Check.
+fn number_field(ui: &mut egui::Ui, label: &str, typed: &mut String) -> bool {
+    let mut answered = false;
+    let named = ui.label(label);
+    ui.horizontal(|ui| {
+        let field = ui
+            .add(
+                egui::TextEdit::singleline(typed)
+                    .desired_width(96.0)
+                    .font(egui::FontId::proportional(theme::size::LARGE))
+                    .min_size(egui::vec2(96.0, theme::size::TARGET)),
+            )
+            .labelled_by(named.id);
+        if ui.memory(|m| m.focused().is_none()) {
+            field.request_focus();
+        }
+        // A phone opens its number pad for it (`platform::web`).
+        if field.has_focus() {
+            theme::wants_a_number(ui.ctx());
+        }
+        let enter = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+        answered = big_button(ui, "Check", "Enter") || enter;
+    });
+    answered
 }
 
 /// The page.
@@ -53,7 +144,7 @@ pub(super) fn practice_page(
         panel_frame().show(ui, |ui| {
             ui.set_width(width - 40.0);
             ui.label(bold(format!("Practice · {}", session.level.name)).color(GOLD));
-            ui.label(egui::RichText::new(rules.to_string()).size(12.0));
+            ui.label(egui::RichText::new(rules.to_string()).size(theme::size::SMALL));
             ui.horizontal_wrapped(|ui| {
                 for drill in Drill::ALL {
                     if ui
@@ -110,11 +201,7 @@ fn flash_cards(ui: &mut egui::Ui, practice: &mut Practice) {
             let mut chosen = None;
             ui.horizontal_wrapped(|ui| {
                 for action in flash.offered().collect::<Vec<_>>() {
-                    let label = format!(
-                        "{}  [{}]",
-                        crate::host::narrate::capitalise(action.name()),
-                        action.key().to_uppercase()
-                    );
+                    let label = crate::host::narrate::capitalise(action.name());
                     let key = match action {
                         Action::Hit => egui::Key::H,
                         Action::Stand => egui::Key::S,
@@ -122,7 +209,9 @@ fn flash_cards(ui: &mut egui::Ui, practice: &mut Practice) {
                         Action::Split => egui::Key::P,
                         _ => egui::Key::R,
                     };
-                    if big_button(ui, &label) || ui.input(|i| i.key_pressed(key)) {
+                    if big_button(ui, &label, &action.key().to_uppercase())
+                        || ui.input(|i| i.key_pressed(key))
+                    {
                         chosen = Some(action);
                     }
                 }
@@ -144,7 +233,7 @@ fn flash_cards(ui: &mut egui::Ui, practice: &mut Practice) {
         }
         Some(((action, answer), _)) => {
             let next = ui
-                .horizontal_wrapped(|ui| big_button(ui, "Next  [Space]"))
+                .horizontal_wrapped(|ui| big_button(ui, "Next", "Space"))
                 .inner;
             if next || ui.input(|i| i.key_pressed(egui::Key::Space)) {
                 practice.next_flash();
@@ -192,7 +281,7 @@ fn count_down(ui: &mut egui::Ui, practice: &mut Practice, options: &PlayOptions)
     });
     ui.horizontal_wrapped(|ui| {
         for (cards, words) in [(10, "10 cards"), (26, "half a deck"), (52, "a deck")] {
-            if big_button(ui, words) {
+            if big_button(ui, words, "") {
                 practice.new_count_down(system, cards, now);
             }
         }
@@ -214,29 +303,30 @@ fn count_down(ui: &mut egui::Ui, practice: &mut Practice, options: &PlayOptions)
     }
     match practice.count_down.answer {
         None => {
-            ui.horizontal(|ui| {
-                ui.label("The running count:");
-                let field =
-                    ui.add(egui::TextEdit::singleline(&mut practice.typed).desired_width(80.0));
-                let enter = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
-                if big_button(ui, "Check") || enter {
-                    let typed = practice.typed.trim().replace('+', "").replace('½', ".5");
-                    if let Ok(said) = typed.parse::<f64>() {
-                        let right = (said - deck.answer()).abs() < 1e-9;
-                        practice.count_down.answer = Some((said, right));
-                        practice.score(Drill::CountDown, right);
-                    }
+            if number_field(ui, "The running count", &mut practice.typed) {
+                let typed = practice.typed.trim().replace('+', "").replace('½', ".5");
+                if let Ok(said) = typed.parse::<f64>() {
+                    let right = (said - deck.answer()).abs() < 1e-9;
+                    info!(
+                        target: "holecard::practice",
+                        "count down: said {said} ({}, the count is {})",
+                        if right { "right" } else { "wrong" },
+                        deck.answer()
+                    );
+                    practice.count_down.answer = Some((said, right));
+                    practice.score(Drill::CountDown, right);
                 }
-            });
+            }
         }
         Some((said, right)) => {
             if right {
-                ui.label(bold(format!("Right: {:+}.", deck.answer())).color(RIGHT));
+                ui.label(bold(format!("Right: {}.", signed(deck.answer(), 0))).color(RIGHT));
             } else {
                 ui.label(
                     bold(format!(
-                        "You said {said:+}; the count is {:+}.",
-                        deck.answer()
+                        "You said {}; the count is {}.",
+                        signed(said, 0),
+                        signed(deck.answer(), 0)
                     ))
                     .color(REFUSAL),
                 );
@@ -254,40 +344,45 @@ fn true_count(ui: &mut egui::Ui, practice: &mut Practice, decks: u8) {
         return;
     };
     ui.label(format!(
-        "Running count {:+}. The discard tray holds {} cards of a {}-deck shoe.",
-        q.running, q.tray_cards, q.decks
+        "Running count {}. The discard tray holds {} of a {}-deck shoe.",
+        signed(q.running.into(), 0),
+        counted(q.tray_cards, "card", "cards"),
+        q.decks
     ));
-    ui.label("The true count, rounded down (decks left judged to the half deck):");
     match practice.conversion.answer {
         None => {
-            ui.horizontal(|ui| {
-                let field =
-                    ui.add(egui::TextEdit::singleline(&mut practice.typed).desired_width(80.0));
-                let enter = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
-                if (big_button(ui, "Check") || enter)
-                    && let Ok(said) = practice.typed.trim().replace('+', "").parse::<i32>()
-                {
-                    let right = said == q.answer();
-                    practice.conversion.answer = Some((said, right));
-                    practice.score(Drill::TrueCount, right);
-                }
-            });
+            if number_field(
+                ui,
+                "The true count, rounded down (decks left judged to the half deck)",
+                &mut practice.typed,
+            ) && let Ok(said) = practice.typed.trim().replace('+', "").parse::<i32>()
+            {
+                let right = said == q.answer();
+                info!(
+                    target: "holecard::practice",
+                    "true count: said {said} ({}, the true count is {})",
+                    if right { "right" } else { "wrong" },
+                    q.answer()
+                );
+                practice.conversion.answer = Some((said, right));
+                practice.score(Drill::TrueCount, right);
+            }
         }
         Some((said, right)) => {
             let working = format!(
-                "{:+} ÷ {} decks left = {:+.2}, rounded down {:+}",
-                q.running,
+                "{} ÷ {} decks left = {}, rounded down {}",
+                signed(q.running.into(), 0),
                 crate::engine::count::say_decks(q.decks_left()),
-                f64::from(q.running) / q.decks_left(),
-                q.answer()
+                signed(f64::from(q.running) / q.decks_left(), 2),
+                signed(q.answer().into(), 0)
             );
             let line = if right {
                 bold(format!("Right: {working}.")).color(RIGHT)
             } else {
-                bold(format!("You said {said:+}: {working}.")).color(REFUSAL)
+                bold(format!("You said {}: {working}.", signed(said.into(), 0))).color(REFUSAL)
             };
             ui.label(line);
-            if big_button(ui, "Next  [Space]") || ui.input(|i| i.key_pressed(egui::Key::Space)) {
+            if big_button(ui, "Next", "Space") || ui.input(|i| i.key_pressed(egui::Key::Space)) {
                 practice.new_conversion(decks);
             }
         }
@@ -323,16 +418,19 @@ fn index_plays(
         return;
     };
     ui.label(bold(format!(
-        "{} at a true count of {:+} ({})",
+        "{} at a true count of {} ({})",
         q.index.play.name(),
-        q.true_count,
+        signed(q.true_count.into(), 0),
         system.name
     )));
     match practice.index.answer {
         None => {
             ui.horizontal_wrapped(|ui| {
                 for choice in [q.index.play.low, q.index.play.high] {
-                    if big_button(ui, &crate::host::narrate::capitalise(choice.word())) {
+                    let (key, letter) = choice_key(choice);
+                    if big_button(ui, &crate::host::narrate::capitalise(choice.word()), letter)
+                        || ui.input(|i| i.key_pressed(key))
+                    {
                         let right = choice == q.answer();
                         practice.index.answer = Some((choice, right));
                         practice.score(Drill::IndexPlays, right);
@@ -343,9 +441,9 @@ fn index_plays(
         Some((_, right)) => {
             let at = q.index.index.unwrap_or(0);
             let why = format!(
-                "{} at {:+} and above, {} below.",
+                "{} at {} and above, {} below.",
                 q.index.play.high.word(),
-                at,
+                signed(at.into(), 0),
                 q.index.play.low.word()
             );
             let line = if right {
@@ -354,10 +452,25 @@ fn index_plays(
                 bold(format!("Not this time: {why}")).color(REFUSAL)
             };
             ui.label(line);
-            if big_button(ui, "Next  [Space]") || ui.input(|i| i.key_pressed(egui::Key::Space)) {
+            if big_button(ui, "Next", "Space") || ui.input(|i| i.key_pressed(egui::Key::Space)) {
                 practice.new_index(&list);
             }
         }
+    }
+}
+
+/// The key that answers an index play with `choice`, as at the table: S stand, H hit, D double, P split, R
+/// surrender, I insure, N no insurance.
+fn choice_key(choice: crate::engine::exact::indices::Choice) -> (egui::Key, &'static str) {
+    use crate::engine::exact::indices::Choice;
+    match choice {
+        Choice::Stand => (egui::Key::S, "S"),
+        Choice::Hit => (egui::Key::H, "H"),
+        Choice::Double => (egui::Key::D, "D"),
+        Choice::Split => (egui::Key::P, "P"),
+        Choice::Surrender => (egui::Key::R, "R"),
+        Choice::Insure => (egui::Key::I, "I"),
+        Choice::Decline => (egui::Key::N, "N"),
     }
 }
 
@@ -374,7 +487,10 @@ pub(super) fn heat(right: u32, wrong: u32) -> egui::Color32 {
 
 /// The record: the heat map over the chart, and each drill's scores over time.
 fn progress(ui: &mut egui::Ui, record: &Record) {
-    ui.label("Flash cards by chart cell: green right, red wrong, grey not yet asked (hover for the counts).");
+    ui.label("Flash cards by chart cell: green right, red wrong, grey not yet asked.");
+    // The cells most often wrong are written out under the map: a cell's counts show under a pointer too, but a
+    // touch screen has none.
+    let mut missed: Vec<(u32, u32, String)> = Vec::new();
     let parts: [(&str, Vec<RowOf>); 3] = [
         ("Hard", (5..=19).rev().map(RowOf::Hard).collect()),
         ("Soft", (13..=20).rev().map(RowOf::Soft).collect()),
@@ -396,7 +512,7 @@ fn progress(ui: &mut egui::Ui, record: &Record) {
                     .show(ui, |ui| {
                         ui.label("");
                         for up in UP_CARDS {
-                            ui.label(egui::RichText::new(name_of(up)).size(11.0));
+                            ui.label(egui::RichText::new(name_of(up)).size(theme::size::SMALL));
                         }
                         ui.end_row();
                         for row in rows {
@@ -405,7 +521,7 @@ fn progress(ui: &mut egui::Ui, record: &Record) {
                                 RowOf::Soft(t) => format!("A,{}", t - 11),
                                 RowOf::Pair(p) => format!("{0},{0}", name_of(p)),
                             };
-                            ui.label(egui::RichText::new(name).size(11.0));
+                            ui.label(egui::RichText::new(name).size(theme::size::SMALL));
                             for up in UP_CARDS {
                                 let (right, wrong) =
                                     record.cell(row, up).map_or((0, 0), |c| (c.right, c.wrong));
@@ -414,11 +530,15 @@ fn progress(ui: &mut egui::Ui, record: &Record) {
                                     egui::Sense::hover(),
                                 );
                                 ui.painter().rect_filled(rect, 2.0, heat(right, wrong));
-                                response.on_hover_text(format!(
+                                let counts = format!(
                                     "{} v {}: {right} right, {wrong} wrong",
                                     row_name(row),
                                     name_of(up)
-                                ));
+                                );
+                                if wrong > 0 {
+                                    missed.push((wrong, right, counts.clone()));
+                                }
+                                response.on_hover_text(counts);
                             }
                             ui.end_row();
                         }
@@ -426,6 +546,13 @@ fn progress(ui: &mut egui::Ui, record: &Record) {
             });
         }
     });
+    missed.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    if !missed.is_empty() {
+        ui.label(bold("Most often wrong").color(GOLD));
+        for (_, _, counts) in missed.iter().take(5) {
+            ui.label(counts);
+        }
+    }
     ui.add_space(8.0);
     ui.label(bold("Scores over time").color(GOLD));
     if record.sessions.is_empty() {
@@ -461,7 +588,7 @@ fn progress(ui: &mut egui::Ui, record: &Record) {
                 costs[0],
                 costs[costs.len() - 1]
             ))
-            .size(12.0),
+            .size(theme::size::SMALL),
         );
     }
     egui::Grid::new("sessions").striped(true).show(ui, |ui| {

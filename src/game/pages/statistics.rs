@@ -5,6 +5,49 @@ use super::*;
 use crate::game::keep::history::Kept;
 use crate::host::history::{History, Totals};
 
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(
+        EguiPrimaryContextPass,
+        (
+            statistics_screen
+                .in_set(Draw::Page)
+                .run_if(in_state(Menu::Statistics)),
+            pause_statistics
+                .in_set(Draw::Over)
+                .run_if(in_state(Pause::Statistics)),
+        ),
+    );
+}
+
+/// The page on the Title, with the way to the hand history.
+fn statistics_screen(
+    mut contexts: EguiContexts,
+    kept: Res<Kept>,
+    mut to_menu: ResMut<NextState<Menu>>,
+) -> Result {
+    let mut hands = false;
+    let back = page(contexts.ctx_mut()?, "Statistics", |ui| {
+        egui::ScrollArea::vertical()
+            .auto_shrink([false, false])
+            .show(ui, |ui| {
+                ui.vertical_centered(|ui| {
+                    statistics_page(ui, &kept, None);
+                    ui.add_space(8.0);
+                    let theme = Theme::of(ui.ctx());
+                    let width = (ui.available_width() - 32.0).min(360.0);
+                    hands = ui.add(theme.wide_button("Hand history", width)).clicked();
+                    ui.add_space(16.0);
+                });
+            });
+    });
+    if hands {
+        to_menu.set(Menu::Hands);
+    } else if back {
+        to_menu.set(Menu::Main);
+    }
+    Ok(())
+}
+
 /// The page: totals side by side (all-time, and this table's when at one), then the bankroll chart.
 pub(super) fn statistics_page(ui: &mut egui::Ui, kept: &Kept, table: Option<&str>) {
     let history = &kept.history;

@@ -7,6 +7,31 @@ use crate::engine::exact::name_of;
 use crate::engine::strategy::{Grid, Play, UP_CARDS, column_of_points};
 use crate::game::model::strategy::{Indices, StrategyBook};
 
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(
+        EguiPrimaryContextPass,
+        strategy_screen
+            .in_set(Draw::Page)
+            .run_if(in_state(Menu::Strategy)),
+    );
+}
+
+/// The page on the Title.
+fn strategy_screen(
+    mut contexts: EguiContexts,
+    session: Res<Session>,
+    options: Res<PlayOptions>,
+    mut book: ResMut<StrategyBook>,
+    mut to_menu: ResMut<NextState<Menu>>,
+) -> Result {
+    if page(contexts.ctx_mut()?, "Strategy", |ui| {
+        strategy_page(ui, &session, &options, &mut book);
+    }) {
+        to_menu.set(Menu::Main);
+    }
+    Ok(())
+}
+
 /// A cell's colours as printed charts have them: hit white, stand yellow, double green, split blue, surrender red.
 pub(super) fn cell_colours(play: Play) -> (egui::Color32, egui::Color32) {
     let dark = egui::Color32::from_rgb(0x1b, 0x1b, 0x1b);
@@ -59,7 +84,7 @@ pub(super) fn chart_table(ui: &mut egui::Ui, id: &str, rows: &[ChartRow], cell: 
                         rect.center(),
                         egui::Align2::CENTER_CENTER,
                         play.code(),
-                        egui::FontId::proportional(cell * 0.42),
+                        egui::FontId::proportional((cell * 0.42).max(theme::size::SMALL)),
                         text,
                     );
                 }
@@ -128,7 +153,7 @@ pub(super) fn strategy_page(
                             "Basic strategy worked out for these rules by the exact engine: each cell the play \
                              worth most on the full shoe for the two-card hands of that total.",
                         )
-                        .size(12.0),
+                        .size(theme::size::SMALL),
                     );
                     ui.horizontal_wrapped(|ui| {
                         for (play, words) in [
@@ -147,7 +172,7 @@ pub(super) fn strategy_page(
                                 .show(ui, |ui| {
                                     ui.label(egui::RichText::new(play.code()).color(text).strong())
                                 });
-                            ui.label(egui::RichText::new(words).size(12.0));
+                            ui.label(egui::RichText::new(words).size(theme::size::SMALL));
                         }
                     });
                 });
@@ -207,7 +232,7 @@ fn index_table(ui: &mut egui::Ui, indices: &Indices) {
                     "Computed, exactly, on shoes at each true count (the count rounded down): the play on the \
                      right is worth more at the index and above.",
                 )
-                .size(12.0),
+                .size(theme::size::SMALL),
             );
             egui::Grid::new("indices")
                 .striped(true)

@@ -2,6 +2,37 @@
 //! the round log and the pause menu.
 
 use super::*;
+use crate::engine::words::signed;
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(OnEnter(Screen::Table), |mut log: ResMut<RoundLog>| {
+        log.lines.clear();
+    })
+    .add_systems(
+        Update,
+        write_log
+            .after(crate::game::model::screen::RoundSet::Present)
+            .run_if(in_state(Screen::Table)),
+    )
+    .add_systems(
+        EguiPrimaryContextPass,
+        (
+            (
+                pause_key,
+                seat_buttons,
+                count_panel,
+                info_panels,
+                play_bar,
+                round_log,
+                pause_menu,
+            )
+                .chain()
+                .in_set(Draw::Page)
+                .run_if(in_state(Screen::Table)),
+            game_over.in_set(Draw::Over).run_if(in_state(Screen::Table)),
+        ),
+    );
+}
 
 /// The round in words: what the table showed, and what the companions said.
 pub(super) fn write_log(
@@ -32,112 +63,151 @@ pub(super) fn chip_fill(value: Cents) -> egui::Color32 {
     egui::Color32::from_rgb(r, g, b)
 }
 
-/// What the action bar shows beside the plays and sends them through: the coach, the advisor's values, what the
-/// seat has seen (for the count) and the player's choices.
+/// What the action bar shows beside the plays and sends them through: the coach, the advisor's values and the
+/// player's choices.
 #[derive(bevy::ecs::system::SystemParam)]
 pub(super) struct Advice<'w> {
     coach: ResMut<'w, coach::Coach>,
     advisor: Res<'w, crate::game::model::advisor::Advisor>,
-    seen: Res<'w, crate::game::model::seen::Seen>,
     choices: MessageWriter<'w, coach::Choice>,
 }
 
-/// The table's HUD: limits and bankroll, the chip rack and betting buttons, the action buttons, the log, the pause
-/// menu.
+/// What kind of table the bar is at: its layout (upright or wide), a casino's or the game's own, a replay, and the
+/// theme it is drawn in.
+#[derive(bevy::ecs::system::SystemParam)]
+pub(super) struct TableKind<'w> {
+    layout: Res<'w, crate::game::felt::layout::TableLayout>,
+    online: Option<Res<'w, crate::game::model::table::OnlineTable>>,
+    replay: Option<Res<'w, crate::game::model::seat::Replay>>,
+    theme: Res<'w, Theme>,
+}
+
+/// Where the HUD stands in the world: the camera, for pieces placed over the felt (a seat's "Sit here", the count
+/// beside the shoe), and the table's layout.
+#[derive(bevy::ecs::system::SystemParam)]
+pub(super) struct Felt<'w, 's> {
+    cameras: Query<'w, 's, (&'static Camera, &'static GlobalTransform)>,
+    layout: Res<'w, crate::game::felt::layout::TableLayout>,
+}
+
+impl Felt<'_, '_> {
+    /// Where `point` of the felt is on the screen, in egui's points.
+    fn on_screen(&self, ctx: &egui::Context, point: Vec2) -> Option<egui::Pos2> {
+        let (camera, at) = self.cameras.single().ok()?;
+        let screen = camera.world_to_viewport(at, point.extend(0.0)).ok()?;
+        Some(egui::pos2(screen.x, screen.y) / ctx.zoom_factor())
+    }
+}
+
+/// Between rounds, an empty seat can be taken with a tap (not in a replay: nobody sits at a kept round).
 #[allow(clippy::too_many_arguments)]
-pub(super) fn table_hud(
+fn seat_buttons(
     mut contexts: EguiContexts,
     seen: Option<Res<SeatView>>,
-    session: Res<Session>,
     occupants: Res<Occupants>,
-    slip: Res<BetSlip>,
-    phase: Option<Res<State<RoundPhase>>>,
-    mut settings: Settings,
-    mut log: ResMut<RoundLog>,
+    beats: Res<Beats>,
     pause: Res<State<Pause>>,
-    mut to_pause: ResMut<NextState<Pause>>,
-    input: Res<ButtonInput<KeyCode>>,
+    felt: Felt,
+    (replay, theme): (Option<Res<crate::game::model::seat::Replay>>, Res<Theme>),
     mut intents: MessageWriter<Intent>,
-    mut next: ResMut<NextState<Screen>>,
-    cameras: Query<(&Camera, &GlobalTransform)>,
-    (layout, online, typed, mut advice): (
-        Res<crate::game::felt::layout::TableLayout>,
-        Option<Res<crate::game::model::table::OnlineTable>>,
-        Res<Typed>,
-        Advice,
-    ),
-    bankrolls: Query<&crate::game::model::table::Bankroll>,
 ) -> Result {
-    let ctx = contexts.ctx_mut()?;
-    let Advice {
-        coach,
-        advisor,
-        seen: seen_cards,
-        choices,
-    } = &mut advice;
-    let advisor = &**advisor;
     let Some(seen) = seen else {
         return Ok(());
     };
     let table = &seen.0;
-    // Between rounds, an empty seat can be taken with a click.
-    if table.phase() == Phase::Betting
-        && settings.beats.settled()
-        && *pause.get() == Pause::Off
-        && let Ok((camera, at)) = cameras.single()
+    if table.phase() != Phase::Betting
+        || replay.is_some()
+        || !beats.settled()
+        || *pause.get() != Pause::Off
     {
-        for seat in 0..7u8 {
-            let empty = occupants.is_free(table, seat);
-            let point = layout.seat_point(seat).extend(0.0);
-            if let (true, Ok(screen)) = (empty, camera.world_to_viewport(at, point)) {
-                hud_area(ctx, egui::Id::new(("sit", seat)))
-                    .fixed_pos(egui::pos2(screen.x, screen.y) / ctx.zoom_factor())
-                    .pivot(egui::Align2::CENTER_CENTER)
-                    .show(ctx, |ui| {
-                        if ui.button("Sit here").clicked() {
-                            intents.write(Intent::SitAt(seat));
-                        }
-                    });
-            }
+        return Ok(());
+    }
+    let ctx = contexts.ctx_mut()?;
+    for seat in 0..7u8 {
+        if !occupants.is_free(table, seat) {
+            continue;
+        }
+        // A seat under the bar at the thumb or the header (on a phone, the seats nearest the bottom) offers no
+        // button there: it would lie over the chips and buttons of the bar.
+        let covered = |at: egui::Pos2| {
+            let button = egui::Rect::from_center_size(at, egui::vec2(120.0, 52.0));
+            ["bottom bar", "header", "player info", "table info"]
+                .into_iter()
+                .any(|area| {
+                    ctx.memory(|m| m.area_rect(egui::Id::new(area)))
+                        .is_some_and(|rect| rect.intersects(button))
+                })
+        };
+        if let Some(at) = felt
+            .on_screen(ctx, felt.layout.seat_point(seat))
+            .filter(|at| !covered(*at))
+        {
+            hud_area(ctx, egui::Id::new(("sit", seat)))
+                .fixed_pos(at)
+                .pivot(egui::Align2::CENTER_CENTER)
+                .show(ctx, |ui| {
+                    if ui.add(theme.button("Sit here")).clicked() {
+                        intents.write(Intent::SitAt(seat));
+                    }
+                });
         }
     }
-    // The count beside the shoe, when asked for in Settings.
-    if settings.options.show_count
-        && let Ok((camera, at)) = cameras.single()
-        // Beside the shoe on the dealer's side of it, clear of the seats and the chip rack; on an upright screen,
-        // where the rack reaches the shoe, under the shoe's label.
-        && let Ok(screen) = camera.world_to_viewport(
-            at,
-            (layout.shoe
-                + if layout.portrait {
-                    Vec2::new(60.0, -100.0)
-                } else {
-                    Vec2::new(-80.0, 40.0)
-                })
-            .extend(0.0),
-        )
-    {
-        let system = settings.options.count_system();
-        let reading = seen_cards.reading(table, system);
-        hud_area(ctx, "count".into())
-            .fixed_pos(egui::pos2(screen.x, screen.y) / ctx.zoom_factor())
-            .pivot(egui::Align2::RIGHT_TOP)
-            .show(ctx, |ui| {
-                panel_frame().show(ui, |ui| {
-                    ui.label(bold(format!("{}  {:+}", system.name, reading.running)).color(GOLD));
-                    ui.label(format!("True count {:+.1}", reading.true_count));
-                    ui.label(
-                        egui::RichText::new(format!(
-                            "{} decks left ({:.2})",
-                            crate::engine::count::say_decks(reading.decks_judged),
-                            reading.decks_exact
-                        ))
-                        .size(12.0),
-                    );
-                });
+    Ok(())
+}
+
+/// The count beside the shoe, when asked for in Settings: the system's running count, the true count, the decks left.
+fn count_panel(
+    mut contexts: EguiContexts,
+    seen: Option<Res<SeatView>>,
+    options: Res<PlayOptions>,
+    seen_cards: Res<crate::game::model::seen::Seen>,
+    felt: Felt,
+) -> Result {
+    let Some(seen) = seen.filter(|_| options.show_count) else {
+        return Ok(());
+    };
+    let ctx = contexts.ctx_mut()?;
+    // Beside the shoe on the dealer's side of it, clear of the seats and the chip rack; on an upright screen, where
+    // the rack reaches the shoe, under the shoe's label.
+    let beside = if felt.layout.portrait {
+        Vec2::new(60.0, -100.0)
+    } else {
+        Vec2::new(-80.0, 40.0)
+    };
+    let Some(at) = felt.on_screen(ctx, felt.layout.shoe + beside) else {
+        return Ok(());
+    };
+    let system = options.count_system();
+    let reading = seen_cards.reading(&seen.0, system);
+    hud_area(ctx, "count".into())
+        .fixed_pos(at)
+        .pivot(egui::Align2::RIGHT_TOP)
+        .show(ctx, |ui| {
+            panel_frame().show(ui, |ui| {
+                ui.label(
+                    bold(format!("{}  {}", system.name, signed(reading.running, 0))).color(GOLD),
+                );
+                ui.label(format!("True count {}", signed(reading.true_count, 1)));
+                ui.label(
+                    egui::RichText::new(format!(
+                        "{} decks left ({:.2})",
+                        crate::engine::count::say_decks(reading.decks_judged),
+                        reading.decks_exact
+                    ))
+                    .size(theme::size::SMALL),
+                );
             });
-    }
-    // Esc in the chat's text field closes the chat, not the table.
+        });
+    Ok(())
+}
+
+/// Esc opens and closes the pause menu (in the chat's text field it closes the chat, not the table).
+fn pause_key(
+    input: Res<ButtonInput<KeyCode>>,
+    typed: Res<Typed>,
+    pause: Res<State<Pause>>,
+    mut to_pause: ResMut<NextState<Pause>>,
+) {
     if input.just_pressed(KeyCode::Escape) && !typed.typing {
         to_pause.set(if *pause.get() == Pause::Off {
             Pause::Menu
@@ -145,198 +215,222 @@ pub(super) fn table_hud(
             Pause::Off
         });
     }
+}
+
+/// The table, its bets and rules, the player's chips, the round, the helps and Menu: on a phone one compact header
+/// across the top (the rules behind Menu); on a wider screen two panels above the bottom bar, the table's at the left
+/// and the player's at the right.
+#[allow(clippy::too_many_arguments)]
+fn info_panels(
+    mut contexts: EguiContexts,
+    seen: Option<Res<SeatView>>,
+    session: Res<Session>,
+    mut options: ResMut<PlayOptions>,
+    mut log: ResMut<RoundLog>,
+    mut to_pause: ResMut<NextState<Pause>>,
+    (layout, replay, theme): (
+        Res<crate::game::felt::layout::TableLayout>,
+        Option<Res<crate::game::model::seat::Replay>>,
+        Res<Theme>,
+    ),
+    bankrolls: Query<&crate::game::model::table::Bankroll>,
+) -> Result {
+    let Some(seen) = seen else {
+        return Ok(());
+    };
+    let ctx = contexts.ctx_mut()?;
+    let table = &seen.0;
     let rules = table.rules();
-    let me = human_seat(&session);
-    let portrait = layout.portrait;
-    let above_bar = -above_bottom_bar(portrait);
-
-    // Bottom left: the table, its rules and limits. Bottom right: the player's chips, the round, the log.
-    hud_area(ctx, "table info".into())
-        .anchor(egui::Align2::LEFT_BOTTOM, [8.0, above_bar])
-        .show(ctx, |ui| {
-            panel_frame().show(ui, |ui| {
-                ui.label(bold(&session.level.name).color(GOLD));
-                ui.label(format!("Bets {} to {}", rules.min_bet, rules.max_bet));
-                ui.label(egui::RichText::new(format!("{rules}")).size(12.0));
+    // The player's chips (as shown on the felt, which may be a beat behind the engine), or that they watch.
+    let chips_line = match session.player_seat {
+        Some(seat) => {
+            let chips = bankrolls
+                .iter()
+                .find(|b| b.seat == seat)
+                .map_or(Cents::ZERO, |b| b.amount);
+            bold(format!("Your chips {chips}")).color(GOLD)
+        }
+        None => egui::RichText::new("Watching"),
+    };
+    let round = round_label(table, replay.as_deref());
+    let mut menu = false;
+    if theme.shape.phone() {
+        hud_area(ctx, "header".into())
+            .anchor(egui::Align2::CENTER_TOP, [0.0, 6.0])
+            .show(ctx, |ui| {
+                panel_frame().show(ui, |ui| {
+                    let width = bar_width(ui.ctx(), &theme);
+                    ui.set_width(width);
+                    ui.horizontal(|ui| {
+                        ui.label(bold(&session.level.name).color(GOLD));
+                        ui.label(format!("{}–{}", rules.min_bet, rules.max_bet));
+                        ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                            ui.label(&round);
+                        });
+                    });
+                    // The chips, and the round log and the menu under the thumb's reach; the advisor, the coach
+                    // and the count are toggled in the menu.
+                    ui.horizontal(|ui| {
+                        ui.label(chips_line);
+                        ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                            let button = |text: String| {
+                                egui::Button::new(text)
+                                    .min_size(egui::vec2(72.0, theme.target()))
+                                    .corner_radius(8.0)
+                            };
+                            menu = ui.add(button(theme.hint("Menu", "Esc"))).clicked();
+                            if ui
+                                .add(button(theme.hint("Log", "L")).selected(log.open))
+                                .clicked()
+                            {
+                                log.open = !log.open;
+                            }
+                        });
+                    });
+                });
             });
-        });
-    hud_area(ctx, "player info".into())
-        .anchor(egui::Align2::RIGHT_BOTTOM, [-8.0, above_bar])
-        .show(ctx, |ui| {
-            panel_frame().show(ui, |ui| {
-                match session.player_seat {
-                    Some(seat) => {
-                        // As shown on the felt, which may be a beat behind the engine.
-                        let chips = bankrolls
-                            .iter()
-                            .find(|b| b.seat == seat)
-                            .map_or(Cents::ZERO, |b| b.amount);
-                        ui.label(bold(format!("Your chips {chips}")).color(GOLD));
-                    }
-                    None => {
-                        ui.label("Watching");
-                    }
-                }
-                ui.label(format!("Round {}", table.round()));
-                let label = if log.open {
-                    "Hide log  [L]"
-                } else {
-                    "Round log  [L]"
-                };
-                if ui.button(label).clicked() {
-                    log.open = !log.open;
-                }
-                let advising = settings.options.advisor;
-                let label = if advising {
-                    "Advisor off  [A]"
-                } else {
-                    "Advisor  [A]"
-                };
-                if ui.button(label).clicked() {
-                    settings.options.advisor = !advising;
-                }
-                let coaching = settings.options.coach;
-                if ui
-                    .button(if coaching {
-                        "Coach off  [G]"
-                    } else {
-                        "Coach  [G]"
-                    })
-                    .clicked()
-                {
-                    settings.options.coach = !coaching;
-                }
-                let counting = settings.options.show_count;
-                if ui
-                    .button(if counting {
-                        "Count off  [O]"
-                    } else {
-                        "Count  [O]"
-                    })
-                    .clicked()
-                {
-                    settings.options.show_count = !counting;
-                }
+    } else {
+        let above_bar = -above_bottom_bar(ctx, layout.portrait);
+        hud_area(ctx, "table info".into())
+            .anchor(egui::Align2::LEFT_BOTTOM, [8.0, above_bar])
+            .show(ctx, |ui| {
+                panel_frame().show(ui, |ui| {
+                    ui.horizontal(|ui| {
+                        ui.label(bold(&session.level.name).color(GOLD));
+                        ui.label(&round);
+                    });
+                    ui.label(format!("Bets {} to {}", rules.min_bet, rules.max_bet));
+                    ui.label(egui::RichText::new(format!("{rules}")).size(theme::size::SMALL));
+                });
             });
-        });
+        hud_area(ctx, "player info".into())
+            .anchor(egui::Align2::RIGHT_BOTTOM, [-8.0, above_bar])
+            .show(ctx, |ui| {
+                panel_frame().show(ui, |ui| {
+                    ui.set_width(300.0);
+                    ui.label(chips_line);
+                    menu = help_toggles(ui, 300.0, &theme, &mut log, &mut options);
+                });
+            });
+    }
+    if menu {
+        to_pause.set(Pause::Menu);
+    }
+    Ok(())
+}
 
-    // Bottom bar: bets between rounds, decisions in the player's turn, otherwise what the table is doing.
+/// The bar at the thumb: bets between rounds, decisions in the player's turn (or the coach's stop), otherwise what
+/// the table is doing.
+#[allow(clippy::too_many_arguments)]
+fn play_bar(
+    mut contexts: EguiContexts,
+    seen: Option<Res<SeatView>>,
+    session: Res<Session>,
+    occupants: Res<Occupants>,
+    slip: Res<BetSlip>,
+    phase: Option<Res<State<RoundPhase>>>,
+    (beats, options): (Res<Beats>, Res<PlayOptions>),
+    mut intents: MessageWriter<Intent>,
+    at: TableKind,
+    mut advice: Advice,
+    (mut commands, mut next, time): (Commands, ResMut<NextState<Screen>>, Res<Time<Real>>),
+) -> Result {
+    let Some(seen) = seen else {
+        return Ok(());
+    };
+    let TableKind {
+        layout,
+        online,
+        replay,
+        theme,
+    } = at;
+    let ctx = contexts.ctx_mut()?;
+    let table = &seen.0;
+    let rules = table.rules();
+    if let Some(replaying) = replay.as_deref() {
+        let done = replaying.done(&seen, &beats);
+        let mut after = None;
+        bottom_bar(ctx, |ui| {
+            after = replay_bar(ui, replaying, done, bar_width(ui.ctx(), &theme), &theme);
+        });
+        if let Some(after) = after {
+            after_replay(after, replaying, &mut commands, &mut next);
+        }
+        return Ok(());
+    }
+    let Advice {
+        coach,
+        advisor,
+        choices,
+        ..
+    } = &mut advice;
+    let advisor = &**advisor;
+    let busy = !beats.settled();
     bottom_bar(ctx, |ui| {
-        let busy = !settings.beats.settled();
-        match me {
+        match human_seat(&session) {
             Some(seat) if table.phase() == Phase::Betting && !slip.in_play => {
                 let mine = &table.seats()[usize::from(seat)];
                 if mine.chips() < rules.min_bet {
-                    ui.horizontal(|ui| {
+                    ui.horizontal_wrapped(|ui| {
                         ui.label("You're out of chips.");
                         let label = if online.is_some() {
-                            "Reset to the starting stake  [B]".to_string()
+                            theme.hint("Reset to the starting stake", "B")
                         } else {
-                            format!("Buy in again for {}  [B]", session.level.buy_in)
+                            theme.hint(&format!("Buy in again for {}", session.level.buy_in), "B")
                         };
-                        if ui.button(label).clicked() {
+                        if ui.add(theme.button(label)).clicked() {
                             intents.write(Intent::Rebuy);
                         }
                     });
                 } else {
-                    intents.write_batch(betting_bar(ui, &slip, rules, busy, portrait));
+                    intents.write_batch(betting_bar(
+                        ui,
+                        &slip,
+                        rules,
+                        busy,
+                        layout.portrait,
+                        &theme,
+                    ));
                 }
             }
             Some(seat) if table.seat_to_act() == Some(seat) && !busy => {
-                let legal = table.legal_actions(seat);
-                let advising = settings.options.advisor;
-                // A play the coach stopped: its line, and the player keeps it or chooses again.
-                let stop = coach.current(table, Some(seat));
-                let stop_line = stop.map(|stop| {
+                let width = bar_width(ui.ctx(), &theme);
+                ui.set_width(width);
+                // A play the coach stopped takes the whole bar until the player keeps it or chooses again: the
+                // action buttons are gone, so a second tap meant for one lands on the stop, which holds for its
+                // first moment (`coach::Stop::GUARD`).
+                if let Some(stop) = coach.current(table, Some(seat)) {
+                    coach.shown(time.elapsed());
                     let hand = coach::hand_words(table, seat).unwrap_or_default();
-                    coach::line(&stop, advisor, &hand)
-                });
-                let mut answer = None;
-                let mut your_move = |ui: &mut egui::Ui| {
-                    ui.vertical(|ui| {
-                        ui.label(bold("Your move").color(GOLD));
-                        if let (Some(stop), Some(line)) = (stop, &stop_line) {
-                            ui.label(
-                                egui::RichText::new(format!("Coach: {line}"))
-                                    .size(13.0)
-                                    .color(GOLD),
-                            );
-                            ui.horizontal(|ui| {
-                                let keep = format!(
-                                    "Keep {}  [{}]",
-                                    stop.chosen.name(),
-                                    stop.chosen.key().to_uppercase()
-                                );
-                                if ui.button(keep).clicked() {
-                                    answer = Some(stop.chosen);
-                                }
-                                if ui.button("Choose again").clicked() {
-                                    answer = Some(stop.book.play);
-                                }
-                            });
-                        } else if advising && let Some(line) = counsel_line(advisor) {
-                            ui.label(line);
+                    ui.label(bold("The coach stops this play").color(GOLD));
+                    ui.add(egui::Label::new(coach::line(&stop, advisor, &hand)).wrap());
+                    let (_, each) = theme::grid(width, 2, 120.0);
+                    ui.horizontal_wrapped(|ui| {
+                        // Its key is the stopped play's own: pressed again, it keeps it.
+                        let keep = theme.hint(
+                            &format!("Keep {}", stop.chosen.name()),
+                            &stop.chosen.key().to_uppercase(),
+                        );
+                        let button = |text: String| {
+                            egui::Button::new(bold(text).size(theme::size::BUTTON))
+                                .min_size(egui::vec2(each, theme.target().max(48.0)))
+                                .corner_radius(8.0)
+                        };
+                        if ui.add(button(keep)).clicked() {
+                            choices.write(coach::Choice::Play(stop.chosen));
+                        }
+                        if ui.add(button("Choose again".to_string())).clicked() {
+                            choices.write(coach::Choice::Again);
                         }
                     });
-                };
-                if portrait {
-                    your_move(ui);
-                }
-                ui.horizontal(|ui| {
-                    if !portrait {
-                        your_move(ui);
+                } else {
+                    ui.label(bold("Your move").color(GOLD));
+                    let advising = options.advisor.then_some(advisor);
+                    if let Some(line) = advising.and_then(counsel_line) {
+                        ui.add(egui::Label::new(line).wrap());
                     }
-                    for action in legal.iter() {
-                        let mut label = format!(
-                            "{}  [{}]",
-                            crate::host::narrate::capitalise(action.name()),
-                            action.key().to_uppercase()
-                        );
-                        if action == Action::TakeInsurance {
-                            label = format!("Insure {}  [I]", table.max_insurance(seat));
-                        }
-                        let counsel = advising.then(|| counsel_for(advisor, action)).flatten();
-                        let mut text = egui::text::LayoutJob::default();
-                        text.append(
-                            &label,
-                            0.0,
-                            egui::TextFormat::simple(
-                                egui::FontId::new(17.0, egui::FontFamily::Name(BOLD_FAMILY.into())),
-                                ui.visuals().text_color(),
-                            ),
-                        );
-                        if let Some(counsel) = &counsel {
-                            text.append(
-                                &format!("\n{counsel}"),
-                                0.0,
-                                egui::TextFormat::simple(
-                                    egui::FontId::proportional(13.0),
-                                    if counsel.starts_with('★') {
-                                        GOLD
-                                    } else {
-                                        ui.visuals().text_color()
-                                    },
-                                ),
-                            );
-                        }
-                        let height = if counsel.is_some() { 50.0 } else { 38.0 };
-                        if ui
-                            .add(egui::Button::new(text).min_size(egui::vec2(96.0, height)))
-                            .clicked()
-                        {
-                            choices.write(coach::Choice::Play(action));
-                        }
-                    }
-                });
-                match answer {
-                    // Kept: the stopped play is chosen again, and goes to the table.
-                    Some(chosen) if stop.is_some_and(|stop| stop.chosen == chosen) => {
-                        choices.write(coach::Choice::Play(chosen));
-                    }
-                    Some(_) => {
-                        choices.write(coach::Choice::Again);
-                    }
-                    None => {}
+                    let legal = table.legal_actions(seat);
+                    action_bar(ui, table, seat, legal, advising, width, &theme, choices);
                 }
             }
             _ => {
@@ -356,94 +450,286 @@ pub(super) fn table_hud(
                         _ => "Place your bets".to_string(),
                     },
                 };
-                ui.label(egui::RichText::new(words).size(17.0));
+                ui.label(egui::RichText::new(words).size(theme::size::LARGE));
             }
         }
         if let Some(refusal) = &slip.refusal {
             ui.colored_label(REFUSAL, refusal);
         }
     });
+    Ok(())
+}
 
-    // The round log, a collapsible side panel.
-    if log.open {
-        egui::Window::new("Round log")
-            .anchor(egui::Align2::RIGHT_BOTTOM, [-8.0, above_bar - 102.0])
-            .default_width(280.0)
-            .max_height(420.0)
-            .collapsible(false)
-            .resizable(false)
-            .show(ctx, |ui| {
-                egui::ScrollArea::vertical()
-                    .stick_to_bottom(true)
-                    .max_height(400.0)
-                    .show(ui, |ui| {
-                        for line in &log.lines {
-                            ui.label(line);
-                        }
-                    });
-            });
+/// The round log: a side panel on a wide screen; on a phone a sheet over the bottom of the table, with its own
+/// Close under the thumb.
+fn round_log(mut contexts: EguiContexts, mut log: ResMut<RoundLog>, theme: Res<Theme>) -> Result {
+    if !log.open {
+        return Ok(());
     }
-
-    // The pause menu (its Statistics page has a window of its own).
-    if !matches!(*pause.get(), Pause::Off | Pause::Statistics) {
-        egui::Window::new("Paused")
-            .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
-            .collapsible(false)
-            .resizable(false)
-            .show(ctx, |ui| {
-                ui.set_min_width(320.0);
-                match *pause.get() {
-                    Pause::Menu | Pause::Off => {
-                        let wide = |ui: &mut egui::Ui, text: &str| {
-                            ui.add(
-                                egui::Button::new(bold(text).size(18.0))
-                                    .min_size(egui::vec2(300.0, 36.0)),
-                            )
-                            .clicked()
-                        };
-                        if wide(ui, "Resume  [Esc]") {
-                            to_pause.set(Pause::Off);
-                        }
-                        if wide(ui, "Settings") {
-                            to_pause.set(Pause::Settings);
-                        }
-                        if wide(ui, "Rules of this table") {
-                            to_pause.set(Pause::Rules);
-                        }
-                        if wide(ui, "Statistics") {
-                            to_pause.set(Pause::Statistics);
-                        }
-                        if wide(ui, "Leave table") {
-                            to_pause.set(Pause::Off);
-                            next.set(Screen::Title);
-                        }
-                    }
-                    Pause::Settings => {
-                        settings_page(ui, &mut settings);
-                        if ui.button("Back").clicked() {
-                            to_pause.set(Pause::Menu);
-                        }
-                    }
-                    Pause::Statistics => {}
-                    Pause::Rules => {
-                        ui.label(bold(&session.level.name).color(GOLD));
-                        ui.label(&session.level.description);
-                        for line in rules.felt_lines() {
-                            ui.label(line);
-                        }
-                        ui.label(format!("{rules}"));
-                        ui.label(format!(
-                            "Bets {}–{} in steps of {}",
-                            rules.min_bet, rules.max_bet, rules.bet_unit
-                        ));
-                        if ui.button("Back").clicked() {
-                            to_pause.set(Pause::Menu);
-                        }
-                    }
+    let ctx = contexts.ctx_mut()?;
+    let phone = theme.shape.phone();
+    let tall = ctx.content_rect().height();
+    let window = egui::Window::new("Round log")
+        .collapsible(false)
+        .resizable(false);
+    let window = if phone {
+        window
+            .anchor(egui::Align2::CENTER_BOTTOM, [0.0, -8.0])
+            .fixed_size([bar_width(ctx, &theme), tall * 0.45])
+    } else {
+        window
+            // At the left, under the discard tray, clear of the shoe and the count at the right.
+            .anchor(egui::Align2::LEFT_TOP, [8.0, 170.0])
+            .default_width(320.0)
+            .max_height(260.0)
+    };
+    let mut close = false;
+    window.show(ctx, |ui| {
+        egui::ScrollArea::vertical()
+            .stick_to_bottom(true)
+            .max_height(if phone { tall * 0.45 - 70.0 } else { 240.0 })
+            .show(ui, |ui| {
+                for line in &log.lines {
+                    ui.label(line);
                 }
             });
+        if phone {
+            let width = ui.available_width();
+            close = ui
+                .add(
+                    theme
+                        .button("Close")
+                        .min_size(egui::vec2(width, theme::size::TARGET)),
+                )
+                .clicked();
+        }
+    });
+    if close {
+        log.open = false;
     }
     Ok(())
+}
+
+/// The pause menu: Resume, Settings, the table's rules, Statistics (a window of its own), Leave table.
+fn pause_menu(
+    mut contexts: EguiContexts,
+    pause: Res<State<Pause>>,
+    mut to_pause: ResMut<NextState<Pause>>,
+    mut next: ResMut<NextState<Screen>>,
+    mut settings: Settings,
+    (session, seen, theme): (Res<Session>, Option<Res<SeatView>>, Res<Theme>),
+) -> Result {
+    let Some(seen) = seen.filter(|_| !matches!(*pause.get(), Pause::Off | Pause::Statistics))
+    else {
+        return Ok(());
+    };
+    let ctx = contexts.ctx_mut()?;
+    let width = (ctx.content_rect().width() - 60.0).min(340.0);
+    egui::Window::new("Paused")
+        .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
+        .collapsible(false)
+        .resizable(false)
+        .show(ctx, |ui| {
+            ui.set_width(width);
+            let wide =
+                |ui: &mut egui::Ui, text: &str| ui.add(theme.wide_button(text, width)).clicked();
+            match *pause.get() {
+                Pause::Menu | Pause::Off | Pause::Statistics => {
+                    if wide(ui, &theme.hint("Resume", "Esc")) {
+                        to_pause.set(Pause::Off);
+                    }
+                    // The helps, lit while on (on a phone they live here, out of the table's way).
+                    let options = &mut *settings.options;
+                    let (_, each) = theme::grid(width, 3, 90.0);
+                    ui.horizontal_wrapped(|ui| {
+                        for (label, key, on) in [
+                            ("Advisor", "A", &mut options.advisor),
+                            ("Coach", "G", &mut options.coach),
+                            ("Count", "O", &mut options.show_count),
+                        ] {
+                            let toggle = egui::Button::new(theme.hint(label, key))
+                                .selected(*on)
+                                .min_size(egui::vec2(each, theme.target()))
+                                .corner_radius(8.0);
+                            if ui.add(toggle).clicked() {
+                                *on = !*on;
+                            }
+                        }
+                    });
+                    if wide(ui, "Settings") {
+                        to_pause.set(Pause::Settings);
+                    }
+                    if wide(ui, "Rules of this table") {
+                        to_pause.set(Pause::Rules);
+                    }
+                    if wide(ui, "Statistics") {
+                        to_pause.set(Pause::Statistics);
+                    }
+                    if wide(ui, "Leave table") {
+                        to_pause.set(Pause::Off);
+                        next.set(Screen::Title);
+                    }
+                }
+                Pause::Settings => {
+                    egui::ScrollArea::vertical()
+                        .max_height(ui.ctx().content_rect().height() - 160.0)
+                        .show(ui, |ui| settings_page(ui, &mut settings));
+                    if wide(ui, "Back") {
+                        to_pause.set(Pause::Menu);
+                    }
+                }
+                Pause::Rules => {
+                    let rules = seen.0.rules();
+                    ui.label(bold(&session.level.name).color(GOLD));
+                    ui.label(&session.level.description);
+                    for line in rules.felt_lines() {
+                        ui.label(line);
+                    }
+                    ui.label(format!("{rules}"));
+                    ui.label(format!(
+                        "Bets {}–{} in steps of {}",
+                        rules.min_bet, rules.max_bet, rules.bet_unit
+                    ));
+                    if wide(ui, "Back") {
+                        to_pause.set(Pause::Menu);
+                    }
+                }
+            }
+        });
+    Ok(())
+}
+
+/// How wide the bottom bar's contents are: the window's width less its margins on a phone (a bar across the thumb's
+/// reach), at most 760 points elsewhere.
+pub(super) fn bar_width(ctx: &egui::Context, theme: &Theme) -> f32 {
+    let across = ctx.content_rect().width() - 40.0;
+    if theme.shape.phone() {
+        across
+    } else {
+        across.min(760.0)
+    }
+}
+
+/// One button for each play the seat may make, of one width, across `width` (in rows where they do not fit); under
+/// each, with the advisor on, what it is worth. What is pressed goes to the coach as a [`coach::Choice`].
+#[allow(clippy::too_many_arguments)]
+pub(super) fn action_bar(
+    ui: &mut egui::Ui,
+    table: &crate::engine::TableView,
+    seat: crate::engine::SeatId,
+    legal: crate::engine::Actions,
+    advisor: Option<&crate::game::model::advisor::Advisor>,
+    width: f32,
+    theme: &Theme,
+    choices: &mut MessageWriter<coach::Choice>,
+) {
+    // Two or three plays side by side; four in two rows of two; five in rows of three and two.
+    let (_, each) = theme::grid(width - 1.0, legal.iter().count(), 100.0);
+    ui.horizontal_wrapped(|ui| {
+        for action in legal.iter() {
+            let name = if action == Action::TakeInsurance {
+                format!("Insure {}", table.max_insurance(seat))
+            } else {
+                crate::host::narrate::capitalise(action.name())
+            };
+            let key = if action == Action::TakeInsurance {
+                "I".to_string()
+            } else {
+                action.key().to_uppercase()
+            };
+            let counsel = advisor.and_then(|advisor| counsel_for(advisor, action));
+            let mut text = egui::text::LayoutJob::default();
+            text.append(
+                &theme.hint(&name, &key),
+                0.0,
+                egui::TextFormat::simple(
+                    egui::FontId::new(
+                        theme::size::BUTTON,
+                        egui::FontFamily::Name(BOLD_FAMILY.into()),
+                    ),
+                    ui.visuals().text_color(),
+                ),
+            );
+            if let Some(counsel) = &counsel {
+                text.append(
+                    &format!("\n{counsel}"),
+                    0.0,
+                    egui::TextFormat::simple(
+                        egui::FontId::proportional(theme::size::SMALL),
+                        if counsel.starts_with('★') {
+                            GOLD
+                        } else {
+                            ui.visuals().text_color()
+                        },
+                    ),
+                );
+            }
+            let height = if counsel.is_some() { 56.0 } else { 48.0 };
+            let button = egui::Button::new(text)
+                .min_size(egui::vec2(each, height))
+                .corner_radius(8.0);
+            if ui.add(button).clicked() {
+                choices.write(coach::Choice::Play(action));
+            }
+        }
+    });
+}
+
+/// The helps as toggles that look like toggles (lit while on), their labels the same on or off so the panel keeps
+/// its width, and Menu, which is how a touch screen pauses (there is no Esc): across `width`, in even rows. Returns
+/// true when Menu was pressed.
+fn help_toggles(
+    ui: &mut egui::Ui,
+    width: f32,
+    theme: &Theme,
+    log: &mut RoundLog,
+    options: &mut PlayOptions,
+) -> bool {
+    let phone = theme.shape.phone();
+    let helps = [
+        ("Log", "L", &mut log.open),
+        ("Advisor", "A", &mut options.advisor),
+        ("Coach", "G", &mut options.coach),
+        ("Count", "O", &mut options.show_count),
+    ];
+    // Three to a row: a panel short enough to leave the seats above it in view.
+    let (_, each) = theme::grid(
+        width - 1.0,
+        helps.len() + 1,
+        if phone { 60.0 } else { width / 3.0 - 8.0 },
+    );
+    let mut menu = false;
+    ui.horizontal_wrapped(|ui| {
+        ui.set_max_width(width);
+        for (label, key, on) in helps {
+            let toggle = egui::Button::new(theme.hint(label, key))
+                .selected(*on)
+                .min_size(egui::vec2(each, theme.target()))
+                .corner_radius(8.0);
+            if ui.add(toggle).clicked() {
+                *on = !*on;
+            }
+        }
+        let button = theme
+            .button(theme.hint("Menu", "Esc"))
+            .min_size(egui::vec2(each, theme.target()));
+        menu = ui.add(button).clicked();
+    });
+    menu
+}
+
+/// The round the HUD names: the one being played, or between rounds the next one ("Round 1" before the first deal,
+/// never "Round 0"); in a replay, the kept round's own number.
+pub(super) fn round_label(
+    table: &crate::engine::TableView,
+    replay: Option<&crate::game::model::seat::Replay>,
+) -> String {
+    let number = match replay.and_then(|r| r.round.first()) {
+        Some(kept) => kept.round,
+        None if table.phase() == Phase::Betting => table.round() + 1,
+        None => table.round(),
+    };
+    format!("Round {number}")
 }
 
 /// The advisor's word on one play: its value on the bet (starred when best), "thinking…" while the engine works it
@@ -475,7 +761,11 @@ pub(super) fn counsel_line(
     use crate::game::model::advisor::Counsel;
     match advisor.counsel() {
         Counsel::Quiet | Counsel::Thinking => None,
-        Counsel::Failed(message) => Some(egui::RichText::new(message).size(12.0).color(REFUSAL)),
+        Counsel::Failed(message) => Some(
+            egui::RichText::new(message)
+                .size(theme::size::SMALL)
+                .color(REFUSAL),
+        ),
         Counsel::Ready(decision, advice) => Some(match advice.chart_differs {
             Some(chart) => {
                 let value =
@@ -487,19 +777,35 @@ pub(super) fn counsel_line(
                     advice.best.name(),
                     gain.to_the_cent()
                 ))
-                .size(12.0)
+                .size(theme::size::SMALL)
                 .color(GOLD)
             }
             None => egui::RichText::new(format!("Exact values on the {} bet", decision.wager))
-                .size(12.0),
+                .size(theme::size::SMALL),
         }),
     }
 }
 
-/// How far above the window's bottom edge the panels over the bottom bar stand: upright (a phone), the chip rack and
-/// the betting buttons take two rows, so the panels sit higher.
-pub(super) fn above_bottom_bar(portrait: bool) -> f32 {
-    if portrait { 148.0 } else { 84.0 }
+/// How far above the window's bottom edge the panels over the bottom bar stand: clear of the bar at the tallest it
+/// has been drawn in a window of this size (it changes height between the betting, a decision and a line of words;
+/// the panels stay put). Before the bar is first measured: upright (a phone), the chip rack and the betting buttons
+/// take two rows, so the panels sit higher.
+pub(super) fn above_bottom_bar(ctx: &egui::Context, portrait: bool) -> f32 {
+    let before = if portrait { 148.0 } else { 84.0 };
+    let screen = ctx.content_rect().size();
+    let id = egui::Id::new("the bottom bar at its tallest");
+    let drawn = egui::AreaState::load(ctx, "bottom bar".into())
+        .and_then(|area| area.size)
+        .map_or(0.0, |size| size.y + 16.0);
+    ctx.data_mut(|data| {
+        let tallest = data
+            .get_temp::<(egui::Vec2, f32)>(id)
+            .filter(|(at, _)| *at == screen)
+            .map_or(before, |(_, tallest)| tallest)
+            .max(drawn);
+        data.insert_temp(id, (screen, tallest));
+        tallest
+    })
 }
 
 /// An area of the table's HUD (a panel, a seat's "Sit here"). egui shows an area it has not seen before unseen, only
@@ -527,102 +833,138 @@ pub(super) fn bottom_bar(
         .response
 }
 
-/// The chip rack and Rebet, 2×, Undo, Clear, Deal: one row across a wide window, two rows (the chips above the rest)
-/// on an upright one. Returns what the player pressed.
+/// The chip rack and Rebet, 2×, Undo, Clear, Deal: one row across a wide window; on an upright one the chips in a
+/// rack across the bottom, and the rest in a row under them. Returns what the player pressed.
 pub(super) fn betting_bar(
     ui: &mut egui::Ui,
     slip: &BetSlip,
     rules: &crate::engine::Rules,
     busy: bool,
     portrait: bool,
+    theme: &Theme,
 ) -> Option<Intent> {
-    if portrait {
+    let width = bar_width(ui.ctx(), theme);
+    if portrait || theme.shape.phone() {
+        ui.set_width(width);
         ui.vertical(|ui| {
-            let chip = ui.horizontal(|ui| chip_rack(ui, rules)).inner;
-            chip.or(ui.horizontal(|ui| bet_buttons(ui, slip, busy)).inner)
+            let chip = chip_rack(ui, rules, width, theme);
+            chip.or(bet_buttons(ui, slip, busy, width, theme))
         })
         .inner
     } else {
         ui.horizontal(|ui| {
-            let chip = chip_rack(ui, rules);
+            let chip = chip_rack(ui, rules, 52.0 * 8.0 + theme::size::GAP * 7.0, theme);
             ui.separator();
-            chip.or(bet_buttons(ui, slip, busy))
+            chip.or(bet_buttons(ui, slip, busy, 400.0, theme))
         })
         .inner
     }
 }
 
-/// A round button for each chip the table takes, with its number key.
-pub(super) fn chip_rack(ui: &mut egui::Ui, rules: &crate::engine::Rules) -> Option<Intent> {
+/// A round button for each chip the table takes, across `width` (two even rows where one does not fit), with its
+/// number key once a keyboard has been used.
+pub(super) fn chip_rack(
+    ui: &mut egui::Ui,
+    rules: &crate::engine::Rules,
+    width: f32,
+    theme: &Theme,
+) -> Option<Intent> {
+    let chips = denominations(rules);
+    let (_, each) = theme::grid(width - 4.0, chips.len(), 52.0);
+    let side = each.min(64.0);
     let mut pressed = None;
-    for (i, chip) in denominations(rules).into_iter().enumerate() {
-        let fill = chip_fill(chip);
-        let ink = if fill.r() as u32 + fill.g() as u32 + fill.b() as u32 > 500 {
-            egui::Color32::BLACK
-        } else {
-            egui::Color32::WHITE
-        };
-        let label = bold(format!("{chip}\n[{}]", i + 1)).color(ink).size(14.0);
-        let button = egui::Button::new(label)
-            .fill(fill)
-            .corner_radius(26.0)
-            .min_size(egui::vec2(52.0, 52.0));
-        if ui.add(button).clicked() {
-            pressed = Some(Intent::Chip(chip));
+    ui.horizontal_wrapped(|ui| {
+        ui.set_max_width(width);
+        for (i, chip) in chips.into_iter().enumerate() {
+            let fill = chip_fill(chip);
+            let ink = if fill.r() as u32 + fill.g() as u32 + fill.b() as u32 > 500 {
+                egui::Color32::BLACK
+            } else {
+                egui::Color32::WHITE
+            };
+            let words = if theme.keyboard {
+                format!("{chip}\n[{}]", i + 1)
+            } else {
+                chip.to_string()
+            };
+            let button = egui::Button::new(bold(words).color(ink).size(15.0))
+                .fill(fill)
+                .corner_radius(side / 2.0)
+                .min_size(egui::vec2(side, side));
+            // Each chip round, in the middle of a cell of the rack's even width, so the rows line up.
+            let cell = ui.allocate_ui_with_layout(
+                egui::vec2(each, side),
+                egui::Layout::top_down(egui::Align::Center),
+                |ui| ui.add_sized([side, side], button),
+            );
+            if cell.inner.clicked() {
+                pressed = Some(Intent::Chip(chip));
+            }
         }
-    }
+    });
     pressed
 }
 
-/// The bet so far, Rebet, 2×, Undo, Clear, and Deal.
-pub(super) fn bet_buttons(ui: &mut egui::Ui, slip: &BetSlip, busy: bool) -> Option<Intent> {
-    let mut pressed = ui
-        .vertical(|ui| {
+/// The bet so far, Rebet, 2×, Undo, Clear, and Deal, across `width`.
+pub(super) fn bet_buttons(
+    ui: &mut egui::Ui,
+    slip: &BetSlip,
+    busy: bool,
+    width: f32,
+    theme: &Theme,
+) -> Option<Intent> {
+    let mut pressed = None;
+    ui.vertical(|ui| {
+        ui.set_max_width(width);
+        // The bet, and Deal at the right, large; under them the four ways to change the bet, one width each.
+        ui.horizontal(|ui| {
             ui.label(
                 bold(format!("Your bet {}", slip.total()))
-                    .size(18.0)
+                    .size(theme::size::LARGE)
                     .color(GOLD),
             );
-            let mut pressed = None;
-            ui.horizontal(|ui| {
-                for (label, intent, enabled) in [
-                    (
-                        if slip.last_bet.is_positive() {
-                            format!("Rebet {} [R]", slip.last_bet)
-                        } else {
-                            "Rebet [R]".to_string()
-                        },
-                        Intent::Rebet,
-                        slip.last_bet.is_positive(),
-                    ),
-                    (
-                        "2× [X]".to_string(),
-                        Intent::DoubleBet,
-                        !slip.chips.is_empty(),
-                    ),
-                    ("Undo [Z]".to_string(), Intent::Undo, !slip.chips.is_empty()),
-                    (
-                        "Clear [C]".to_string(),
-                        Intent::Clear,
-                        !slip.chips.is_empty(),
-                    ),
-                ] {
-                    if ui.add_enabled(enabled, egui::Button::new(label)).clicked() {
-                        pressed = Some(intent);
-                    }
+            ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                let deal =
+                    egui::Button::new(bold(theme.hint("Deal", "Enter")).size(theme::size::LARGE))
+                        .min_size(egui::vec2(140.0, 48.0))
+                        .corner_radius(8.0);
+                if ui
+                    .add_enabled(!busy && !slip.chips.is_empty(), deal)
+                    .clicked()
+                {
+                    pressed = Some(Intent::Deal);
                 }
             });
-            pressed
-        })
-        .inner;
-    let deal =
-        egui::Button::new(bold("Deal  [Enter]").size(20.0)).min_size(egui::vec2(130.0, 52.0));
-    if ui
-        .add_enabled(!busy && !slip.chips.is_empty(), deal)
-        .clicked()
-    {
-        pressed = Some(Intent::Deal);
-    }
+        });
+        let rebet = if slip.last_bet.is_positive() {
+            format!("Rebet {}", slip.last_bet)
+        } else {
+            "Rebet".to_string()
+        };
+        let some = !slip.chips.is_empty();
+        let buttons = [
+            (
+                theme.hint(&rebet, "R"),
+                Intent::Rebet,
+                slip.last_bet.is_positive(),
+            ),
+            (theme.hint("2×", "X"), Intent::DoubleBet, some),
+            (theme.hint("Undo", "Z"), Intent::Undo, some),
+            (theme.hint("Clear", "C"), Intent::Clear, some),
+        ];
+        let (_, each) = theme::grid(width - 1.0, buttons.len(), 60.0);
+        ui.horizontal_wrapped(|ui| {
+            for (label, intent, enabled) in buttons {
+                let button =
+                    egui::Button::new(egui::RichText::new(label).size(theme::size::BUTTON))
+                        .min_size(egui::vec2(each, theme.target()))
+                        .corner_radius(8.0);
+                if ui.add_enabled(enabled, button).clicked() {
+                    pressed = Some(intent);
+                }
+            }
+        });
+    });
     pressed
 }
 
@@ -656,7 +998,7 @@ pub(super) fn game_over(
         .resizable(false)
         .frame(frame)
         .show(ctx, |ui| {
-            ui.set_min_width(460.0);
+            ui.set_min_width((ui.ctx().content_rect().width() - 60.0).min(460.0));
             ui.vertical_centered(|ui| {
                 ui.add_space(8.0);
                 ui.label(bold(headline).size(34.0).color(GOLD));
@@ -671,11 +1013,9 @@ pub(super) fn game_over(
                     .size(14.0),
                 );
                 ui.add_space(12.0);
+                let width = (ui.ctx().content_rect().width() - 100.0).min(300.0);
                 if ui
-                    .add(
-                        egui::Button::new(bold("Back to the Title").size(20.0))
-                            .min_size(egui::vec2(300.0, 40.0)),
-                    )
+                    .add(Theme::of(ui.ctx()).wide_button("Back to the Title", width))
                     .clicked()
                 {
                     next.set(Screen::Title);

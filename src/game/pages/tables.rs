@@ -2,6 +2,41 @@
 //! file shows its place and error. The house edge's line is shared with the casino's lobby.
 
 use super::*;
+use crate::engine::words::counted;
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(
+        EguiPrimaryContextPass,
+        tables_screen
+            .in_set(Draw::Page)
+            .run_if(in_state(Menu::Tables)),
+    );
+}
+
+/// The page on the Title: picking a table goes back to the main menu with it chosen.
+fn tables_screen(
+    mut contexts: EguiContexts,
+    mut tables: ResMut<Tables>,
+    mut session: ResMut<Session>,
+    mut edges: ResMut<crate::game::model::edges::HouseEdges>,
+    mut to_menu: ResMut<NextState<Menu>>,
+) -> Result {
+    if tables.0.is_empty() {
+        tables.0 = catalogue(Path::new("levels"));
+    }
+    let mut picked = None;
+    let back = page(contexts.ctx_mut()?, "Tables", |ui| {
+        picked = tables_page(ui, &tables.0, &mut edges);
+    });
+    if let Some(level) = picked {
+        session.player_seat = level.player_seat;
+        session.level = level;
+        to_menu.set(Menu::Main);
+    } else if back {
+        to_menu.set(Menu::Main);
+    }
+    Ok(())
+}
 
 /// Every level file with its key rules; a broken one shows its file, line and error. Returns the table picked.
 pub(super) fn tables_page(
@@ -48,8 +83,7 @@ pub(super) fn tables_page(
                                 };
                                 let companions = match level.companions.len() {
                                     0 => "no companions".to_string(),
-                                    1 => "1 companion".to_string(),
-                                    n => format!("{n} companions"),
+                                    n => counted(n as u64, "companion", "companions"),
                                 };
                                 ui.label(
                                     egui::RichText::new(format!(

@@ -1,67 +1,92 @@
-//! The Title screen and its pages: Play, Watch, Tables (every level file) and Settings.
+//! The Title: the game's name over the table's felt, and its main menu (resume, play, watch, play online, and the
+//! way to every page). Each page has its own file and system; this one paints the felt behind them all.
 
 use super::*;
+use crate::engine::words::counted;
 
-/// The title and its pages: Play, Tables, Settings, Quit.
-#[allow(clippy::too_many_arguments)]
-pub(super) fn title_screen(
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(
+        EguiPrimaryContextPass,
+        (
+            title_backdrop
+                .in_set(Draw::Behind)
+                .run_if(in_state(Screen::Title)),
+            main_menu.in_set(Draw::Page).run_if(in_state(Menu::Main)),
+        ),
+    );
+}
+
+/// The table's felt behind every page of the Title; on the main menu, where there is room beside its column, a hand
+/// and chips lying on it.
+fn title_backdrop(
     mut contexts: EguiContexts,
+    session: Res<Session>,
     menu: Res<State<Menu>>,
+) -> Result {
+    let beside = (*menu.get() == Menu::Main).then_some(MENU_COLUMN);
+    super::backdrop::paint_backdrop(contexts.ctx_mut()?, session.level.felt, beside);
+    Ok(())
+}
+
+/// The main menu's column, in points: its buttons' width and a margin.
+const MENU_COLUMN: f32 = 400.0;
+
+/// The main menu: Resume (a sitting kept from last time), Play and Watch at the chosen table, Play online, and the
+/// pages; every button of one width.
+#[allow(clippy::too_many_arguments)]
+fn main_menu(
+    mut contexts: EguiContexts,
     mut to_menu: ResMut<NextState<Menu>>,
     mut tables: ResMut<Tables>,
     mut session: ResMut<Session>,
-    mut settings: Settings,
     mut next: ResMut<NextState<Screen>>,
     mut exit: MessageWriter<AppExit>,
-    (saved, mut refused): (Res<crate::game::keep::slot::Saved>, ResMut<OpenRefused>),
-    kept: Res<crate::game::keep::history::Kept>,
+    saved: Res<crate::game::keep::slot::Saved>,
     mut casino: Option<ResMut<crate::game::model::casino::Casino>>,
-    (mut typed, mut asks): (
-        ResMut<Typed>,
-        MessageWriter<crate::game::model::casino::CasinoRequest>,
-    ),
     mut commands: Commands,
-    mut edges: ResMut<crate::game::model::edges::HouseEdges>,
-    mut book: ResMut<crate::game::model::strategy::StrategyBook>,
-    mut practice: ResMut<crate::game::model::practice::Practice>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
-    super::backdrop::paint_backdrop(ctx, session.level.felt);
+    let theme = Theme::of(ctx);
     egui::CentralPanel::default()
         .frame(egui::Frame::NONE)
         .show(&mut root_ui(ctx), |ui| {
-            ui.vertical_centered(|ui| {
-                ui.add_space(60.0);
-                ui.heading(bold("HOLECARD").size(56.0).color(GOLD));
-                ui.label(egui::RichText::new("casino blackjack").size(18.0));
-                ui.add_space(24.0);
-                match *menu.get() {
-                    Menu::Main => {
+            egui::ScrollArea::vertical()
+                .auto_shrink([false, false])
+                .show(ui, |ui| {
+                    ui.vertical_centered(|ui| {
+                        let tall = ui.available_height() > 760.0;
+                        ui.add_space(if tall { 48.0 } else { 20.0 });
+                        ui.heading(bold("HOLECARD").size(theme::size::TITLE).color(GOLD));
+                        ui.label(egui::RichText::new("casino blackjack").size(theme::size::LARGE));
+                        ui.add_space(16.0);
                         ui.label(
                             egui::RichText::new(format!("Table: {}", session.level.name))
-                                .size(18.0),
+                                .size(theme::size::LARGE),
                         );
-                        ui.add_space(12.0);
+                        ui.add_space(8.0);
+                        let width = (ui.available_width() - 32.0).min(MENU_COLUMN - 40.0);
                         let big = |ui: &mut egui::Ui, text: &str, enabled: bool| {
-                            ui.add_enabled(enabled, wide_button(text)).clicked()
+                            ui.add_enabled(enabled, theme.wide_button(text, width))
+                                .clicked()
                         };
                         let mid_round = saved
                             .sitting
                             .as_ref()
                             .is_some_and(|s| s.table.state().phase() != Phase::Betting);
                         if let Some(sitting) = &saved.sitting {
-                            let label = format!(
-                                "Resume at {}{}",
-                                sitting.session.level.name,
-                                if mid_round { " (mid-round)" } else { "" }
-                            );
-                            if big(ui, &label, true) {
+                            if big(ui, "Resume", true) {
                                 commands.insert_resource(OpenTable::Resume);
                             }
+                            let at = if mid_round {
+                                format!("{}, in the middle of a round", sitting.session.level.name)
+                            } else {
+                                sitting.session.level.name.clone()
+                            };
+                            ui.label(egui::RichText::new(at).color(CREAM));
                         }
                         let play = match &saved.sitting {
                             Some(s) if s.session.player_seat.is_some() => {
-                                format!("Play here with your {}", s.player_chips())
+                                format!("Play with your {}", s.player_chips())
                             }
                             _ => "Play".to_string(),
                         };
@@ -74,11 +99,7 @@ pub(super) fn title_screen(
                             }
                         } else {
                             for decks in choices {
-                                let shoe = if decks == 1 {
-                                    "1 deck".to_string()
-                                } else {
-                                    format!("{decks} decks")
-                                };
+                                let shoe = counted(decks, "deck", "decks");
                                 if big(ui, &format!("{play} · {shoe}"), !mid_round) {
                                     sit_with = Some(Some(decks));
                                 }
@@ -121,188 +142,23 @@ pub(super) fn title_screen(
                             tables.0 = catalogue(Path::new("levels"));
                             to_menu.set(Menu::Tables);
                         }
-                        if big(ui, "Strategy", true) {
-                            to_menu.set(Menu::Strategy);
-                        }
-                        if big(ui, "Practice", true) {
-                            to_menu.set(Menu::Practice);
-                        }
-                        if big(ui, "Statistics", true) {
-                            to_menu.set(Menu::Statistics);
-                        }
-                        if big(ui, "Settings", true) {
-                            to_menu.set(Menu::Settings);
+                        for (text, page) in [
+                            ("Strategy", Menu::Strategy),
+                            ("Practice", Menu::Practice),
+                            ("Statistics", Menu::Statistics),
+                            ("Settings", Menu::Settings),
+                        ] {
+                            if big(ui, text, true) {
+                                to_menu.set(page);
+                            }
                         }
                         // A page is left by closing its tab; quitting would only stop the game on a frozen frame.
                         if !cfg!(target_arch = "wasm32") && big(ui, "Quit", true) {
                             exit.write(AppExit::Success);
                         }
-                    }
-                    Menu::Tables => {
-                        if tables.0.is_empty() {
-                            tables.0 = catalogue(Path::new("levels"));
-                        }
-                        if let Some(level) = tables_page(ui, &tables.0, &mut edges) {
-                            session.player_seat = level.player_seat;
-                            session.level = level;
-                            to_menu.set(Menu::Main);
-                        }
-                        if ui.button("Back").clicked() {
-                            to_menu.set(Menu::Main);
-                        }
-                    }
-                    Menu::Practice => {
-                        super::practice::practice_page(
-                            ui,
-                            &session,
-                            &settings.options,
-                            &mut practice,
-                            &mut book,
-                        );
-                        if ui.button("Back").clicked() {
-                            practice.finish_flash_session();
-                            to_menu.set(Menu::Main);
-                        }
-                    }
-                    Menu::Strategy => {
-                        super::strategy::strategy_page(ui, &session, &settings.options, &mut book);
-                        if ui.button("Back").clicked() {
-                            to_menu.set(Menu::Main);
-                        }
-                    }
-                    Menu::Settings => {
-                        settings_page(ui, &mut settings);
-                        if ui.button("Back").clicked() {
-                            to_menu.set(Menu::Main);
-                        }
-                    }
-                    Menu::Statistics => {
-                        super::statistics::statistics_page(ui, &kept, None);
-                        ui.add_space(8.0);
-                        ui.horizontal(|ui| {
-                            ui.add_space((ui.available_width() - 150.0).max(0.0) / 2.0);
-                            if ui.button(bold("Hand history")).clicked() {
-                                to_menu.set(Menu::Hands);
-                            }
-                            if ui.button("Back").clicked() {
-                                to_menu.set(Menu::Main);
-                            }
-                        });
-                    }
-                    Menu::Online | Menu::Lobby | Menu::Leaderboard | Menu::ServerHands => {
-                        let Some(casino) = casino.as_deref() else {
-                            ui.label("Playing online is not set up in this build.");
-                            if ui.button("Back").clicked() {
-                                to_menu.set(Menu::Main);
-                            }
-                            return;
-                        };
-                        let go =
-                            match *menu.get() {
-                                Menu::Online => {
-                                    super::casino::online_page(ui, casino, &mut asks, &mut typed)
-                                }
-                                Menu::Lobby => super::casino::lobby_page(ui, casino, &mut asks),
-                                Menu::Leaderboard => super::casino::leaderboard_page(ui, casino)
-                                    .then_some(Menu::Lobby),
-                                _ => super::casino::server_hands_page(ui, casino)
-                                    .then_some(Menu::Lobby),
-                            };
-                        if let Some(page) = go {
-                            to_menu.set(page);
-                        }
-                    }
-                    Menu::Hands => {
-                        if let Some(round) = hands_page(ui, &kept) {
-                            commands.insert_resource(OpenTable::Replay(round));
-                        }
-                        if let Some(problem) = &refused.0 {
-                            ui.colored_label(REFUSAL, problem);
-                        }
-                        if ui.button("Back").clicked() {
-                            refused.0 = None;
-                            to_menu.set(Menu::Statistics);
-                        }
-                    }
-                }
-            });
-        });
-    Ok(())
-}
-
-pub(super) fn settings_page(ui: &mut egui::Ui, settings: &mut Settings) {
-    panel_frame().show(ui, |ui| {
-        ui.set_width(380.0);
-        ui.label(bold("Speed"));
-        ui.horizontal_wrapped(|ui| {
-            let speed = &mut settings.beats.speed;
-            ui.radio_value(speed, Speed::Normal, "Normal");
-            ui.radio_value(speed, Speed::Fast, "Fast");
-            ui.radio_value(speed, Speed::Instant, "Instant (skip animations)");
-        });
-        ui.add_space(6.0);
-        ui.checkbox(&mut settings.options.auto_stand_21, "Stand by itself on 21");
-        ui.checkbox(
-            &mut settings.options.keep_every_seat,
-            "Keep every seat's hands in the history",
-        );
-        ui.checkbox(
-            &mut settings.options.advisor,
-            "Advisor: every play's exact value on this shoe  [A]",
-        );
-        ui.checkbox(
-            &mut settings.options.coach,
-            "Coach: a play off the chart is stopped once, with its cost  [G]",
-        );
-        ui.horizontal(|ui| {
-            ui.checkbox(&mut settings.options.show_count, "Show the count  [O]");
-            let chosen = settings.options.count_system().name.as_str();
-            egui::ComboBox::from_id_salt("count system")
-                .selected_text(chosen)
-                .show_ui(ui, |ui| {
-                    for (i, system) in crate::engine::count::systems().iter().enumerate() {
-                        ui.selectable_value(
-                            &mut settings.options.count_system,
-                            i as u8,
-                            system.name.as_str(),
-                        );
-                    }
+                        ui.add_space(16.0);
+                    });
                 });
         });
-        ui.add_space(8.0);
-        ui.label(bold("Cards and motion"));
-        let look = &mut *settings.look;
-        ui.checkbox(&mut look.four_colour, "Four-colour deck (♣ green, ♦ blue)");
-        ui.checkbox(&mut look.large_index, "Large corner indices");
-        ui.checkbox(
-            &mut look.reduced_motion,
-            "Reduced motion (fades instead of moves)",
-        );
-        ui.add_space(8.0);
-        ui.label(bold("Sound"));
-        if settings.hearing.as_ref().is_some_and(|h| !h.device) {
-            ui.colored_label(REFUSAL, "No audio device: the game is playing silently.");
-        }
-        match settings.mix.as_deref_mut() {
-            Some(mix) => {
-                for (name, fader) in [
-                    ("Music", &mut mix.music),
-                    ("Ambience", &mut mix.ambience),
-                    ("Effects", &mut mix.effects),
-                ] {
-                    ui.horizontal(|ui| {
-                        ui.add_sized([76.0, 18.0], egui::Label::new(name));
-                        ui.add_enabled(
-                            !fader.muted,
-                            egui::Slider::new(&mut fader.volume, 0.0..=1.0).show_value(false),
-                        );
-                        ui.checkbox(&mut fader.muted, "Mute");
-                    });
-                }
-            }
-            None => {
-                ui.label("No sound in this build.");
-            }
-        }
-    });
+    Ok(())
 }

@@ -2,7 +2,7 @@
 
 /// A page address's query string as command-line words: `?seed=7&speed=fast&autoplay` becomes
 /// `holecard --seed 7 --speed fast --autoplay`, and the words refused. Only the options a player may choose in a
-/// browser pass (`seed`, `level`, `speed`, `start`, `autoplay`, `advisor`, `coach`).
+/// browser pass (`seed`, `level`, `speed`, `start`, `autoplay`, `advisor`, `coach`, `layout`).
 pub fn address_arguments(search: &str) -> (Vec<String>, Vec<String>) {
     const VALUED: [&str; 4] = ["seed", "level", "speed", "start"];
     let mut words = vec!["holecard".to_string()];
@@ -17,7 +17,7 @@ pub fn address_arguments(search: &str) -> (Vec<String>, Vec<String>) {
         if VALUED.contains(&key) && !value.is_empty() {
             // One word, so a value that starts with '-' is still this option's value.
             words.push(format!("--{key}={value}"));
-        } else if matches!(key, "autoplay" | "advisor" | "coach")
+        } else if matches!(key, "autoplay" | "advisor" | "coach" | "layout")
             && matches!(value.as_str(), "" | "1" | "true")
         {
             words.push(format!("--{key}"));

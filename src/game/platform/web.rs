@@ -65,3 +65,27 @@ pub fn announce(name: &str) {
         let _ = window.dispatch_event(&event);
     }
 }
+
+/// The page's hidden input that bevy_egui focuses for a phone's keyboard (`egui_text_agent`) asks for the number pad
+/// while the field with the keyboard takes a number (`pages::theme::takes_a_number`), and the letters otherwise.
+pub(crate) fn number_pad(
+    mut contexts: bevy_egui::EguiContexts,
+    mut numeric: bevy::prelude::Local<bool>,
+) {
+    let Ok(ctx) = contexts.ctx_mut() else {
+        return;
+    };
+    let wanted = crate::game::pages::theme::takes_a_number(ctx);
+    if wanted == *numeric {
+        return;
+    }
+    let agent = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.get_element_by_id("egui_text_agent"));
+    if let Some(agent) = agent {
+        let mode = if wanted { "decimal" } else { "text" };
+        if agent.set_attribute("inputmode", mode).is_ok() {
+            *numeric = wanted;
+        }
+    }
+}

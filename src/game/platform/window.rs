@@ -26,6 +26,8 @@ pub struct WindowOptions {
     pub advisor: bool,
     /// Open with the coach on, whatever Settings last said.
     pub coach: bool,
+    /// Log the layout check's report whenever what the pages laid out changes (`pages::layout`).
+    pub layout: bool,
     /// With a screenshot: the player bets this each round and deals, and the decisions wait for a person, so the
     /// picture can show one.
     pub bet: Option<crate::engine::Cents>,
@@ -132,6 +134,9 @@ pub(crate) fn presentation(
     })
     .insert_resource(remembered.look)
     .insert_resource(remembered.mix);
+    if options.layout {
+        app.init_resource::<crate::game::pages::layout::LayoutCheck>();
+    }
     if options.advisor || options.coach {
         let mut play = app
             .world_mut()
@@ -231,6 +236,7 @@ pub(crate) fn presentation(
         crate::game::platform::web::announce("holecard-ready");
     })
     .add_systems(Update, announce_table.run_if(in_state(Screen::Table)))
+    .add_systems(Update, crate::game::platform::web::number_pad)
     .add_systems(Last, show_why_it_stopped);
     if let Some(path) = options.screenshot.clone() {
         // The clock steps 16 ms a frame (as in headless runs), so frame N after loading names the same moment of

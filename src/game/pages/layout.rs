@@ -1,0 +1,597 @@
+//! The layout check: what egui laid out in a frame — every widget's rectangle and role from egui's accessibility
+//! tree, every run of words with its size from the shapes it painted, the areas of the HUD, the Title's decorations
+//! — measured against the theme's rules: no words under 13 CSS px, on a touch screen no target under 44×44, no two
+//! runs of words or two targets over each other, no decoration over a widget, no area running off the screen.
+//!
+//! With `--layout` (`?layout` in the browser) each frame's report goes to the game's log as one JSON line under the
+//! target `holecard::layout` whenever it changes: the faults, and the widgets with their labels and rectangles in CSS
+//! pixels (which the browser test also uses to find what to tap). The pages' own tests check the same rules on a bare
+//! egui context (`mod.rs`).
+
+use super::theme::{Shape, Theme};
+use bevy::prelude::*;
+use bevy_egui::egui;
+use std::sync::{Arc, Mutex};
+
+/// The least size of words anywhere, in CSS pixels.
+pub const TEXT_FLOOR: f32 = 13.0;
+/// The least target on a touch screen, across and high, in CSS pixels.
+pub const TARGET_FLOOR: f32 = 44.0;
+
+/// A widget as egui's accessibility tree has it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Widget {
+    /// `Button`, `CheckBox`, `TextInput`, `Label`, ….
+    pub role: String,
+    /// Its words.
+    pub label: String,
+    /// Where it is, in points.
+    pub rect: egui::Rect,
+    /// It can be tapped or clicked (or focused, for a text field), and is enabled.
+    pub target: bool,
+    /// It is inside a window (the pause menu, the round log's sheet, the chat): a sheet over the table, which may
+    /// cover what is under it.
+    pub in_window: bool,
+}
+
+/// A run of words as painted: the part of it not clipped away, its size in points, its words.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Words {
+    pub rect: egui::Rect,
+    /// Part of it lies off the screen, clipped by the screen's own edge: nothing scrolls it into view.
+    pub off_screen: bool,
+    pub size: f32,
+    pub text: String,
+}
+
+/// What egui laid out in one frame.
+#[derive(Clone, Debug)]
+pub struct Laid {
+    /// The screen, in points.
+    pub screen: egui::Rect,
+    /// CSS pixels per point.
+    pub zoom: f32,
+    pub widgets: Vec<Widget>,
+    pub words: Vec<Words>,
+    /// The HUD's areas (not windows, not the pages' background): each must be on the screen whole.
+    pub areas: Vec<(String, egui::Rect)>,
+    /// The Title's cards and chips laid on the felt.
+    pub decorations: Vec<egui::Rect>,
+}
+
+/// Where the Title's decorations lie this pass (`backdrop` records them).
+pub fn record_decoration(ctx: &egui::Context, rect: egui::Rect) {
+    let pass = ctx.cumulative_pass_nr();
+    ctx.data_mut(|data| {
+        let id = egui::Id::new("the Title's decorations");
+        let mut laid: (u64, Vec<egui::Rect>) = data.get_temp(id).unwrap_or_default();
+        if laid.0 != pass {
+            laid = (pass, Vec::new());
+        }
+        laid.1.push(rect);
+        data.insert_temp(id, laid);
+    });
+}
+
+fn decorations(ctx: &egui::Context) -> Vec<egui::Rect> {
+    let pass = ctx.cumulative_pass_nr();
+    ctx.data(|data| {
+        data.get_temp::<(u64, Vec<egui::Rect>)>(egui::Id::new("the Title's decorations"))
+    })
+    // Recorded in this pass; the check reads them as the pass ends, when egui may count the next one.
+    .filter(|(at, _)| *at + 1 >= pass)
+    .map(|(_, rects)| rects)
+    .unwrap_or_default()
+}
+
+impl Laid {
+    /// What `ctx` laid out, from the frame's `output` (egui's accessibility tree must be on: `ctx.enable_accesskit`).
+    pub fn capture(ctx: &egui::Context, output: &egui::FullOutput) -> Laid {
+        let mut words = Vec::new();
+        let screen = ctx.content_rect();
+        for clipped in &output.shapes {
+            collect_words(&clipped.shape, clipped.clip_rect, screen, &mut words);
+        }
+        let widgets = output
+            .platform_output
+            .accesskit_update
+            .as_ref()
+            .map_or_else(Vec::new, widgets_of);
+        let areas = ctx.memory(|memory| {
+            let visible = memory.areas().visible_layer_ids();
+            let mut areas: Vec<(String, egui::Rect)> = visible
+                .into_iter()
+                .filter(|layer| {
+                    matches!(layer.order, egui::Order::Middle | egui::Order::Foreground)
+                })
+                .filter_map(|layer| {
+                    memory
+                        .area_rect(layer.id)
+                        .map(|rect| (format!("{:?}", layer.id), rect))
+                })
+                .collect();
+            areas.sort_by(|a, b| a.0.cmp(&b.0));
+            areas
+        });
+        // A card's own rank and suit are part of the decoration, not words on the page.
+        let decorations = decorations(ctx);
+        words.retain(|w: &Words| {
+            !decorations
+                .iter()
+                .any(|d| d.expand(2.0).contains_rect(w.rect))
+        });
+        Laid {
+            screen: ctx.content_rect(),
+            zoom: ctx.zoom_factor(),
+            widgets,
+            words,
+            areas,
+            decorations,
+        }
+    }
+
+    /// Everything that breaks the theme's rules, in words (empty when the layout is sound). `shape`: the screen's.
+    pub fn faults(&self, shape: Shape) -> Vec<String> {
+        let mut faults = Vec::new();
+        let px = |points: f32| points * self.zoom;
+        let screen = self.screen.expand(1.0);
+        for words in &self.words {
+            if words.off_screen {
+                faults.push(format!(
+                    "words off the screen, where nothing scrolls: {:?}",
+                    words.text
+                ));
+            }
+            if px(words.size) < TEXT_FLOOR - 0.01 {
+                faults.push(format!(
+                    "words under {TEXT_FLOOR} px: {:?} at {:.1} px",
+                    words.text,
+                    px(words.size)
+                ));
+            }
+        }
+        let shown: Vec<&Widget> = self.widgets.iter().filter(|w| self.shown(w)).collect();
+        if shape.touch() {
+            // A scroll bar is not aimed at on a touch screen: the page itself is dragged.
+            for widget in shown.iter().filter(|w| w.target && w.role != "ScrollBar") {
+                let size = widget.rect.size() * self.zoom;
+                if size.x < TARGET_FLOOR - 0.5 || size.y < TARGET_FLOOR - 0.5 {
+                    faults.push(format!(
+                        "a target under {TARGET_FLOOR}×{TARGET_FLOOR} px: {} {:?} is {:.0}×{:.0}",
+                        widget.role, widget.label, size.x, size.y
+                    ));
+                }
+            }
+        }
+        // Two targets over each other (a window may cover what is under it: it is a sheet over the table).
+        let targets: Vec<&&Widget> = shown.iter().filter(|w| w.target).collect();
+        for (i, a) in targets.iter().enumerate() {
+            for b in &targets[i + 1..] {
+                if a.in_window == b.in_window && overlap(a.rect, b.rect) > 4.0 / self.zoom {
+                    faults.push(format!(
+                        "{} {:?} and {} {:?} overlap",
+                        a.role, a.label, b.role, b.label
+                    ));
+                }
+            }
+        }
+        // Two runs of words over each other.
+        for (i, a) in self.words.iter().enumerate() {
+            for b in &self.words[i + 1..] {
+                if overlap(a.rect, b.rect) > 4.0 / self.zoom {
+                    faults.push(format!("words {:?} and {:?} overlap", a.text, b.text));
+                }
+            }
+        }
+        for decoration in &self.decorations {
+            for widget in &shown {
+                if overlap(*decoration, widget.rect) > 0.0 {
+                    faults.push(format!(
+                        "a decoration lies over {} {:?}",
+                        widget.role, widget.label
+                    ));
+                }
+            }
+            for words in &self.words {
+                if overlap(*decoration, words.rect) > 0.0 {
+                    faults.push(format!("a decoration lies over the words {:?}", words.text));
+                }
+            }
+        }
+        for (name, rect) in &self.areas {
+            if !screen.contains_rect(*rect) {
+                faults.push(format!(
+                    "the area {name} runs off the screen: {:.0},{:.0} to {:.0},{:.0} on {:.0}×{:.0}",
+                    px(rect.min.x),
+                    px(rect.min.y),
+                    px(rect.max.x),
+                    px(rect.max.y),
+                    px(self.screen.width()),
+                    px(self.screen.height())
+                ));
+            }
+        }
+        faults
+    }
+
+    /// A widget is shown when words of its own are painted inside it (a widget scrolled out of its page's view has
+    /// its words clipped away), or it has no words to paint.
+    fn shown(&self, widget: &Widget) -> bool {
+        if !self.screen.intersects(widget.rect) {
+            return false;
+        }
+        let field = matches!(
+            widget.role.as_str(),
+            "TextInput" | "PasswordInput" | "MultilineTextInput"
+        );
+        if field {
+            return self.screen.expand(1.0).contains_rect(widget.rect);
+        }
+        widget.label.trim().is_empty()
+            || self
+                .words
+                .iter()
+                .any(|w| widget.rect.expand(1.0).contains_rect(w.rect))
+    }
+
+    /// The report as one line of JSON: the screen and zoom, the faults, and each shown widget in CSS pixels.
+    pub fn report(&self, shape: Shape) -> String {
+        let widgets: Vec<serde_json::Value> = self
+            .widgets
+            .iter()
+            .filter(|w| self.shown(w))
+            .map(|w| {
+                let r = w.rect;
+                serde_json::json!({
+                    "role": w.role,
+                    "label": w.label,
+                    "x": r.min.x * self.zoom,
+                    "y": r.min.y * self.zoom,
+                    "w": r.width() * self.zoom,
+                    "h": r.height() * self.zoom,
+                    "target": w.target,
+                })
+            })
+            .collect();
+        serde_json::json!({
+            "shape": format!("{shape:?}"),
+            "screen": [self.screen.width() * self.zoom, self.screen.height() * self.zoom],
+            "zoom": self.zoom,
+            "smallest_words": self.words.iter().map(|w| w.size * self.zoom).fold(f32::INFINITY, f32::min),
+            "faults": self.faults(shape),
+            "widgets": widgets,
+        })
+        .to_string()
+    }
+}
+
+/// The area two rectangles share, in square points.
+fn overlap(a: egui::Rect, b: egui::Rect) -> f32 {
+    let shared = a.intersect(b);
+    if shared.is_positive() {
+        shared.area()
+    } else {
+        0.0
+    }
+}
+
+fn collect_words(shape: &egui::Shape, clip: egui::Rect, screen: egui::Rect, into: &mut Vec<Words>) {
+    match shape {
+        egui::Shape::Vec(shapes) => {
+            for shape in shapes {
+                collect_words(shape, clip, screen, into);
+            }
+        }
+        egui::Shape::Text(text) => {
+            let galley = &text.galley;
+            let size = galley
+                .job
+                .sections
+                .iter()
+                .map(|s| s.format.font_id.size)
+                .fold(f32::INFINITY, f32::min);
+            // Row by row: a run of words wrapped across lines covers its rows, not the box around them.
+            for row in &galley.rows {
+                let words = row.row.text();
+                let words = words.trim();
+                if words.is_empty() {
+                    continue;
+                }
+                let whole = row
+                    .rect_without_leading_space()
+                    .translate(text.pos.to_vec2());
+                let rect = whole.intersect(clip);
+                // Cut by a clip as big as the screen (not a scrolling view inside it): off the screen for good.
+                let off_screen = !screen.expand(1.0).contains_rect(whole)
+                    && clip.expand(1.0).contains_rect(screen);
+                if !rect.is_positive() {
+                    continue;
+                }
+                into.push(Words {
+                    rect,
+                    off_screen,
+                    size,
+                    text: words.chars().take(48).collect(),
+                });
+            }
+        }
+        _ => {}
+    }
+}
+
+fn widgets_of(update: &egui::accesskit::TreeUpdate) -> Vec<Widget> {
+    use egui::accesskit::{Action, NodeId, Role};
+    use std::collections::HashMap;
+    let nodes: HashMap<NodeId, &egui::accesskit::Node> =
+        update.nodes.iter().map(|(id, node)| (*id, node)).collect();
+    let mut parent = HashMap::new();
+    for (id, node) in &update.nodes {
+        for child in node.children() {
+            parent.insert(*child, *id);
+        }
+    }
+    let root = update.tree.as_ref().map(|tree| tree.root);
+    let in_window = |mut id: NodeId| {
+        while let Some(up) = parent.get(&id) {
+            if Some(*up) != root && nodes.get(up).is_some_and(|n| n.role() == Role::Window) {
+                return true;
+            }
+            id = *up;
+        }
+        false
+    };
+    let mut widgets = Vec::new();
+    for (id, node) in &update.nodes {
+        let role = node.role();
+        if matches!(role, Role::Window | Role::GenericContainer | Role::Unknown) {
+            continue;
+        }
+        let Some(bounds) = node.bounds() else {
+            continue;
+        };
+        let rect = egui::Rect::from_min_max(
+            egui::pos2(bounds.x0 as f32, bounds.y0 as f32),
+            egui::pos2(bounds.x1 as f32, bounds.y1 as f32),
+        );
+        // A text field is named by the label it is labelled by (never by what is typed in it: a password).
+        let text_field = matches!(
+            role,
+            Role::TextInput | Role::PasswordInput | Role::MultilineTextInput
+        );
+        let label = node
+            .label()
+            .map(str::to_string)
+            .or_else(|| {
+                node.labelled_by()
+                    .iter()
+                    .filter_map(|by| nodes.get(by).and_then(|n| n.label().or_else(|| n.value())))
+                    .next()
+                    .map(str::to_string)
+            })
+            .or_else(|| {
+                (!text_field)
+                    .then(|| node.value().map(str::to_string))
+                    .flatten()
+            })
+            .unwrap_or_default();
+        // A label senses a click (its words can be selected), but nobody aims at one.
+        let target = !node.is_disabled()
+            && role != Role::Label
+            && (node.supports_action(Action::Click) || text_field);
+        widgets.push(Widget {
+            role: format!("{role:?}"),
+            label,
+            rect,
+            target,
+            in_window: in_window(*id),
+        });
+    }
+    widgets.sort_by(|a, b| {
+        (a.rect.min.y, a.rect.min.x)
+            .partial_cmp(&(b.rect.min.y, b.rect.min.x))
+            .unwrap_or(std::cmp::Ordering::Equal)
+    });
+    widgets
+}
+
+/// The check at work in the app: an egui plugin that measures every frame's output, and the last report, for the
+/// log.
+#[derive(Resource, Clone, Default)]
+pub struct LayoutCheck {
+    last: Arc<Mutex<Option<String>>>,
+    logged: Option<String>,
+}
+
+struct Probe {
+    last: Arc<Mutex<Option<String>>>,
+}
+
+impl egui::Plugin for Probe {
+    fn debug_name(&self) -> &'static str {
+        "holecard's layout check"
+    }
+
+    fn output_hook(&mut self, ctx: &egui::Context, output: &mut egui::FullOutput) {
+        let report = Laid::capture(ctx, output).report(Theme::of(ctx).shape);
+        if let Ok(mut last) = self.last.lock() {
+            *last = Some(report);
+        }
+    }
+}
+
+/// Puts the probe on the window's egui context once it is there, with egui's accessibility tree on.
+pub(super) fn install(
+    mut contexts: bevy_egui::EguiContexts,
+    check: Res<LayoutCheck>,
+    mut done: Local<bool>,
+) -> Result {
+    if *done {
+        return Ok(());
+    }
+    let ctx = contexts.ctx_mut()?;
+    ctx.enable_accesskit();
+    ctx.add_plugin(Probe {
+        last: check.last.clone(),
+    });
+    *done = true;
+    Ok(())
+}
+
+/// Logs the latest report when it differs from the one logged last (a page that stands still logs once).
+pub(super) fn log_reports(mut check: ResMut<LayoutCheck>) {
+    let latest = check.last.lock().ok().and_then(|last| last.clone());
+    if let Some(latest) = latest
+        && check.logged.as_ref() != Some(&latest)
+    {
+        info!(target: "holecard::layout", "{latest}");
+        check.logged = Some(latest);
+    }
+}
+
+/// The same walk as the browser test's, natively, on a bare egui context: each page the Title opens that does not
+/// need the app, at a phone's size and a desktop's, measured by the same rules.
+#[cfg(test)]
+mod walk {
+    use super::super::*;
+    use super::{Laid, Shape};
+    use crate::game::felt::fonts::{BOLD, REGULAR};
+
+    /// An egui context with the game's own fonts, dressed for `shape` (and Bevy's task pools, where the pages hand
+    /// their work).
+    fn context(shape: Shape) -> egui::Context {
+        bevy::tasks::AsyncComputeTaskPool::get_or_init(bevy::tasks::TaskPool::new);
+        bevy::tasks::ComputeTaskPool::get_or_init(bevy::tasks::TaskPool::new);
+        let ctx = egui::Context::default();
+        let read = |file: &str| {
+            let path = format!("{}/assets/{file}", env!("CARGO_MANIFEST_DIR"));
+            std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+        };
+        ctx.set_fonts(font_definitions(Some(read(REGULAR)), Some(read(BOLD))));
+        theme::dress(&ctx, shape);
+        ctx.enable_accesskit();
+        ctx
+    }
+
+    /// The faults of the page `name` drawn by `draw` at `screen` points, after egui has settled its layout.
+    fn faults(
+        shape: Shape,
+        screen: egui::Vec2,
+        name: &str,
+        mut draw: impl FnMut(&mut egui::Ui),
+    ) -> Vec<String> {
+        let ctx = context(shape);
+        let input = || egui::RawInput {
+            screen_rect: Some(egui::Rect::from_min_size(egui::Pos2::ZERO, screen)),
+            ..Default::default()
+        };
+        let mut faults = Vec::new();
+        for pass in 0..3 {
+            Theme {
+                shape,
+                keyboard: false,
+            }
+            .keep(&ctx);
+            let output = ctx.run_ui(input(), |ui| {
+                page(ui.ctx(), name, &mut draw);
+            });
+            if pass == 2 {
+                faults = Laid::capture(&ctx, &output).faults(shape);
+            }
+            output.drop_without_applying_deltas();
+        }
+        faults
+    }
+
+    const SIZES: [(Shape, egui::Vec2); 2] = [
+        (Shape::PhonePortrait, egui::vec2(390.0, 844.0)),
+        (Shape::Desktop, egui::vec2(1280.0, 720.0)),
+    ];
+
+    fn session() -> Session {
+        let level = crate::host::level::Level::load_or_default(None).expect("the built-in table");
+        Session::new(level, 7, false)
+    }
+
+    #[test]
+    fn the_tables_page_is_sound_on_a_phone_and_a_desktop() {
+        let listings = catalogue(Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/levels")));
+        assert!(listings.len() >= 7, "{}", listings.len());
+        for (shape, screen) in SIZES {
+            let mut edges = crate::game::model::edges::HouseEdges::default();
+            let faults = faults(shape, screen, "Tables", |ui| {
+                tables::tables_page(ui, &listings, &mut edges);
+            });
+            assert_eq!(faults, Vec::<String>::new(), "{shape:?}");
+        }
+    }
+
+    #[test]
+    fn the_strategy_and_practice_pages_are_sound_on_a_phone_and_a_desktop() {
+        let session = session();
+        let options = PlayOptions::default();
+        for (shape, screen) in SIZES {
+            let mut book = crate::game::model::strategy::StrategyBook::default();
+            let found = faults(shape, screen, "Strategy", |ui| {
+                strategy::strategy_page(ui, &session, &options, &mut book);
+            });
+            assert_eq!(found, Vec::<String>::new(), "Strategy, {shape:?}");
+            for drill in crate::game::model::practice::Drill::ALL {
+                let mut practice = crate::game::model::practice::Practice::default();
+                practice.drill = drill;
+                let found = faults(shape, screen, "Practice", |ui| {
+                    practice::practice_page(ui, &session, &options, &mut practice, &mut book);
+                });
+                assert_eq!(
+                    found,
+                    Vec::<String>::new(),
+                    "Practice, {drill:?}, {shape:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn the_statistics_and_hands_pages_are_sound_with_nothing_kept() {
+        let kept = crate::game::keep::history::Kept::default();
+        for (shape, screen) in SIZES {
+            let found = faults(shape, screen, "Statistics", |ui| {
+                statistics::statistics_page(ui, &kept, None);
+            });
+            assert_eq!(found, Vec::<String>::new(), "Statistics, {shape:?}");
+            let found = faults(shape, screen, "Hand history", |ui| {
+                hands_page(ui, &kept);
+            });
+            assert_eq!(found, Vec::<String>::new(), "Hands, {shape:?}");
+        }
+    }
+
+    #[test]
+    fn the_check_finds_small_words_small_targets_and_words_over_words() {
+        let shape = Shape::PhonePortrait;
+        let found = faults(shape, egui::vec2(390.0, 844.0), "Broken", |ui| {
+            ui.label(egui::RichText::new("tiny").size(9.0));
+            let _ = ui.add(egui::Button::new("x").min_size(egui::vec2(20.0, 20.0)));
+            let at = ui.cursor().min;
+            ui.put(
+                egui::Rect::from_min_size(at, egui::vec2(120.0, 30.0)),
+                egui::Label::new("one run"),
+            );
+            ui.put(
+                egui::Rect::from_min_size(at, egui::vec2(120.0, 30.0)),
+                egui::Label::new("another"),
+            );
+        });
+        let said = |what: &str| found.iter().any(|f| f.contains(what));
+        assert!(said("words under 13 px: \"tiny\""), "{found:?}");
+        assert!(said("a target under 44×44 px: Button \"x\""), "{found:?}");
+        assert!(
+            said("words \"one run\" and \"another\" overlap"),
+            "{found:?}"
+        );
+        // The same page on a desktop has no target rule.
+        let found = faults(Shape::Desktop, egui::vec2(1280.0, 720.0), "Broken", |ui| {
+            let _ = ui.add(egui::Button::new("x").min_size(egui::vec2(20.0, 20.0)));
+        });
+        assert_eq!(found, Vec::<String>::new());
+    }
+}

@@ -1,0 +1,194 @@
+// The layout walk: every page and state of the game a player meets without a casino — the Title, Tables, Strategy,
+// Practice and each drill, Progress, Statistics, the hand history, a replay, Settings, and at the table the betting,
+// a decision, with the advisor, with the count, the coach's stop, the round log and the pause menu — on a phone held
+// upright (390×844 CSS pixels, three device pixels each, a touch screen with a phone's user agent) and at 1280×720,
+// in Debian's Chromium. Each state is read from the game's own layout report (`?layout`, src/game/pages/layout.rs:
+// what egui laid out, measured by the theme's rules) and must have no fault: no words under 13 px, no target under
+// 44×44 on the phone, nothing over anything, no decoration over a widget, no area off the screen. It also checks, on
+// the phone, that a tap on a drill's answer field focuses an input of the page (so the phone's keyboard opens, as a
+// number pad) and that the digits typed arrive, and that the coach's stop holds against two quick taps. Screenshots
+// of every state go to web/test-output/layout-*.png.
+import { launch, serve } from './serve.mjs';
+import { Table, phonePage, root, sleep } from './page.mjs';
+import path from 'node:path';
+
+const dist = path.resolve(process.argv[2] ?? path.join(root, 'web/dist'));
+const PHONE_AGENT = 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) '
+  + 'Chrome/131.0.0.0 Mobile Safari/537.36';
+
+const server = await serve(dist);
+const base = `http://127.0.0.1:${server.address().port}`;
+const report = { states: {} };
+const faults = [];
+
+// Waits for the state's layout to settle (or takes the latest after 15 s: a page working something out keeps
+// changing), saves its screenshot and keeps its faults.
+async function look(table, size, state) {
+  let laid;
+  try {
+    laid = await table.settledLayout(state, 1200, 15_000);
+  } catch {
+    laid = table.layout;
+  }
+  if (!laid) throw new Error(`${size} ${state}: no layout report`);
+  await table.shot(`layout-${size}-${state}`);
+  report.states[`${size} ${state}`] = `${laid.widgets.length} widgets, smallest words `
+    + `${Number(laid.smallest_words).toFixed(1)} px, ${laid.faults.length} faults`;
+  for (const fault of laid.faults) faults.push(`${size} ${state}: ${fault}`);
+  console.log(`${size} ${state}: ${report.states[`${size} ${state}`]}`);
+  for (const fault of laid.faults) console.log(`  ${fault}`);
+  return laid;
+}
+
+// The advisor, the coach and the count: toggles beside the table on a desktop, in the menu on a phone.
+async function toggle(table, name, touch) {
+  const phone = table.layout?.shape?.startsWith('Phone');
+  if (phone) await table.tap(/^Menu\b/, touch);
+  await table.tap(new RegExp(`^${name}\\b`), touch);
+  if (phone) await table.tap(/^Resume\b/, touch);
+}
+
+async function walk(table, size, touch) {
+  await table.mark('holecard-ready', 120_000);
+  await look(table, size, 'title');
+  for (const [button, state] of [['Tables', 'tables'], ['Strategy', 'strategy'], ['Settings', 'settings']]) {
+    await table.tap(button, touch);
+    await look(table, size, state);
+    await table.tap(/^Back\b/, touch);
+  }
+  await table.tap('Practice', touch);
+  for (const drill of ['Flash cards', 'Count down', 'True count', 'Index plays', 'Progress']) {
+    await table.tap(drill, touch);
+    await look(table, size, `practice-${drill.toLowerCase().replace(/ /g, '-')}`);
+  }
+  await table.tap(/^Back\b/, touch);
+
+  // The table: betting, then a decision, with the advisor, the count, the coach's stop, the log, the pause menu.
+  await table.tap(/^Play( with your \S+)?$/, touch);
+  await table.mark('holecard-table');
+  await sleep(1500);
+  await look(table, size, 'table-betting');
+  await table.tap(/^\$25(\n\[\d\])?$/, touch);
+  await table.until('the deal', async () => {
+    if (table.lines.includes('— Round 1 —')) return true;
+    await table.tapIfShown(/^Deal\b/, touch);
+    return table.lines.includes('— Round 1 —');
+  });
+  await table.widget(/^Stand\b/, { timeout: 120_000 });
+  await look(table, size, 'table-deciding');
+  await toggle(table, 'Advisor', touch);
+  await table.until("the advisor's values on the buttons", () => table.layout?.widgets
+    .some((w) => /^Stand\b[\s\S]*\$/.test(w.label)), 120_000);
+  await look(table, size, 'table-advisor');
+  await toggle(table, 'Count', touch);
+  await look(table, size, 'table-count');
+  // The coach: seed 7's first hand is a hard 10 against a king, which the chart hits. Standing is stopped, and a
+  // second tap at once — where Stand was — does not pass the stop.
+  await toggle(table, 'Coach', touch);
+  const stand = await table.widget(/^Stand\b/);
+  const at = { x: stand.x + stand.w / 2, y: stand.y + stand.h / 2 };
+  if (touch) {
+    await table.page.touchscreen.tap(at.x, at.y);
+    await sleep(120);
+    await table.page.touchscreen.tap(at.x, at.y);
+  } else {
+    await table.page.mouse.click(at.x, at.y);
+    await sleep(120);
+    await table.page.mouse.click(at.x, at.y);
+  }
+  await table.until("the coach's stop", () => table.layout?.widgets
+    .some((w) => w.label === 'The coach stops this play'), 30_000);
+  await sleep(1500);
+  if (table.lines.some((l) => /^You stand on /.test(l))) {
+    throw new Error(`${size}: two quick taps on Stand passed the coach's stop`);
+  }
+  report[`${size} coach`] = 'two quick taps on Stand: stopped, and held';
+  await look(table, size, 'table-coach-stop');
+  await table.tap('Choose again', touch);
+  await table.tap(/^Log\b/, touch);
+  await look(table, size, 'table-round-log');
+  if (touch) await table.tap('Close', touch);
+  else await table.tap(/^Log\b/, touch);
+  await table.tap(/^Menu\b/, touch);
+  await look(table, size, 'table-pause-menu');
+  await table.tap(/^Resume\b/, touch);
+  // The round played out (Stand whenever asked), then the Title's Statistics, the hand history and a replay.
+  const paid = /^You( \(hand \d\))? (win|lose|push|take even money)|^You('s| \(hand \d\)'s) blackjack pays|^You( \(hand \d\))? (busts|gives up)/;
+  await table.until('the round to be settled', async () => {
+    if (table.lines.some((l) => paid.test(l))) return true;
+    if (table.layout?.widgets.some((w) => /^Stand\b/.test(w.label))) await table.tap(/^Stand\b/, touch);
+    return table.lines.some((l) => paid.test(l));
+  }, 180_000);
+  await sleep(2000);
+  await table.tap(/^Menu\b/, touch);
+  await table.tap('Leave table', touch);
+  await table.tap('Statistics', touch);
+  await look(table, size, 'statistics');
+  await table.reach('Hand history', touch);
+  await look(table, size, 'hands');
+  await table.reach('Replay', touch);
+  await table.mark('holecard-table');
+  await sleep(1500);
+  await look(table, size, 'replay');
+  await table.widget('Back to the hands', { timeout: 120_000 });
+  await look(table, size, 'replay-over');
+  await table.tap('Back to the hands', touch);
+  await table.widget('Replay');
+  table.check();
+}
+
+const browser = await launch();
+const phone = await launch(['--force-device-scale-factor=3']);
+try {
+  {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+    const page = await context.newPage();
+    const table = new Table(page, 'desktop layout');
+    await page.goto(`${base}/?seed=7&speed=fast&layout`);
+    await walk(table, 'desktop', false);
+    await context.close();
+  }
+  {
+    const { context, page } = await phonePage(phone, PHONE_AGENT);
+    const table = new Table(page, 'phone layout');
+    await page.goto(`${base}/?seed=7&speed=fast&layout`);
+    await walk(table, 'phone', true);
+    await context.close();
+  }
+  // Typing on the phone: a tap on the count-down's answer field focuses the page's input (bevy_egui's text agent,
+  // which opens the phone's keyboard), asking for the number pad, and the digits typed are the answer checked.
+  {
+    const { context, page } = await phonePage(phone, PHONE_AGENT);
+    const table = new Table(page, 'phone typing');
+    await page.goto(`${base}/?seed=7&start=practice&layout`);
+    await table.mark('holecard-ready', 120_000);
+    await table.tap('Count down', true);
+    await table.tap('¼ s', true);
+    await table.tap('10 cards', true);
+    const field = await table.widget('The running count', { role: 'TextInput', timeout: 30_000 });
+    await table.press({ x: field.x + field.w / 2, y: field.y + field.h / 2 }, true);
+    const focused = await table.read("[document.activeElement?.id ?? '', document.activeElement?.tagName ?? '', "
+      + "document.activeElement?.getAttribute('inputmode') ?? '']");
+    if (focused[1] !== 'INPUT') throw new Error(`a tap on the answer field focused ${focused.join(' ')}, not an input`);
+    if (focused[2] !== 'decimal') throw new Error(`the answer field's input asks for ${focused[2] || 'letters'}`);
+    await page.keyboard.type('-3');
+    await sleep(500);
+    await page.keyboard.press('Enter');
+    const said = () => table.logs.find((l) => l.text.startsWith('count down: said'));
+    await table.until('the answer typed on the phone', () => Boolean(said()), 20_000);
+    if (!/^count down: said -3 /.test(said().text)) throw new Error(`the drill heard: ${said().text}`);
+    report.phoneTyping = `${focused.join(' ')}; ${said().text}`;
+    await table.shot('layout-phone-typing');
+    table.check();
+    await context.close();
+  }
+} finally {
+  await browser.close();
+  await phone.close();
+  server.close();
+}
+console.log(JSON.stringify(report, null, 2));
+if (faults.length) {
+  console.error(`layout faults:\n${faults.join('\n')}`);
+  process.exit(1);
+}
