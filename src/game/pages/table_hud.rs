@@ -334,10 +334,15 @@ fn play_bar(
     at: TableKind,
     mut advice: Advice,
     (mut commands, mut next, time): (Commands, ResMut<NextState<Screen>>, Res<Time<Real>>),
+    log: Res<RoundLog>,
 ) -> Result {
     let Some(seen) = seen else {
         return Ok(());
     };
+    // On a phone the round log's sheet takes the bar's place until it is closed: nothing lies under it.
+    if at.theme.shape.phone() && log.open {
+        return Ok(());
+    }
     let TableKind {
         layout,
         online,
@@ -405,23 +410,27 @@ fn play_bar(
                     ui.label(bold("The coach stops this play").color(GOLD));
                     ui.add(egui::Label::new(coach::line(&stop, advisor, &hand)).wrap());
                     let (_, each) = theme::grid(width, 2, 120.0);
-                    ui.horizontal_wrapped(|ui| {
-                        // Its key is the stopped play's own: pressed again, it keeps it.
-                        let keep = theme.hint(
-                            &format!("Keep {}", stop.chosen.name()),
-                            &stop.chosen.key().to_uppercase(),
-                        );
-                        let button = |text: String| {
-                            egui::Button::new(bold(text).size(theme::size::BUTTON))
-                                .min_size(egui::vec2(each, theme.target().max(48.0)))
-                                .corner_radius(8.0)
-                        };
-                        if ui.add(button(keep)).clicked() {
-                            choices.write(coach::Choice::Play(stop.chosen));
-                        }
-                        if ui.add(button("Choose again".to_string())).clicked() {
-                            choices.write(coach::Choice::Again);
-                        }
+                    // Ids of their own: a tap whose press lands on one of these and whose release lands on the
+                    // play that takes its place a frame later must not click that play.
+                    ui.push_id("the coach's stop", |ui| {
+                        ui.horizontal_wrapped(|ui| {
+                            // Its key is the stopped play's own: pressed again, it keeps it.
+                            let keep = theme.hint(
+                                &format!("Keep {}", stop.chosen.name()),
+                                &stop.chosen.key().to_uppercase(),
+                            );
+                            let button = |text: String| {
+                                egui::Button::new(bold(text).size(theme::size::BUTTON))
+                                    .min_size(egui::vec2(each, theme.target().max(48.0)))
+                                    .corner_radius(8.0)
+                            };
+                            if ui.add(button(keep)).clicked() {
+                                choices.write(coach::Choice::Play(stop.chosen));
+                            }
+                            if ui.add(button("Choose again".to_string())).clicked() {
+                                choices.write(coach::Choice::Again);
+                            }
+                        })
                     });
                 } else {
                     ui.label(bold("Your move").color(GOLD));
