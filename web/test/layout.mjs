@@ -116,7 +116,7 @@ async function walk(table, size, touch) {
   const paid = /^You( \(hand \d\))? (win|lose|push|take even money)|^You('s| \(hand \d\)'s) blackjack pays|^You( \(hand \d\))? (busts|gives up)/;
   await table.until('the round to be settled', async () => {
     if (table.lines.some((l) => paid.test(l))) return true;
-    if (table.layout?.widgets.some((w) => /^Stand\b/.test(w.label))) await table.tap(/^Stand\b/, touch);
+    await table.tapIfShown(/^Stand\b/, touch);
     return table.lines.some((l) => paid.test(l));
   }, 180_000);
   await sleep(2000);
