@@ -11,6 +11,9 @@ fs.mkdirSync(shots, { recursive: true });
 
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
+// A widget of a layout report that can be tapped and is labelled `label` (a string, whole, or a RegExp).
+const labelled = (w, label) => w.target && (label instanceof RegExp ? label.test(w.label) : w.label === label);
+
 export class Table {
   constructor(page, name) {
     this.page = page;
@@ -104,8 +107,7 @@ export class Table {
   // The widget of the latest layout report whose label is `label` (a string, whole, or a RegExp), of `role` when
   // given, waiting for it to be laid out; its rectangle in CSS pixels.
   async widget(label, { role, timeout = 60_000 } = {}) {
-    const fits = (w) => (label instanceof RegExp ? label.test(w.label) : w.label === label)
-      && (!role || w.role === role) && w.target;
+    const fits = (w) => labelled(w, label) && (!role || w.role === role);
     let found;
     await this.until(`a widget ${label}${role ? ` (${role})` : ''}`, () => {
       found = this.layout?.widgets.find(fits);
@@ -124,8 +126,7 @@ export class Table {
   // Scrolls the page down until the widget labelled `label` is shown (the wheel, or on a touch screen a drag of
   // the page upwards, as a thumb does), a few times at most; then taps it.
   async reach(label, touch) {
-    const shown = () => this.layout?.widgets.some((w) => (label instanceof RegExp ? label.test(w.label)
-      : w.label === label) && w.target);
+    const shown = () => this.layout?.widgets.some((w) => labelled(w, label));
     const [width, height] = this.layout?.screen ?? [1280, 720];
     for (let i = 0; i < 12 && !shown(); i++) {
       if (touch) {
@@ -149,8 +150,7 @@ export class Table {
 
   // Taps the widget labelled `label` if the latest layout report shows it now; says whether it did.
   async tapIfShown(label, touch) {
-    const w = this.layout?.widgets.find((w) => (label instanceof RegExp ? label.test(w.label) : w.label === label)
-      && w.target);
+    const w = this.layout?.widgets.find((w) => labelled(w, label));
     if (!w) return false;
     await this.press({ x: w.x + w.w / 2, y: w.y + w.h / 2 }, touch);
     return true;

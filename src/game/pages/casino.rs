@@ -130,7 +130,7 @@ pub(super) fn online_page(
                 ui.label(format!("You are logged in as {account}."));
                 ui.add_space(6.0);
                 if ui
-                    .add_enabled(!connecting, wide_button(&format!("Play as {account}")))
+                    .add_enabled(!connecting, Theme::of(ui.ctx()).wide_button(&format!("Play as {account}"), 320.0))
                     .clicked()
                 {
                     asks.write(CasinoRequest::Connect { guest: None });

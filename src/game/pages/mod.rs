@@ -232,13 +232,6 @@ fn page_frame() -> egui::Frame {
         .inner_margin(egui::Margin::same(14))
 }
 
-/// A page's big button: one width for every one of them.
-fn wide_button(text: &str) -> egui::Button<'static> {
-    egui::Button::new(bold(text).size(theme::size::LARGE))
-        .min_size(egui::vec2(320.0, theme::size::TARGET))
-        .corner_radius(8.0)
-}
-
 fn panel_frame() -> egui::Frame {
     egui::Frame::new()
         .fill(PANEL)

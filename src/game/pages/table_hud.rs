@@ -556,13 +556,7 @@ fn pause_menu(
                             ("Coach", "G", &mut options.coach),
                             ("Count", "O", &mut options.show_count),
                         ] {
-                            let toggle = egui::Button::new(theme.hint(label, key))
-                                .selected(*on)
-                                .min_size(egui::vec2(each, theme.target()))
-                                .corner_radius(8.0);
-                            if ui.add(toggle).clicked() {
-                                *on = !*on;
-                            }
+                            theme.toggle(ui, label, key, on, each);
                         }
                     });
                     if wide(ui, "Settings") {
@@ -711,13 +705,7 @@ fn help_toggles(
     ui.horizontal_wrapped(|ui| {
         ui.set_max_width(width);
         for (label, key, on) in helps {
-            let toggle = egui::Button::new(theme.hint(label, key))
-                .selected(*on)
-                .min_size(egui::vec2(each, theme.target()))
-                .corner_radius(8.0);
-            if ui.add(toggle).clicked() {
-                *on = !*on;
-            }
+            theme.toggle(ui, label, key, on, each);
         }
         let button = theme
             .button(theme.hint("Menu", "Esc"))

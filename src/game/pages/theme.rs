@@ -67,6 +67,11 @@ impl Shape {
         }
     }
 
+    /// The least height of a button: a thumb's on a touch screen, a little less under a mouse.
+    pub fn target(self) -> f32 {
+        if self.touch() { size::TARGET } else { 36.0 }
+    }
+
     /// A phone either way up.
     pub fn phone(self) -> bool {
         matches!(self, Shape::PhonePortrait | Shape::PhoneLandscape)
@@ -128,12 +133,19 @@ impl Theme {
         }
     }
 
-    /// The least height of a button: a thumb's on a touch screen, a little less under a mouse.
+    /// The least height of a button (see [`Shape::target`]).
     pub fn target(&self) -> f32 {
-        if self.shape.touch() {
-            size::TARGET
-        } else {
-            36.0
+        self.shape.target()
+    }
+
+    /// A help that is on or off: a button lit while on, `each` wide, with its key hint; a click turns it over.
+    pub fn toggle(&self, ui: &mut egui::Ui, label: &str, key: &str, on: &mut bool, each: f32) {
+        let toggle = egui::Button::new(self.hint(label, key))
+            .selected(*on)
+            .min_size(egui::vec2(each, self.target()))
+            .corner_radius(8.0);
+        if ui.add(toggle).clicked() {
+            *on = !*on;
         }
     }
 
@@ -187,7 +199,7 @@ pub fn grid(width: f32, count: usize, least: f32) -> (usize, f32) {
 /// cream text, checkboxes drawn square, targets a thumb can hit on a touch screen.
 pub fn dress(ctx: &egui::Context, shape: Shape) {
     use egui::{FontFamily, FontId, TextStyle};
-    let target = if shape.touch() { size::TARGET } else { 36.0 };
+    let target = shape.target();
     ctx.all_styles_mut(|style| {
         style.text_styles = [
             (
