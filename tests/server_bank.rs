@@ -1042,6 +1042,14 @@ fn ledger_disagrees(db: &Db, log: &Log) -> Vec<String> {
     .into_iter()
     .map(|r| ((r[0].clone(), r[1].clone(), r[2].clone()), r[3].clone()))
     .collect();
+    // Whose hands the ledger has at each table, round and seat: said with a line it lacks.
+    let played_at: BTreeMap<(String, String, String), String> = rows(
+        db,
+        "SELECT table_id, CAST(round AS TEXT), CAST(seat AS TEXT), name_key FROM hands",
+    )
+    .into_iter()
+    .map(|r| ((r[0].clone(), r[1].clone(), r[2].clone()), r[3].clone()))
+    .collect();
     for told in &log.told {
         let key = (
             told.table.clone(),
@@ -1055,8 +1063,12 @@ fn ledger_disagrees(db: &Db, log: &Log) -> Vec<String> {
                 ACCOUNTS[told.account], told.round, told.table, told.seat, told.chips.0
             )),
             None => wrong.push(format!(
-                "{} was told round {} at {} seat {} ended; the ledger has no line of it",
-                ACCOUNTS[told.account], told.round, told.table, told.seat
+                "{} was told round {} at {} seat {} ended; the ledger has no line of it (its hands there are {:?})",
+                ACCOUNTS[told.account],
+                told.round,
+                told.table,
+                told.seat,
+                played_at.get(&(told.table.clone(), told.round.to_string(), told.seat.to_string()))
             )),
         }
     }

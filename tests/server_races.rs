@@ -849,6 +849,49 @@ mod listening {
             there.until_the_session_ends();
         }
     }
+    /// A logout on another server that this one has not heard of yet (its NOTIFY still on the way): a bet sent
+    /// after the logout was answered is refused by the ledger's word, not taken because the news was late. The
+    /// other server's logout is the ledger's own statements, run behind this server's back with no NOTIFY.
+    #[test]
+    fn a_bet_after_a_logout_this_server_has_not_heard_of_is_refused() {
+        let Some(db) = Db::on(serving::Backend::Postgres) else {
+            return;
+        };
+        let a = start_with(&db, quick(), |_| {});
+        let token = account(a.addr, "Orla", "correct horse");
+        let mut orla = Client::with_token(a.addr, &token);
+        orla.sit_anywhere("strip");
+        serving::on_the_ledger(
+            &db,
+            "UPDATE accounts SET sessions_epoch = sessions_epoch + 1 WHERE name_key = 'orla'",
+        );
+        serving::on_the_ledger(&db, "DELETE FROM sessions WHERE name_key = 'orla'");
+        let bet = orla.min_bet().0;
+        orla.send(&format!(r#"{{"type":"bet","amount":{bet}}}"#));
+        let answer = orla.wait_for(|m| {
+            matches!(m, ServerMessage::Refused { .. })
+                || matches!(
+                    m,
+                    ServerMessage::News {
+                        news: News::Event(Event::BetSet { .. }),
+                        ..
+                    }
+                )
+        });
+        assert!(
+            matches!(
+                answer,
+                ServerMessage::Refused {
+                    code: Refusal::SessionEnded,
+                    ..
+                }
+            ),
+            "a bet of an ended session: {answer:?}"
+        );
+        drop(orla);
+        drop(a);
+        check_ledger(&db);
+    }
 }
 
 mod one_writer {

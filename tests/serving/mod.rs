@@ -339,6 +339,14 @@ impl Client {
                     view.apply(event).expect("the news follows the view");
                     self.follow(event);
                 }
+                // However it got up (a stand answered late, a logout elsewhere, the ledger's word), the seat is no
+                // longer this client's once the table says so: what is dealt there next is another's.
+                if let News::GotUp { seat } = news
+                    && Some(*seat) == self.seat
+                {
+                    self.seat = None;
+                    self.settled_here = false;
+                }
             }
             ServerMessage::Clock(timer)
                 if self.autoplay && timer.seat.is_some() && timer.seat == self.seat =>

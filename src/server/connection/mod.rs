@@ -229,10 +229,15 @@ impl Connection {
                 return self.join(name, table, Some(seat), out).await;
             }
             ClientMessage::Watch { table } => return self.join(name, table, None, out).await,
-            ClientMessage::Bet { amount } => ToTable::Bet {
-                conn: self.id,
-                amount,
-            },
+            ClientMessage::Bet { amount } => {
+                if let Some(refused) = self.session_over().await {
+                    return Some(refused);
+                }
+                ToTable::Bet {
+                    conn: self.id,
+                    amount,
+                }
+            }
             ClientMessage::Play { action } => ToTable::Play {
                 conn: self.id,
                 action,
@@ -259,6 +264,26 @@ impl Connection {
                 Refusal::NotSeated,
                 "join a table first (sit or watch)",
             )),
+        }
+    }
+
+    /// Why a bet of this connection's is refused, when its account's sessions have ended on another server sharing
+    /// the ledger and this one has not heard yet (a NOTIFY takes a moment; a bet sent after the logout was answered
+    /// must not be taken). The ledger says: one read of the account's epoch, only where servers share a ledger (a lone
+    /// server's tables hear its own logouts before it answers them). A play within a round already dealt is not asked
+    /// about: the round plays out, and the seat gets up when it ends.
+    async fn session_over(&self) -> Option<ServerMessage> {
+        let key = self.account.as_ref()?;
+        if !self.shared.store.shared_by_servers() {
+            return None;
+        }
+        match self.shared.store.epoch_of(key).await {
+            Ok(Some(epoch)) if epoch == self.epoch => None,
+            Ok(_) => Some(refusal(
+                Refusal::SessionEnded,
+                &ledger::LedgerError::SessionEnded.to_string(),
+            )),
+            Err(e) => Some(Connection::ledger_down(&e)),
         }
     }
 
