@@ -2,13 +2,15 @@
 // ledger) serves the browser build on 127.0.0.1, and three pages in one Chromium play at one table like people do:
 // Ann and Bob register on the login page by typing and clicking, sit down at the lobby's first table, bet (the chip
 // key and Enter) and play (S to stand, N to decline an offer), Ann with the advisor on (it must answer her decision);
-// Cleo plays as a guest and watches. It checks that the three pages see the same round (the round log's lines,
+// Cleo plays as a guest and watches; Dee, on a phone (390×844 CSS px, ×3, touch), registers by tapping the login
+// page's fields and typing on the phone's keyboard, watches, and chats from the chat's sheet. It checks that the three pages see the same round (the round log's lines,
 // dealer's cards and everyone's hands, in the same order), that a chat line typed in Ann's page reaches Bob's and
 // Cleo's as text, and that Bob's page, reloaded mid-round, gets its seat and its chips back. It saves each page's
-// screenshots and one of the three side by side in web/test-output/online-*.png. It fails on any page error, Rust
-// panic or error logged.
+// screenshots and one of the three side by side in web/test-output/online-*.png. Dee's login page, lobby, table
+// and chat pass the game's layout check (`?layout`: words of 13 px at least, targets of 44×44, nothing over
+// anything, nothing off the screen). It fails on any page error, Rust panic or error logged.
 import { casino, launch } from './serve.mjs';
-import { Table, root, shots, sleep } from './page.mjs';
+import { PHONE_AGENT, Table, focused, lookAt, phonePage, root, shots, sleep } from './page.mjs';
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -23,10 +25,13 @@ const base = server.base;
 
 const report = {};
 let browser;
+let phone;
 const pages = [];
+const faults = [];
 try {
   report.tables = server.tables.length;
   browser = await launch();
+  phone = await launch(['--force-device-scale-factor=3']);
   const open = async (name, options = '') => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
     const page = await context.newPage();
@@ -79,6 +84,53 @@ try {
   // Cleo watches the first table; Ann and Bob sit down at it.
   await cleo.tap('Watch', false);
   await waitLog(cleo, /^at \S+, watching$/);
+
+  // Dee, on a phone: a tap on each field gives the page's input the keyboard, and what is typed arrives.
+  const dee = await (async () => {
+    const { page } = await phonePage(phone, PHONE_AGENT);
+    const table = new Table(page, 'Dee');
+    pages.push(table);
+    await page.goto(`${base}/?start=online&layout`);
+    await table.mark('holecard-ready');
+    return table;
+  })();
+  const looked = async (table, name) => {
+    const { summary, faults: found } = await lookAt(table, name);
+    report[name] = summary;
+    faults.push(...found.map((f) => `${name}: ${f}`));
+  };
+  await looked(dee, 'online-phone-login');
+  const typeOnPhone = async (label, text) => {
+    await dee.tap(label, true, { role: label === 'Password' ? 'PasswordInput' : 'TextInput' });
+    // The page's input takes the focus within a frame or two of the tap (frames are slow here: four pages draw in
+    // software at once).
+    let focus = [];
+    await dee.until(`a tap on ${label} to focus an input of the page`, async () => {
+      focus = await focused(dee);
+      return focus[1] === 'INPUT';
+    }, 10_000).catch(() => {
+      throw new Error(`a tap on ${label} focused ${focus.join(' ')}, not an input`);
+    });
+    await dee.page.keyboard.type(text, { delay: 40 });
+    await sleep(300);
+  };
+  await typeOnPhone('Name', 'Dee');
+  await typeOnPhone('Password', 'tall phone booth');
+  await dee.tap('Register', true);
+  await waitLog(dee, /^welcomed as Dee, an account$/);
+  await waitLog(dee, /^the lobby lists \d+ tables$/);
+  await looked(dee, 'online-phone-lobby');
+  await dee.tap('Watch', true);
+  await waitLog(dee, /^at \S+, watching$/);
+  await sleep(1500);
+  await looked(dee, 'online-phone-table');
+  await dee.tap(/^Chat\b/, true);
+  await looked(dee, 'online-phone-chat');
+  await typeOnPhone('Chat', 'Hello from a phone');
+  await dee.tap('Send', true);
+  await waitLog(cleo, /^Dee: Hello from a phone$/, 20_000);
+  await dee.tap('Close', true);
+  report.phone = 'Dee registered, watched and chatted on a phone';
   const seated = /^at (\S+) in seat (\d) with (\$[\d,.]+) and (\$[\d,.]+) on the felt$/;
   await ann.tap('Sit down', false);
   await waitLog(ann, seated);
@@ -192,7 +244,9 @@ try {
       + `<img style="width:636px" src="data:image/png;base64,${pictures[n]}"><figcaption>${n}</figcaption></figure>`).join('')
   }</body>`);
   await board.screenshot({ path: path.join(shots, 'online-side-by-side.png') });
+  dee.check();
   console.log(JSON.stringify(report, null, 2));
+  if (faults.length) throw new Error(`layout faults on the phone:\n${faults.join('\n')}`);
 } catch (error) {
   // What each page logged besides the round (the casino's notices, the client's joins and refusals), and the
   // server's own log, to see why.
@@ -206,5 +260,6 @@ try {
   throw error;
 } finally {
   if (browser) await browser.close();
+  if (phone) await phone.close();
   server.stop();
 }

@@ -223,6 +223,36 @@ export class Table {
   }
 }
 
+// A phone's user agent: a page must take the browser for a phone's (bevy_egui opens the phone's keyboard only then).
+export const PHONE_AGENT = 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) '
+  + 'Chrome/131.0.0.0 Mobile Safari/537.36';
+
+// One state of a page under the game's layout check (`?layout`): waits for its layout to settle (or takes the latest
+// after 15 s: a page working something out keeps changing), saves its screenshot as `${name}.png` and says what it
+// measured, with its faults (no words under 13 px, no target under 44×44 on a phone, nothing over anything, no
+// decoration over a widget, nothing off the screen).
+export async function lookAt(table, name) {
+  let laid;
+  try {
+    laid = await table.settledLayout(name, 1200, 15_000);
+  } catch {
+    laid = table.layout;
+  }
+  if (!laid) throw new Error(`${name}: no layout report`);
+  await table.shot(name);
+  const summary = `${laid.widgets.length} widgets, smallest words ${Number(laid.smallest_words).toFixed(1)} px, `
+    + `${laid.faults.length} faults`;
+  console.log(`${name}: ${summary}`);
+  for (const fault of laid.faults) console.log(`  ${fault}`);
+  return { laid, summary, faults: laid.faults };
+}
+
+// What has the page's keyboard focus: [id, tag, inputmode].
+export async function focused(table) {
+  return table.read("[document.activeElement?.id ?? '', document.activeElement?.tagName ?? '', "
+    + "document.activeElement?.getAttribute('inputmode') ?? '']");
+}
+
 // A page in a phone-sized window: 390×844 CSS pixels, three device pixels to each, a touch screen. The browser it
 // runs in must be launched with --force-device-scale-factor=3. (Not Playwright's deviceScaleFactor: Chromium's
 // device emulation reports a canvas's device-pixel-content-box in CSS pixels — a 100-pixel-wide box measured 100

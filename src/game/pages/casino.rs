@@ -262,6 +262,8 @@ pub(super) fn lobby_page(
     ui.add_space(6.0);
     let size = egui::vec2(width, (ui.available_height() - 48.0).max(120.0));
     let mut picked = None;
+    let theme = Theme::of(ui.ctx());
+    let phone = theme.shape.phone();
     ui.allocate_ui_with_layout(size, egui::Layout::top_down(egui::Align::Min), |ui| {
         egui::ScrollArea::vertical()
             .auto_shrink([false, false])
@@ -272,24 +274,29 @@ pub(super) fn lobby_page(
                 for table in &casino.lobby {
                     page_frame().show(ui, |ui| {
                         ui.set_width(width - 40.0);
-                        ui.horizontal(|ui| {
+                        let full = table.people + table.companions >= 7;
+                        if phone {
+                            // A phone: the name on its own line, the two buttons across the card under the rules.
                             ui.label(bold(&table.name).size(18.0).color(GOLD));
-                            ui.with_layout(
-                                egui::Layout::right_to_left(egui::Align::Center),
-                                |ui| {
-                                    if ui.button("Watch").clicked() {
-                                        picked = Some((table.id.clone(), false));
-                                    }
-                                    let full = table.people + table.companions >= 7;
-                                    if ui
-                                        .add_enabled(!full, egui::Button::new(bold("Sit down")))
-                                        .clicked()
-                                    {
-                                        picked = Some((table.id.clone(), true));
-                                    }
-                                },
-                            );
-                        });
+                        } else {
+                            ui.horizontal(|ui| {
+                                ui.label(bold(&table.name).size(18.0).color(GOLD));
+                                ui.with_layout(
+                                    egui::Layout::right_to_left(egui::Align::Center),
+                                    |ui| {
+                                        if ui.button("Watch").clicked() {
+                                            picked = Some((table.id.clone(), false));
+                                        }
+                                        if ui
+                                            .add_enabled(!full, egui::Button::new(bold("Sit down")))
+                                            .clicked()
+                                        {
+                                            picked = Some((table.id.clone(), true));
+                                        }
+                                    },
+                                );
+                            });
+                        }
                         ui.label(
                             egui::RichText::new(format!(
                                 "{} · bets {}–{}",
@@ -313,6 +320,20 @@ pub(super) fn lobby_page(
                             .size(13.0)
                             .color(CREAM),
                         );
+                        if phone {
+                            let (_, each) = theme::grid(width - 40.0, 2, 120.0);
+                            ui.horizontal(|ui| {
+                                if ui
+                                    .add_enabled(!full, theme.wide_button("Sit down", each))
+                                    .clicked()
+                                {
+                                    picked = Some((table.id.clone(), true));
+                                }
+                                if ui.add(theme.wide_button("Watch", each)).clicked() {
+                                    picked = Some((table.id.clone(), false));
+                                }
+                            });
+                        }
                     });
                     ui.add_space(6.0);
                 }
@@ -451,89 +472,132 @@ pub(super) fn server_hands_page(ui: &mut egui::Ui, casino: &Casino) {
 }
 
 /// The chat panel at a shared table: the lines (said as text, never markup), the table's notices, and a line to
-/// type (Enter sends, Esc closes).
+/// type (Enter sends, Esc closes). On a phone it is a sheet over the bottom of the table, in the bar's place (as the
+/// round log's is), with Send and Close under the thumb: a phone's keyboard may have no Enter to press.
 pub(super) fn chat_window(
     ctx: &egui::Context,
     casino: &mut Casino,
     asks: &mut MessageWriter<CasinoRequest>,
     typed: &mut Typed,
-    portrait: bool,
+    theme: &Theme,
 ) {
     typed.typing = false;
     if !typed.chat_open {
         return;
     }
     casino.unread = 0;
-    let anchor = if portrait {
-        (egui::Align2::CENTER_TOP, [0.0, 60.0])
+    let phone = theme.shape.phone();
+    let tall = ctx.content_rect().height();
+    let width = if phone {
+        super::table_hud::bar_width(ctx, theme)
     } else {
-        (egui::Align2::LEFT_TOP, [8.0, 60.0])
+        300.0
     };
-    egui::Window::new("Chat")
-        .anchor(anchor.0, anchor.1)
-        .default_width(300.0)
+    // On a phone the sheet hides the table under it (as the round log's does); elsewhere a panel beside it.
+    let frame = if phone {
+        egui::Frame::window(&ctx.global_style())
+    } else {
+        page_frame()
+    };
+    let window = egui::Window::new("Chat")
         .collapsible(false)
         .resizable(false)
-        .frame(page_frame())
-        .title_bar(false)
-        .show(ctx, |ui| {
-            ui.set_width(300.0);
-            ui.horizontal(|ui| {
-                ui.label(bold("Chat").color(GOLD));
-                if Theme::of(ui.ctx()).keyboard {
-                    ui.label(
-                        egui::RichText::new("[T] to close")
-                            .size(theme::size::SMALL)
-                            .color(CREAM),
-                    );
-                }
-            });
-            egui::ScrollArea::vertical()
-                .stick_to_bottom(true)
-                .max_height(220.0)
-                .auto_shrink([false, true])
-                .show(ui, |ui| {
-                    for line in &casino.chat {
-                        match &line.from {
-                            Some(from) => {
-                                ui.horizontal_wrapped(|ui| {
-                                    ui.label(bold(format!("{from}:")).color(GOLD));
-                                    // A label shows its text as text: nothing in a line is markup.
-                                    ui.label(&line.text);
-                                });
-                            }
-                            None => {
-                                ui.label(
-                                    egui::RichText::new(&line.text)
-                                        .italics()
-                                        .size(13.0)
-                                        .color(CREAM),
-                                );
-                            }
+        .frame(frame)
+        .title_bar(false);
+    let window = if phone {
+        window
+            .anchor(egui::Align2::CENTER_BOTTOM, [0.0, -8.0])
+            .fixed_size([width, tall * 0.45])
+    } else {
+        window.anchor(egui::Align2::LEFT_TOP, [8.0, 60.0])
+    };
+    let mut send = false;
+    window.show(ctx, |ui| {
+        ui.set_width(width);
+        let heading = ui.horizontal(|ui| {
+            let heading = ui.label(bold("Chat").color(GOLD));
+            if theme.keyboard {
+                ui.label(
+                    egui::RichText::new("[T] to close")
+                        .size(theme::size::SMALL)
+                        .color(CREAM),
+                );
+            }
+            heading
+        });
+        // On a phone the lines take what the sheet leaves above the field and its buttons.
+        let lines_height = if phone {
+            (tall * 0.45 - 2.0 * theme.target() - 60.0).max(80.0)
+        } else {
+            220.0
+        };
+        egui::ScrollArea::vertical()
+            .stick_to_bottom(true)
+            .max_height(lines_height)
+            .auto_shrink([false, !phone])
+            .show(ui, |ui| {
+                for line in &casino.chat {
+                    match &line.from {
+                        Some(from) => {
+                            ui.horizontal_wrapped(|ui| {
+                                ui.label(bold(format!("{from}:")).color(GOLD));
+                                // A label shows its text as text: nothing in a line is markup.
+                                ui.label(&line.text);
+                            });
+                        }
+                        None => {
+                            ui.label(
+                                egui::RichText::new(&line.text)
+                                    .italics()
+                                    .size(theme::size::SMALL)
+                                    .color(CREAM),
+                            );
                         }
                     }
-                });
-            let field = ui.add(
-                egui::TextEdit::singleline(&mut typed.chat)
-                    .hint_text("Say something, Enter sends")
-                    .char_limit(crate::protocol::MAX_CHAT_CHARS)
-                    .desired_width(290.0),
-            );
-            if std::mem::take(&mut typed.focus) {
-                field.request_focus();
-            }
-            if field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)) {
-                if let Ok(text) = crate::protocol::check_chat(&typed.chat) {
-                    asks.write(CasinoRequest::Chat(text));
                 }
-                typed.chat.clear();
-                field.request_focus();
-            }
-            if ui.input(|i| i.key_pressed(egui::Key::Escape)) {
-                typed.chat_open = false;
-            }
-            typed.typing = field.has_focus();
-        });
+            });
+        let hint = if theme.keyboard {
+            "Say something, Enter sends"
+        } else {
+            "Say something"
+        };
+        let field = ui
+            .add(
+                egui::TextEdit::singleline(&mut typed.chat)
+                    .hint_text(hint)
+                    .char_limit(crate::protocol::MAX_CHAT_CHARS)
+                    .min_size(egui::vec2(0.0, if phone { theme.target() } else { 0.0 }))
+                    .desired_width(width - 10.0),
+            )
+            .labelled_by(heading.inner.id);
+        if std::mem::take(&mut typed.focus) {
+            field.request_focus();
+        }
+        if field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)) {
+            send = true;
+            field.request_focus();
+        }
+        if phone {
+            ui.add_space(theme::size::GAP);
+            let (_, each) = theme::grid(width, 2, 100.0);
+            ui.horizontal(|ui| {
+                send |= ui.add(theme.wide_button("Send", each)).clicked();
+                if ui.add(theme.wide_button("Close", each)).clicked() {
+                    typed.chat_open = false;
+                }
+            });
+        }
+        if ui.input(|i| i.key_pressed(egui::Key::Escape)) {
+            typed.chat_open = false;
+        }
+        typed.typing = field.has_focus();
+    });
+    if send {
+        if let Ok(text) = crate::protocol::check_chat(&typed.chat) {
+            asks.write(CasinoRequest::Chat(text));
+        }
+        typed.chat.clear();
+    }
 }
 
 /// The top of a shared table: the connection's state when it is not playing, in a banner.
@@ -584,6 +648,7 @@ pub(super) fn online_hud(
     time: Res<Time<Real>>,
     layout: Res<crate::game::felt::layout::TableLayout>,
     seen: Option<Res<SeatView>>,
+    (mut log, theme, mut sheets): (ResMut<RoundLog>, Res<Theme>, Local<(bool, bool)>),
 ) -> Result {
     let (Some(mut casino), Some(_), Some(seen)) = (casino, table, seen) else {
         typed.typing = false;
@@ -594,6 +659,16 @@ pub(super) fn online_hud(
     if !typed.typing && input.just_pressed(KeyCode::KeyT) {
         typed.toggle_chat();
     }
+    let phone = theme.shape.phone();
+    // On a phone the round log and the chat are sheets in one place: the one opened last stays.
+    if phone && log.open && typed.chat_open {
+        if sheets.0 {
+            log.open = false;
+        } else {
+            typed.chat_open = false;
+        }
+    }
+    *sheets = (log.open, typed.chat_open);
     connection_banner(ctx, &casino, now);
     // The clock is shown once the felt has caught up with what it waits for (the cards still moving may be a beat or
     // two behind the server).
@@ -610,37 +685,70 @@ pub(super) fn online_hud(
             Some(seat) => format!("{}'s turn · {left} s", occupants.name(seat)),
         }
     });
-    // Above the table's own panel at the bottom left, clear of the seats, the shoe and the tray.
-    let above = -above_bottom_bar(ctx, layout.portrait) - 84.0;
-    hud_area(ctx, "online panel".into())
-        .anchor(egui::Align2::LEFT_BOTTOM, [8.0, above])
-        .show(ctx, |ui| {
-            ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Extend);
-            panel_frame().show(ui, |ui| {
-                let name = casino
-                    .welcomed
-                    .as_ref()
-                    .map_or("", |(name, _)| name.as_str());
-                ui.label(bold(format!("Online · {name}")).color(GOLD));
-                ui.label(
-                    egui::RichText::new(&casino.host)
-                        .size(theme::size::SMALL)
-                        .color(CREAM),
-                );
-                if let Some(turn) = &turn {
-                    ui.label(bold(turn).size(17.0).color(egui::Color32::WHITE));
-                }
-                let theme = Theme::of(ui.ctx());
-                let label = match casino.unread {
-                    0 if typed.chat_open => theme.hint("Hide chat", "T"),
-                    0 => theme.hint("Chat", "T"),
-                    n => format!("{} ({n} new)", theme.hint("Chat", "T")),
-                };
-                if ui.add(theme.button(label)).clicked() {
-                    typed.toggle_chat();
-                }
+    let name = casino
+        .welcomed
+        .as_ref()
+        .map_or(String::new(), |(name, _)| name.clone());
+    let chat_label = match casino.unread {
+        0 if typed.chat_open => theme.hint("Hide chat", "T"),
+        0 => theme.hint("Chat", "T"),
+        n => format!("{} ({n} new)", theme.hint("Chat", "T")),
+    };
+    if phone {
+        // One row across the thumb's reach, over the bar: who plays here, whose turn, and the chat; under a sheet,
+        // nothing.
+        if !log.open && !typed.chat_open {
+            let above = -above_bottom_bar(ctx, layout.portrait);
+            hud_area(ctx, "online panel".into())
+                .anchor(egui::Align2::CENTER_BOTTOM, [0.0, above])
+                .show(ctx, |ui| {
+                    panel_frame().show(ui, |ui| {
+                        ui.set_width(super::table_hud::bar_width(ui.ctx(), &theme));
+                        ui.horizontal(|ui| {
+                            ui.vertical(|ui| {
+                                ui.label(bold(&name).color(GOLD));
+                                if let Some(turn) = &turn {
+                                    ui.label(bold(turn).color(egui::Color32::WHITE));
+                                }
+                            });
+                            ui.with_layout(
+                                egui::Layout::right_to_left(egui::Align::Center),
+                                |ui| {
+                                    let chat = egui::Button::new(chat_label.as_str())
+                                        .min_size(egui::vec2(96.0, theme.target()))
+                                        .corner_radius(8.0);
+                                    if ui.add(chat).clicked() {
+                                        typed.toggle_chat();
+                                    }
+                                },
+                            );
+                        });
+                    });
+                });
+        }
+    } else {
+        // Above the table's own panel at the bottom left, clear of the seats, the shoe and the tray.
+        let above = -above_bottom_bar(ctx, layout.portrait) - 84.0;
+        hud_area(ctx, "online panel".into())
+            .anchor(egui::Align2::LEFT_BOTTOM, [8.0, above])
+            .show(ctx, |ui| {
+                ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Extend);
+                panel_frame().show(ui, |ui| {
+                    ui.label(bold(format!("Online · {name}")).color(GOLD));
+                    ui.label(
+                        egui::RichText::new(&casino.host)
+                            .size(theme::size::SMALL)
+                            .color(CREAM),
+                    );
+                    if let Some(turn) = &turn {
+                        ui.label(bold(turn).size(17.0).color(egui::Color32::WHITE));
+                    }
+                    if ui.add(theme.button(chat_label)).clicked() {
+                        typed.toggle_chat();
+                    }
+                });
             });
-        });
-    chat_window(ctx, &mut casino, &mut asks, &mut typed, layout.portrait);
+    }
+    chat_window(ctx, &mut casino, &mut asks, &mut typed, &theme);
     Ok(())
 }

@@ -502,8 +502,11 @@ mod walk {
         faults
     }
 
-    const SIZES: [(Shape, egui::Vec2); 2] = [
+    /// Every shape the pages are laid out for: a phone upright and on its side, a tablet, a desktop window.
+    const SIZES: [(Shape, egui::Vec2); 4] = [
         (Shape::PhonePortrait, egui::vec2(390.0, 844.0)),
+        (Shape::PhoneLandscape, egui::vec2(844.0, 390.0)),
+        (Shape::Tablet, egui::vec2(820.0, 1180.0)),
         (Shape::Desktop, egui::vec2(1280.0, 720.0)),
     ];
 
@@ -513,7 +516,7 @@ mod walk {
     }
 
     #[test]
-    fn the_tables_page_is_sound_on_a_phone_and_a_desktop() {
+    fn the_tables_page_is_sound_in_every_shape() {
         let listings = catalogue(Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/levels")));
         assert!(listings.len() >= 7, "{}", listings.len());
         for (shape, screen) in SIZES {
@@ -526,7 +529,7 @@ mod walk {
     }
 
     #[test]
-    fn the_strategy_and_practice_pages_are_sound_on_a_phone_and_a_desktop() {
+    fn the_strategy_and_practice_pages_are_sound_in_every_shape() {
         let session = session();
         let options = PlayOptions::default();
         for (shape, screen) in SIZES {

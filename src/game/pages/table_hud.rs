@@ -5,9 +5,14 @@ use super::*;
 use crate::engine::words::signed;
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_systems(OnEnter(Screen::Table), |mut log: ResMut<RoundLog>| {
-        log.lines.clear();
-    })
+    // A table opens with the chat closed (left open at the casino's, it would hide a phone's bar here).
+    app.add_systems(
+        OnEnter(Screen::Table),
+        |mut log: ResMut<RoundLog>, mut typed: ResMut<Typed>| {
+            log.lines.clear();
+            typed.chat_open = false;
+        },
+    )
     .add_systems(
         Update,
         write_log
@@ -110,33 +115,49 @@ fn seat_buttons(
     felt: Felt,
     (replay, theme): (Option<Res<crate::game::model::seat::Replay>>, Res<Theme>),
     mut intents: MessageWriter<Intent>,
+    (log, typed): (Res<RoundLog>, Res<Typed>),
 ) -> Result {
     let Some(seen) = seen else {
         return Ok(());
     };
     let table = &seen.0;
+    // On a phone the round log's and the chat's sheets lie over the seats: no seat offers itself under one.
+    let sheet = theme.shape.phone() && (log.open || typed.chat_open);
     if table.phase() != Phase::Betting
         || replay.is_some()
         || !beats.settled()
         || *pause.get() != Pause::Off
+        || sheet
     {
         return Ok(());
     }
     let ctx = contexts.ctx_mut()?;
+    // On a phone the seats stand closer than a "Sit here" is wide: a short "Sit", still a thumb's target.
+    let (label, size) = if theme.shape.phone() {
+        ("Sit", egui::vec2(60.0, theme.target()))
+    } else {
+        ("Sit here", egui::vec2(120.0, 52.0))
+    };
     for seat in 0..7u8 {
         if !occupants.is_free(table, seat) {
             continue;
         }
-        // A seat under the bar at the thumb or the header (on a phone, the seats nearest the bottom) offers no
-        // button there: it would lie over the chips and buttons of the bar.
+        // A seat under the bar at the thumb, the header or a panel (on a phone, the seats nearest the bottom) offers
+        // no button there: it would lie over the chips and buttons of the bar.
         let covered = |at: egui::Pos2| {
-            let button = egui::Rect::from_center_size(at, egui::vec2(120.0, 52.0));
-            ["bottom bar", "header", "player info", "table info"]
-                .into_iter()
-                .any(|area| {
-                    ctx.memory(|m| m.area_rect(egui::Id::new(area)))
-                        .is_some_and(|rect| rect.intersects(button))
-                })
+            let button = egui::Rect::from_center_size(at, size);
+            [
+                "bottom bar",
+                "header",
+                "player info",
+                "table info",
+                "online panel",
+            ]
+            .into_iter()
+            .any(|area| {
+                ctx.memory(|m| m.area_rect(egui::Id::new(area)))
+                    .is_some_and(|rect| rect.intersects(button))
+            })
         };
         if let Some(at) = felt
             .on_screen(ctx, felt.layout.seat_point(seat))
@@ -146,7 +167,7 @@ fn seat_buttons(
                 .fixed_pos(at)
                 .pivot(egui::Align2::CENTER_CENTER)
                 .show(ctx, |ui| {
-                    if ui.add(theme.button("Sit here")).clicked() {
+                    if ui.add(theme.button(label).min_size(size)).clicked() {
                         intents.write(Intent::SitAt(seat));
                     }
                 });
@@ -334,13 +355,13 @@ fn play_bar(
     at: TableKind,
     mut advice: Advice,
     (mut commands, mut next, time): (Commands, ResMut<NextState<Screen>>, Res<Time<Real>>),
-    log: Res<RoundLog>,
+    (log, typed): (Res<RoundLog>, Res<Typed>),
 ) -> Result {
     let Some(seen) = seen else {
         return Ok(());
     };
-    // On a phone the round log's sheet takes the bar's place until it is closed: nothing lies under it.
-    if at.theme.shape.phone() && log.open {
+    // On a phone the round log's sheet and the chat's take the bar's place until closed: nothing lies under them.
+    if at.theme.shape.phone() && (log.open || typed.chat_open) {
         return Ok(());
     }
     let TableKind {

@@ -41,7 +41,11 @@ fn main_menu(
     mut session: ResMut<Session>,
     mut next: ResMut<NextState<Screen>>,
     mut exit: MessageWriter<AppExit>,
-    saved: Res<crate::game::keep::slot::Saved>,
+    (mut saved, slot, mut forgetting): (
+        ResMut<crate::game::keep::slot::Saved>,
+        Option<Res<crate::game::keep::slot::SaveSlot>>,
+        Local<bool>,
+    ),
     mut casino: Option<ResMut<crate::game::model::casino::Casino>>,
     mut commands: Commands,
 ) -> Result {
@@ -73,6 +77,7 @@ fn main_menu(
                             .sitting
                             .as_ref()
                             .is_some_and(|s| s.table.state().phase() != Phase::Betting);
+                        let mut forget = false;
                         if let Some(sitting) = &saved.sitting {
                             if big(ui, "Resume", true) {
                                 commands.insert_resource(OpenTable::Resume);
@@ -83,6 +88,36 @@ fn main_menu(
                                 sitting.session.level.name.clone()
                             };
                             ui.label(egui::RichText::new(at).color(CREAM));
+                            // Starting afresh forgets the sitting (asked first): its chips, and a round on the felt
+                            // with its bets; the hand history and the statistics stay.
+                            if !*forgetting {
+                                *forgetting = big(ui, "Start afresh", true);
+                            } else {
+                                let stake = if mid_round {
+                                    "its chips and the round on the felt"
+                                } else {
+                                    "its chips"
+                                };
+                                ui.label(format!(
+                                    "Forget this sitting, {stake}? Your hand history and statistics stay."
+                                ));
+                                let (_, each) = theme::grid(width, 2, 120.0);
+                                ui.horizontal(|ui| {
+                                    ui.add_space(((ui.available_width() - width) / 2.0).max(0.0));
+                                    forget = ui.add(theme.wide_button("Forget it", each)).clicked();
+                                    if ui.add(theme.wide_button("Keep it", each)).clicked() {
+                                        *forgetting = false;
+                                    }
+                                });
+                            }
+                        }
+                        if forget {
+                            if let Some(slot) = &slot {
+                                slot.clear();
+                            }
+                            saved.sitting = None;
+                            saved.problem = None;
+                            *forgetting = false;
                         }
                         let play = match &saved.sitting {
                             Some(s) if s.session.player_seat.is_some() => {
