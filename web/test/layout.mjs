@@ -33,7 +33,7 @@ async function toggle(table, name, touch) {
   const phone = table.layout?.shape?.startsWith('Phone');
   if (phone) await table.tap(/^Menu\b/, touch);
   await table.tap(new RegExp(`^${name}\\b`), touch);
-  if (phone) await table.tap(/^Resume\b/, touch);
+  if (phone) await table.tapAway(/^Resume\b/, touch);
 }
 
 async function walk(table, size, touch) {
@@ -95,17 +95,17 @@ async function walk(table, size, touch) {
   if (table.layout?.widgets.some((w) => w.label === 'Choose again')) {
     report[`${size} coach`] = 'two quick taps on Stand: stopped, and held';
     await look(table, size, 'table-coach-stop');
-    await table.tap('Choose again', touch);
+    await table.tapAway('Choose again', touch);
   } else {
     report[`${size} coach`] = 'two quick taps on Stand: stopped; the second, read after the guard, chose again';
   }
   await table.tap(/^Log\b/, touch);
   await look(table, size, 'table-round-log');
-  if (touch) await table.tap('Close', touch);
+  if (touch) await table.tapAway('Close', touch);
   else await table.tap(/^Log\b/, touch);
   await table.tap(/^Menu\b/, touch);
   await look(table, size, 'table-pause-menu');
-  await table.tap(/^Resume\b/, touch);
+  await table.tapAway(/^Resume\b/, touch);
   // The round played out (Stand whenever asked), then the Title's Statistics, the hand history and a replay.
   const paid = /^You( \(hand \d\))? (win|lose|push|take even money)|^You('s| \(hand \d\)'s) blackjack pays|^You( \(hand \d\))? (busts|gives up)/;
   await table.until('the round to be settled', async () => {
@@ -141,10 +141,12 @@ async function walk(table, size, touch) {
   await table.tap('Start afresh', touch);
   await look(table, size, 'title-start-afresh');
   await table.tap('Forget it', touch);
-  await table.widget(/^Play$/);
-  if (table.layout.widgets.some((w) => /^(Resume|Start afresh)$/.test(w.label))) {
+  // The frame that forgets it still drew Resume above the new Play: the frame after has Play alone.
+  const forgotten = () => table.layout?.widgets.some((w) => w.label === 'Play')
+    && !table.layout.widgets.some((w) => /^(Resume|Start afresh)$/.test(w.label));
+  await table.until('the sitting forgotten', forgotten, 15_000).catch(() => {
     throw new Error(`${size}: the sitting was not forgotten`);
-  }
+  });
   report[`${size} afresh`] = 'Start afresh asked, then forgot the sitting: Play starts a new one';
   table.check();
 }

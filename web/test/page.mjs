@@ -148,6 +148,22 @@ export class Table {
     return this.tap(label, touch);
   }
 
+  // Taps the widget labelled `label` until the page has moved on (the widget gone from the layout report), at most
+  // `tries` times: a phone's page drawn in software can stall, and a tap read in such a frame may be lost.
+  async tapAway(label, touch, tries = 3) {
+    const shown = () => this.layout?.widgets.some((w) => labelled(w, label));
+    for (let i = 0; i < tries; i++) {
+      if (i > 0 && !shown()) return;
+      await this.tap(label, touch);
+      const start = Date.now();
+      while (Date.now() - start < 8000) {
+        if (!shown()) return;
+        await sleep(200);
+      }
+    }
+    throw new Error(`${this.name}: ${label} was still on the screen after ${tries} taps`);
+  }
+
   // Taps the widget labelled `label` if the latest layout report shows it now; says whether it did.
   async tapIfShown(label, touch) {
     const w = this.layout?.widgets.find((w) => labelled(w, label));

@@ -148,9 +148,10 @@ pub(super) fn replay_bar(
     theme: &Theme,
 ) -> Option<AfterReplay> {
     ui.set_width(width);
-    ui.label(bold(replaying.label()).size(theme::size::LARGE).color(GOLD));
+    // The bar does not wrap its contents; these words do, within a phone's width.
+    ui.add(egui::Label::new(bold(replaying.label()).size(theme::size::LARGE).color(GOLD)).wrap());
     if !done {
-        ui.label("Dealt again from the record, as it was played.");
+        ui.add(egui::Label::new("Dealt again from the record, as it was played.").wrap());
         return None;
     }
     let (_, each) = theme::grid(width, 2, 140.0);
