@@ -66,22 +66,8 @@ pub fn announce(name: &str) {
     }
 }
 
-/// The id bevy_egui gives its hidden input.
-const AGENT: &str = "egui_text_agent";
-
-/// A phone's browser, as bevy_egui tells one (by its user agent): only there does its hidden input take the typing.
-fn phone() -> bool {
-    const PHONES: [&str; 6] = ["Android", "iPhone", "iPad", "iPod", "webOS", "BlackBerry"];
-    web_sys::window()
-        .and_then(|w| w.navigator().user_agent().ok())
-        .is_some_and(|agent| PHONES.iter().any(|name| agent.contains(name)))
-}
-
 /// The page's hidden input that bevy_egui focuses for a phone's keyboard (`egui_text_agent`) asks for the number pad
-/// while the field with the keyboard takes a number (`pages::theme::takes_a_number`), and the letters otherwise. On a
-/// phone it also has the page's focus whenever a text field has egui's: bevy_egui opens the keyboard at a tap's end
-/// only when the frame before had the field focused or under the finger, which a quick tap (a finger down and up
-/// within one frame) misses, leaving the focus on the canvas and the keyboard shut.
+/// while the field with the keyboard takes a number (`pages::theme::takes_a_number`), and the letters otherwise.
 pub(crate) fn number_pad(
     mut contexts: bevy_egui::EguiContexts,
     mut numeric: bevy::prelude::Local<bool>,
@@ -89,22 +75,13 @@ pub(crate) fn number_pad(
     let Ok(ctx) = contexts.ctx_mut() else {
         return;
     };
-    if ctx.text_edit_focused() && phone() {
-        let agent_focused = web_sys::window()
-            .and_then(|w| w.document())
-            .and_then(|d| d.active_element())
-            .is_some_and(|e| e.id() == AGENT);
-        if !agent_focused {
-            bevy_egui::text_agent::update_text_agent(true);
-        }
-    }
     let wanted = crate::game::pages::theme::takes_a_number(ctx);
     if wanted == *numeric {
         return;
     }
     let agent = web_sys::window()
         .and_then(|w| w.document())
-        .and_then(|d| d.get_element_by_id(AGENT));
+        .and_then(|d| d.get_element_by_id("egui_text_agent"));
     if let Some(agent) = agent {
         let mode = if wanted { "decimal" } else { "text" };
         if agent.set_attribute("inputmode", mode).is_ok() {
