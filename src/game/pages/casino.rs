@@ -505,9 +505,7 @@ pub(super) fn chat_window(
         .frame(frame)
         .title_bar(false);
     let window = if phone {
-        window
-            .anchor(egui::Align2::CENTER_BOTTOM, [0.0, -8.0])
-            .fixed_size([width, tall * 0.45])
+        super::table_hud::phone_sheet(window, ctx, theme)
     } else {
         window.anchor(egui::Align2::LEFT_TOP, [8.0, 60.0])
     };
@@ -527,7 +525,7 @@ pub(super) fn chat_window(
         });
         // On a phone the lines take what the sheet leaves above the field and its buttons.
         let lines_height = if phone {
-            (tall * 0.45 - 2.0 * theme.target() - 60.0).max(80.0)
+            (tall * super::table_hud::SHEET - 2.0 * theme.target() - 60.0).max(80.0)
         } else {
             220.0
         };

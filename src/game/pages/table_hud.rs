@@ -490,6 +490,21 @@ fn play_bar(
     Ok(())
 }
 
+/// How much of a phone's height a sheet over the bottom of the table takes.
+pub(super) const SHEET: f32 = 0.45;
+
+/// `window` as a sheet over the bottom of a phone's table, in the bar's place: the bar's width, [`SHEET`] of the height.
+pub(super) fn phone_sheet<'a>(
+    window: egui::Window<'a>,
+    ctx: &egui::Context,
+    theme: &Theme,
+) -> egui::Window<'a> {
+    let tall = ctx.content_rect().height();
+    window
+        .anchor(egui::Align2::CENTER_BOTTOM, [0.0, -8.0])
+        .fixed_size([bar_width(ctx, theme), tall * SHEET])
+}
+
 /// The round log: a side panel on a wide screen; on a phone a sheet over the bottom of the table, with its own
 /// Close under the thumb.
 fn round_log(mut contexts: EguiContexts, mut log: ResMut<RoundLog>, theme: Res<Theme>) -> Result {
@@ -503,9 +518,7 @@ fn round_log(mut contexts: EguiContexts, mut log: ResMut<RoundLog>, theme: Res<T
         .collapsible(false)
         .resizable(false);
     let window = if phone {
-        window
-            .anchor(egui::Align2::CENTER_BOTTOM, [0.0, -8.0])
-            .fixed_size([bar_width(ctx, &theme), tall * 0.45])
+        phone_sheet(window, ctx, &theme)
     } else {
         window
             // At the left, under the discard tray, clear of the shoe and the count at the right.
@@ -517,7 +530,7 @@ fn round_log(mut contexts: EguiContexts, mut log: ResMut<RoundLog>, theme: Res<T
     window.show(ctx, |ui| {
         egui::ScrollArea::vertical()
             .stick_to_bottom(true)
-            .max_height(if phone { tall * 0.45 - 70.0 } else { 240.0 })
+            .max_height(if phone { tall * SHEET - 70.0 } else { 240.0 })
             .show(ui, |ui| {
                 for line in &log.lines {
                     ui.label(line);
