@@ -7,8 +7,8 @@
 // what egui laid out, measured by the theme's rules) and must have no fault: no words under 13 px, no target under
 // 44×44 on the phone, nothing over anything, no decoration over a widget, no area off the screen. It also checks, on
 // the phone, that a tap on a drill's answer field focuses an input of the page (so the phone's keyboard opens, as a
-// number pad) and that the digits typed arrive, and that the coach's stop holds against two quick taps. Screenshots
-// of every state go to web/test-output/layout-*.png.
+// number pad), that the digits typed arrive, that Enter on the phone's keyboard answers (and the keyboard shuts), and
+// that the coach's stop holds against two quick taps. Screenshots of every state go to web/test-output/layout-*.png.
 import { launch, serve } from './serve.mjs';
 import { PHONE_AGENT, Table, focused, lookAt, phonePage, root, sleep } from './page.mjs';
 import path from 'node:path';
@@ -190,6 +190,14 @@ try {
     const said = () => table.logs.find((l) => l.text.startsWith('count down: said'));
     await table.until('the answer typed on the phone', () => Boolean(said()), 20_000);
     if (!/^count down: said -3 /.test(said().text)) throw new Error(`the drill heard: ${said().text}`);
+    // Answered, the field is gone, and the phone's keyboard with it.
+    let after = [];
+    await table.until('the keyboard shut once answered', async () => {
+      after = await focused(table);
+      return after[1] !== 'INPUT';
+    }, 10_000).catch(() => {
+      throw new Error(`the page's input kept the focus after the answer (${after.join(' ')})`);
+    });
     report.phoneTyping = `${focus.join(' ')}; ${said().text}`;
     await table.shot('layout-phone-typing');
     table.check();

@@ -448,29 +448,30 @@ pub(super) fn log_reports(mut check: ResMut<LayoutCheck>) {
     }
 }
 
+#[cfg(test)]
+/// For the pages' tests: an egui context with the game's own fonts, dressed for `shape` (and Bevy's task pools, where the pages hand
+/// their work).
+pub(super) fn test_context(shape: Shape) -> egui::Context {
+    bevy::tasks::AsyncComputeTaskPool::get_or_init(bevy::tasks::TaskPool::new);
+    bevy::tasks::ComputeTaskPool::get_or_init(bevy::tasks::TaskPool::new);
+    let ctx = egui::Context::default();
+    let read = |file: &str| {
+        let path = format!("{}/assets/{file}", env!("CARGO_MANIFEST_DIR"));
+        std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+    };
+    use crate::game::felt::fonts::{BOLD, REGULAR, font_definitions};
+    ctx.set_fonts(font_definitions(Some(read(REGULAR)), Some(read(BOLD))));
+    super::theme::dress(&ctx, shape);
+    ctx.enable_accesskit();
+    ctx
+}
+
 /// The same walk as the browser test's, natively, on a bare egui context: each page the Title opens that does not
 /// need the app, at a phone's size and a desktop's, measured by the same rules.
 #[cfg(test)]
 mod walk {
     use super::super::*;
     use super::{Laid, Shape};
-    use crate::game::felt::fonts::{BOLD, REGULAR};
-
-    /// An egui context with the game's own fonts, dressed for `shape` (and Bevy's task pools, where the pages hand
-    /// their work).
-    fn context(shape: Shape) -> egui::Context {
-        bevy::tasks::AsyncComputeTaskPool::get_or_init(bevy::tasks::TaskPool::new);
-        bevy::tasks::ComputeTaskPool::get_or_init(bevy::tasks::TaskPool::new);
-        let ctx = egui::Context::default();
-        let read = |file: &str| {
-            let path = format!("{}/assets/{file}", env!("CARGO_MANIFEST_DIR"));
-            std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
-        };
-        ctx.set_fonts(font_definitions(Some(read(REGULAR)), Some(read(BOLD))));
-        theme::dress(&ctx, shape);
-        ctx.enable_accesskit();
-        ctx
-    }
 
     /// The faults of the page `name` drawn by `draw` at `screen` points, after egui has settled its layout.
     fn faults(
@@ -479,7 +480,7 @@ mod walk {
         name: &str,
         mut draw: impl FnMut(&mut egui::Ui),
     ) -> Vec<String> {
-        let ctx = context(shape);
+        let ctx = super::test_context(shape);
         let input = || egui::RawInput {
             screen_rect: Some(egui::Rect::from_min_size(egui::Pos2::ZERO, screen)),
             ..Default::default()

@@ -117,14 +117,15 @@ fn number_field(ui: &mut egui::Ui, label: &str, typed: &mut String) -> bool {
                     .min_size(egui::vec2(96.0, theme::size::TARGET)),
             )
             .labelled_by(named.id);
-        if ui.memory(|m| m.focused().is_none()) {
+        // Enter gives up the field's focus as it answers: read it before the focus is taken back.
+        let enter = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+        if !enter && ui.memory(|m| m.focused().is_none()) {
             field.request_focus();
         }
         // A phone opens its number pad for it (`platform::web`).
         if field.has_focus() {
             theme::wants_a_number(ui.ctx());
         }
-        let enter = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
         answered = big_button(ui, "Check", "Enter") || enter;
     });
     answered
@@ -603,4 +604,61 @@ fn progress(ui: &mut egui::Ui, record: &Record) {
             ui.end_row();
         }
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// One frame of `number_field` with these events; whether it answered.
+    fn frame(ctx: &egui::Context, events: Vec<egui::Event>, typed: &mut String) -> bool {
+        let mut answered = false;
+        let output = ctx.run_ui(
+            egui::RawInput {
+                events,
+                ..Default::default()
+            },
+            |ui| answered = number_field(ui, "The running count", typed),
+        );
+        output.drop_without_applying_deltas();
+        answered
+    }
+
+    fn enter(pressed: bool) -> egui::Event {
+        egui::Event::Key {
+            key: egui::Key::Enter,
+            physical_key: Some(egui::Key::Enter),
+            pressed,
+            repeat: false,
+            modifiers: egui::Modifiers::NONE,
+        }
+    }
+
+    /// The field takes the focus as it appears, so what is typed goes into it, and Enter answers. (Enter gives up
+    /// the field's focus; the field once took it back before reading that, and Enter answered nothing.)
+    #[test]
+    fn a_number_field_is_answered_with_enter() {
+        let ctx = super::super::layout::test_context(theme::Shape::PhonePortrait);
+        let mut typed = String::new();
+        assert!(!frame(&ctx, Vec::new(), &mut typed));
+        assert!(!frame(
+            &ctx,
+            vec![egui::Event::Text("-3".into())],
+            &mut typed
+        ));
+        assert_eq!(typed, "-3");
+        assert!(
+            !frame(&ctx, Vec::new(), &mut typed),
+            "nothing answers before Enter"
+        );
+        assert!(frame(&ctx, vec![enter(true), enter(false)], &mut typed));
+        // The next frame takes the focus back, for the next go's answer.
+        assert!(!frame(&ctx, Vec::new(), &mut typed));
+        assert!(!frame(
+            &ctx,
+            vec![egui::Event::Text("5".into())],
+            &mut typed
+        ));
+        assert_eq!(typed, "-35");
+    }
 }

@@ -66,8 +66,139 @@ pub fn announce(name: &str) {
     }
 }
 
-/// The page's hidden input that bevy_egui focuses for a phone's keyboard (`egui_text_agent`) asks for the number pad
-/// while the field with the keyboard takes a number (`pages::theme::takes_a_number`), and the letters otherwise.
+/// The id bevy_egui gives its hidden input: on a phone's browser the page's focus goes to it while a text field is
+/// being typed in, so the phone's keyboard opens, and what is typed there reaches egui.
+const AGENT: &str = "egui_text_agent";
+
+/// A phone's browser, as bevy_egui tells one (by its user agent): only there does its hidden input take the typing.
+fn phone() -> bool {
+    const PHONES: [&str; 6] = ["Android", "iPhone", "iPad", "iPod", "webOS", "BlackBerry"];
+    web_sys::window()
+        .and_then(|w| w.navigator().user_agent().ok())
+        .is_some_and(|agent| PHONES.iter().any(|name| agent.contains(name)))
+}
+
+/// The hidden input, if the page has it.
+fn agent() -> Option<web_sys::Element> {
+    web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.get_element_by_id(AGENT))
+}
+
+/// Whether the hidden input has the page's focus (the phone's keyboard types into it).
+fn agent_focused() -> bool {
+    web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.active_element())
+        .is_some_and(|e| e.id() == AGENT)
+}
+
+thread_local! {
+    /// Enter keys pressed on a phone's keyboard since the last frame. They go to the hidden input, whose listeners
+    /// (bevy_egui's) pass on the letters typed and Backspace but not Enter, so a field answered with Enter (a
+    /// drill's answer, the chat) never heard it.
+    static ENTERS: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+}
+
+/// Listens for Enter on the hidden input (on a phone's browser; elsewhere the canvas has the focus and the key
+/// reaches egui through winit).
+pub(crate) fn listen_for_enter() {
+    use web_sys::wasm_bindgen::{JsCast, closure::Closure};
+    if !phone() {
+        return;
+    }
+    let Some(document) = web_sys::window().and_then(|w| w.document()) else {
+        return;
+    };
+    let listener =
+        Closure::<dyn FnMut(web_sys::KeyboardEvent)>::new(|event: web_sys::KeyboardEvent| {
+            let on_agent = event
+                .target()
+                .and_then(|target| target.dyn_into::<web_sys::Element>().ok())
+                .is_some_and(|element| element.id() == AGENT);
+            if on_agent && event.key() == "Enter" && !event.is_composing() {
+                ENTERS.with(|enters| enters.set(enters.get() + 1));
+            }
+        });
+    if document
+        .add_event_listener_with_callback("keydown", listener.as_ref().unchecked_ref())
+        .is_err()
+    {
+        warn(
+            "Enter on a phone's keyboard could not be listened for; the fields' buttons still answer",
+        );
+    }
+    // The listener lives as long as the page.
+    listener.forget();
+}
+
+/// Gives egui the Enter keys pressed on a phone's keyboard (a press and a release each).
+pub(crate) fn pass_on_enter(
+    mut writer: bevy::prelude::MessageWriter<bevy_egui::input::EguiInputEvent>,
+    primary: bevy::prelude::Query<
+        bevy::prelude::Entity,
+        bevy::prelude::With<bevy_egui::PrimaryEguiContext>,
+    >,
+) {
+    let enters = ENTERS.with(|enters| enters.replace(0));
+    let Ok(context) = primary.single() else {
+        return;
+    };
+    for _ in 0..enters {
+        for pressed in [true, false] {
+            writer.write(bevy_egui::input::EguiInputEvent {
+                context,
+                event: bevy_egui::egui::Event::Key {
+                    key: bevy_egui::egui::Key::Enter,
+                    physical_key: Some(bevy_egui::egui::Key::Enter),
+                    pressed,
+                    repeat: false,
+                    modifiers: bevy_egui::egui::Modifiers::NONE,
+                },
+            });
+        }
+    }
+}
+
+/// The page has the focus while its hidden input has it: the browser takes the canvas for unfocused then (the
+/// window's `focused` is false), and egui would not show the field being typed in as focused, nor draw its cursor,
+/// nor say it has the focus (`Response::has_focus`).
+pub(crate) fn agent_is_the_page(
+    mut inputs: bevy::prelude::Query<
+        &mut bevy_egui::EguiInput,
+        bevy::prelude::With<bevy_egui::PrimaryEguiContext>,
+    >,
+) {
+    if agent_focused() {
+        for mut input in &mut inputs {
+            input.0.focused = true;
+        }
+    }
+}
+
+/// On a phone, the hidden input has the page's focus exactly while a text field has egui's, so the keyboard is open
+/// while a field is typed in and shut when none is. bevy_egui opens it when a tap ends only if the frame before had
+/// the field focused or under the finger, which a quick tap (down and up within one frame) misses, leaving the focus
+/// on the canvas and the keyboard shut. Runs after egui's pass, on what it settled.
+pub(crate) fn keyboard_follows_the_field(
+    mut contexts: bevy_egui::EguiContexts,
+    phone_browser: bevy::prelude::Local<Option<bool>>,
+) {
+    let mut phone_browser = phone_browser;
+    if !*phone_browser.get_or_insert_with(phone) {
+        return;
+    }
+    let Ok(ctx) = contexts.ctx_mut() else {
+        return;
+    };
+    let typing = ctx.text_edit_focused();
+    if typing != agent_focused() {
+        bevy_egui::text_agent::update_text_agent(typing);
+    }
+}
+
+/// The page's hidden input asks for the number pad while the field with the keyboard takes a number
+/// (`pages::theme::takes_a_number`), and the letters otherwise.
 pub(crate) fn number_pad(
     mut contexts: bevy_egui::EguiContexts,
     mut numeric: bevy::prelude::Local<bool>,
@@ -79,10 +210,7 @@ pub(crate) fn number_pad(
     if wanted == *numeric {
         return;
     }
-    let agent = web_sys::window()
-        .and_then(|w| w.document())
-        .and_then(|d| d.get_element_by_id("egui_text_agent"));
-    if let Some(agent) = agent {
+    if let Some(agent) = agent() {
         let mode = if wanted { "decimal" } else { "text" };
         if agent.set_attribute("inputmode", mode).is_ok() {
             *numeric = wanted;

@@ -237,6 +237,22 @@ pub(crate) fn presentation(
     })
     .add_systems(Update, announce_table.run_if(in_state(Screen::Table)))
     .add_systems(Update, crate::game::platform::web::number_pad)
+    .add_systems(Startup, crate::game::platform::web::listen_for_enter)
+    .add_systems(
+        PreUpdate,
+        (
+            crate::game::platform::web::pass_on_enter
+                .in_set(bevy_egui::EguiInputSet::ReadBevyMessages),
+            crate::game::platform::web::agent_is_the_page
+                .after(bevy_egui::EguiInputSet::WriteEguiEvents)
+                .before(bevy_egui::EguiPreUpdateSet::BeginPass),
+        ),
+    )
+    .add_systems(
+        PostUpdate,
+        crate::game::platform::web::keyboard_follows_the_field
+            .after(bevy_egui::EguiPostUpdateSet::EndPass),
+    )
     .add_systems(Last, show_why_it_stopped);
     if let Some(path) = options.screenshot.clone() {
         // The clock steps 16 ms a frame (as in headless runs), so frame N after loading names the same moment of
