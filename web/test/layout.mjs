@@ -6,7 +6,7 @@
 // in Debian's Chromium. Each state is read from the game's own layout report (`?layout`, src/game/pages/layout.rs:
 // what egui laid out, measured by the theme's rules) and must have no fault: no words under 13 px, no target under
 // 44×44 on the phone, nothing over anything, no decoration over a widget, no area off the screen. It also checks, on
-// the phone, that a tap on a drill's answer field focuses an input of the page (so the phone's keyboard opens, as a
+// the phone, that a tap on each drill's answer field focuses an input of the page (so the phone's keyboard opens, as a
 // number pad), that the digits typed arrive, that Enter on the phone's keyboard answers (and the keyboard shuts), and
 // that the coach's stop holds against two quick taps. Screenshots of every state go to web/test-output/layout-*.png.
 import { launch, serve } from './serve.mjs';
@@ -200,6 +200,21 @@ try {
     });
     report.phoneTyping = `${focus.join(' ')}; ${said().text}`;
     await table.shot('layout-phone-typing');
+    // The true-count drill's field the same way, answered with its Check button this time.
+    await table.tap('True count', true);
+    const question = await table.widget(/^The true count\b/, { role: 'TextInput', timeout: 30_000 });
+    await table.press({ x: question.x + question.w / 2, y: question.y + question.h / 2 }, true);
+    const trueFocus = await focused(table);
+    if (trueFocus[1] !== 'INPUT' || trueFocus[2] !== 'decimal') {
+      throw new Error(`a tap on the true count's field focused ${trueFocus.join(' ')}, not the number pad's input`);
+    }
+    await page.keyboard.type('2');
+    await sleep(500);
+    await table.tap(/^Check\b/, true);
+    const told = () => table.logs.find((l) => l.text.startsWith('true count: said'));
+    await table.until('the true count typed on the phone', () => Boolean(told()), 20_000);
+    if (!/^true count: said 2 /.test(told().text)) throw new Error(`the drill heard: ${told().text}`);
+    report.phoneTyping += `; ${told().text}`;
     table.check();
     await context.close();
   }

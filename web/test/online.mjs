@@ -3,12 +3,13 @@
 // Ann and Bob register on the login page by typing and clicking, sit down at the lobby's first table, bet (the chip
 // key and Enter) and play (S to stand, N to decline an offer), Ann with the advisor on (it must answer her decision);
 // Cleo plays as a guest and watches; Dee, on a phone (390×844 CSS px, ×3, touch), registers by tapping the login
-// page's fields and typing on the phone's keyboard, watches, and chats from the chat's sheet. It checks that the three pages see the same round (the round log's lines,
-// dealer's cards and everyone's hands, in the same order), that a chat line typed in Ann's page reaches Bob's and
-// Cleo's as text, and that Bob's page, reloaded mid-round, gets its seat and its chips back. It saves each page's
-// screenshots and one of the three side by side in web/test-output/online-*.png. Dee's login page, lobby, table
-// and chat pass the game's layout check (`?layout`: words of 13 px at least, targets of 44×44, nothing over
-// anything, nothing off the screen). It fails on any page error, Rust panic or error logged.
+// page's fields and typing on the phone's keyboard, watches, and chats from the chat's sheet. It checks that the
+// three pages see the same round (the round log's lines, the dealer's cards and everyone's hands, in the same
+// order), that a chat line typed in Ann's page reaches Bob's and Cleo's as text, and that Bob's page, reloaded
+// mid-round, gets its seat and its chips back. It saves each page's screenshots and one of the three side by side
+// in web/test-output/online-*.png. The login page, the lobby and the table with its chat pass the game's layout
+// check (`?layout`: words of 13 px at least, targets of 44×44 on a phone, nothing over anything, nothing off the
+// screen) on Ann's page at 1280×720 and on Dee's phone. It fails on any page error, Rust panic or error logged.
 import { casino, launch } from './serve.mjs';
 import { PHONE_AGENT, Table, focused, lookAt, phonePage, root, shots, sleep } from './page.mjs';
 import fs from 'node:fs';
@@ -56,17 +57,24 @@ try {
     await sleep(150);
   };
 
+  // One state of a page under the layout check; its faults fail the test at the end.
+  const looked = async (table, name) => {
+    const { summary, faults: found } = await lookAt(table, name);
+    report[name] = summary;
+    faults.push(...found.map((f) => `${name}: ${f}`));
+  };
+
   // Ann and Bob register on the login page; Cleo plays as a guest.
   // Ann plays with the advisor on: at the casino's table it works from the casino's news alone.
   const ann = await open('Ann', '&advisor');
-  await ann.shot('online-login');
+  await looked(ann, 'online-login');
   await type(ann, 'Name', 'Ann');
   await type(ann, 'Password', 'correct horse');
   await ann.tap('Register', false);
   await waitLog(ann, /^welcomed as Ann, an account$/);
   await waitLog(ann, /^the lobby lists \d+ tables$/);
   await sleep(800);
-  await ann.shot('online-lobby');
+  await looked(ann, 'online-lobby');
 
   const bob = await open('Bob');
   await type(bob, 'Name', 'Bob');
@@ -94,11 +102,6 @@ try {
     await table.mark('holecard-ready');
     return table;
   })();
-  const looked = async (table, name) => {
-    const { summary, faults: found } = await lookAt(table, name);
-    report[name] = summary;
-    faults.push(...found.map((f) => `${name}: ${f}`));
-  };
   await looked(dee, 'online-phone-login');
   const typeOnPhone = async (label, text) => {
     await dee.tap(label, true, { role: label === 'Password' ? 'PasswordInput' : 'TextInput' });
@@ -159,6 +162,7 @@ try {
   const heard = new RegExp(`^Ann: ${line.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
   await waitLog(bob, heard, 20_000);
   await waitLog(cleo, heard, 20_000);
+  await looked(ann, 'online-chat');
   await key(cleo, 't');
   report.chat = 'Ann → Bob, Cleo';
 
@@ -248,7 +252,7 @@ try {
   }</body>`);
   await board.screenshot({ path: path.join(shots, 'online-side-by-side.png') });
   console.log(JSON.stringify(report, null, 2));
-  if (faults.length) throw new Error(`layout faults on the phone:\n${faults.join('\n')}`);
+  if (faults.length) throw new Error(`layout faults:\n${faults.join('\n')}`);
 } catch (error) {
   // What each page logged besides the round (the casino's notices, the client's joins and refusals), and the
   // server's own log, to see why.
