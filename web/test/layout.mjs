@@ -179,10 +179,7 @@ try {
     await table.tap('Count down', true);
     await table.tap('¼ s', true);
     await table.tap('10 cards', true);
-    const field = await table.widget('The running count', { role: 'TextInput', timeout: 30_000 });
-    await table.press({ x: field.x + field.w / 2, y: field.y + field.h / 2 }, true);
-    const focus = await focused(table);
-    if (focus[1] !== 'INPUT') throw new Error(`a tap on the answer field focused ${focus.join(' ')}, not an input`);
+    const focus = await table.tapField('The running count', { role: 'TextInput', timeout: 30_000 });
     if (focus[2] !== 'decimal') throw new Error(`the answer field's input asks for ${focus[2] || 'letters'}`);
     await page.keyboard.type('-3');
     await sleep(500);
@@ -202,12 +199,8 @@ try {
     await table.shot('layout-phone-typing');
     // The true-count drill's field the same way, answered with its Check button this time.
     await table.tap('True count', true);
-    const question = await table.widget(/^The true count\b/, { role: 'TextInput', timeout: 30_000 });
-    await table.press({ x: question.x + question.w / 2, y: question.y + question.h / 2 }, true);
-    const trueFocus = await focused(table);
-    if (trueFocus[1] !== 'INPUT' || trueFocus[2] !== 'decimal') {
-      throw new Error(`a tap on the true count's field focused ${trueFocus.join(' ')}, not the number pad's input`);
-    }
+    const trueFocus = await table.tapField(/^The true count\b/, { role: 'TextInput', timeout: 30_000 });
+    if (trueFocus[2] !== 'decimal') throw new Error(`the true count's input asks for ${trueFocus[2] || 'letters'}`);
     await page.keyboard.type('2');
     await sleep(500);
     await table.tap(/^Check\b/, true);

@@ -11,7 +11,7 @@
 // check (`?layout`: words of 13 px at least, targets of 44×44 on a phone, nothing over anything, nothing off the
 // screen) on Ann's page at 1280×720 and on Dee's phone. It fails on any page error, Rust panic or error logged.
 import { casino, launch } from './serve.mjs';
-import { PHONE_AGENT, Table, focused, lookAt, phonePage, root, shots, sleep } from './page.mjs';
+import { PHONE_AGENT, Table, lookAt, phonePage, root, shots, sleep } from './page.mjs';
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -104,16 +104,9 @@ try {
   })();
   await looked(dee, 'online-phone-login');
   const typeOnPhone = async (label, text) => {
-    await dee.tap(label, true, { role: label === 'Password' ? 'PasswordInput' : 'TextInput' });
     // The page's input takes the focus within a frame or two of the tap (frames are slow here: four pages draw in
     // software at once).
-    let focus = [];
-    await dee.until(`a tap on ${label} to focus an input of the page`, async () => {
-      focus = await focused(dee);
-      return focus[1] === 'INPUT';
-    }, 10_000).catch(() => {
-      throw new Error(`a tap on ${label} focused ${focus.join(' ')}, not an input`);
-    });
+    await dee.tapField(label, { role: label === 'Password' ? 'PasswordInput' : 'TextInput' }, 10_000);
     await dee.page.keyboard.type(text, { delay: 40 });
     await sleep(300);
   };

@@ -164,6 +164,24 @@ export class Table {
     throw new Error(`${this.name}: ${label} was still on the screen after ${tries} taps`);
   }
 
+  // Taps the text field labelled `label` (`options` as for `widget`) and waits up to `within` ms (0: reads once,
+  // after the tap's pause) for an input of the page to have the keyboard's focus, as a phone's keyboard needs; gives
+  // that focus ([id, tag, inputmode]), or fails saying what had it instead.
+  async tapField(label, options, within = 0) {
+    await this.tap(label, true, options);
+    const start = Date.now();
+    let focus = await focused(this);
+    while (focus[1] !== 'INPUT' && Date.now() - start < within) {
+      this.check();
+      await sleep(200);
+      focus = await focused(this);
+    }
+    if (focus[1] !== 'INPUT') {
+      throw new Error(`${this.name}: a tap on ${label} focused ${focus.join(' ')}, not an input`);
+    }
+    return focus;
+  }
+
   // Taps the widget labelled `label` if the latest layout report shows it now; says whether it did.
   async tapIfShown(label, touch) {
     const w = this.layout?.widgets.find((w) => labelled(w, label));

@@ -448,10 +448,11 @@ pub(super) fn log_reports(mut check: ResMut<LayoutCheck>) {
     }
 }
 
+/// For the pages' tests: an egui context with the game's own fonts, dressed for `shape` (and Bevy's task pools,
+/// where the pages hand their work).
 #[cfg(test)]
-/// For the pages' tests: an egui context with the game's own fonts, dressed for `shape` (and Bevy's task pools, where the pages hand
-/// their work).
 pub(super) fn test_context(shape: Shape) -> egui::Context {
+    use crate::game::felt::fonts::{BOLD, REGULAR, font_definitions};
     bevy::tasks::AsyncComputeTaskPool::get_or_init(bevy::tasks::TaskPool::new);
     bevy::tasks::ComputeTaskPool::get_or_init(bevy::tasks::TaskPool::new);
     let ctx = egui::Context::default();
@@ -459,7 +460,6 @@ pub(super) fn test_context(shape: Shape) -> egui::Context {
         let path = format!("{}/assets/{file}", env!("CARGO_MANIFEST_DIR"));
         std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
     };
-    use crate::game::felt::fonts::{BOLD, REGULAR, font_definitions};
     ctx.set_fonts(font_definitions(Some(read(REGULAR)), Some(read(BOLD))));
     super::theme::dress(&ctx, shape);
     ctx.enable_accesskit();

@@ -25,8 +25,7 @@ pub fn arguments() -> Vec<String> {
 /// for good and a new build's assets are never taken for the old ones. A page without it (a hand-made one) gives
 /// `assets`.
 pub fn asset_folder() -> String {
-    web_sys::window()
-        .and_then(|w| w.document())
+    document()
         .and_then(|d| d.document_element())
         .and_then(|html| html.get_attribute("data-assets"))
         .filter(|folder| crate::game::platform::address::is_asset_folder(folder))
@@ -66,6 +65,11 @@ pub fn announce(name: &str) {
     }
 }
 
+/// The page's document.
+fn document() -> Option<web_sys::Document> {
+    web_sys::window().and_then(|w| w.document())
+}
+
 /// The id bevy_egui gives its hidden input: on a phone's browser the page's focus goes to it while a text field is
 /// being typed in, so the phone's keyboard opens, and what is typed there reaches egui.
 const AGENT: &str = "egui_text_agent";
@@ -80,15 +84,12 @@ fn phone() -> bool {
 
 /// The hidden input, if the page has it.
 fn agent() -> Option<web_sys::Element> {
-    web_sys::window()
-        .and_then(|w| w.document())
-        .and_then(|d| d.get_element_by_id(AGENT))
+    document().and_then(|d| d.get_element_by_id(AGENT))
 }
 
 /// Whether the hidden input has the page's focus (the phone's keyboard types into it).
 fn agent_focused() -> bool {
-    web_sys::window()
-        .and_then(|w| w.document())
+    document()
         .and_then(|d| d.active_element())
         .is_some_and(|e| e.id() == AGENT)
 }
@@ -107,7 +108,7 @@ pub(crate) fn listen_for_enter() {
     if !phone() {
         return;
     }
-    let Some(document) = web_sys::window().and_then(|w| w.document()) else {
+    let Some(document) = document() else {
         return;
     };
     let listener =
@@ -182,9 +183,8 @@ pub(crate) fn agent_is_the_page(
 /// on the canvas and the keyboard shut. Runs after egui's pass, on what it settled.
 pub(crate) fn keyboard_follows_the_field(
     mut contexts: bevy_egui::EguiContexts,
-    phone_browser: bevy::prelude::Local<Option<bool>>,
+    mut phone_browser: bevy::prelude::Local<Option<bool>>,
 ) {
-    let mut phone_browser = phone_browser;
     if !*phone_browser.get_or_insert_with(phone) {
         return;
     }
