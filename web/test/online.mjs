@@ -20,8 +20,11 @@ const dist = path.resolve(process.argv[2] ?? path.join(root, 'web/dist'));
 // The login page's and the lobby's widgets are found by their labels in the game's layout reports (`?layout`:
 // src/game/pages/layout.rs), which say where they are.
 
-// Time for three software-drawn pages to follow the table; companions act at a pace people can watch.
-const server = await casino(dist, ['--seed', '7', '--bet-seconds', '60', '--turn-seconds', '60', '--companion-ms', '300']);
+// Time for three software-drawn pages to follow the table; companions act at a pace people can watch. The deal comes
+// as soon as Ann and Bob have bet; the betting clock only deals without someone silent, and between their sitting
+// down and betting the pages type, chat and pass the layout check, which took over a minute in CI once (the clock
+// dealt round 1 without them): ten minutes keeps the clock out of the test.
+const server = await casino(dist, ['--seed', '7', '--bet-seconds', '600', '--turn-seconds', '60', '--companion-ms', '300']);
 const base = server.base;
 
 const report = {};
@@ -133,6 +136,7 @@ try {
   const seated = /^at (\S+) in seat (\d) with (\$[\d,.]+) and (\$[\d,.]+) on the felt$/;
   await ann.tap('Sit down', false);
   await waitLog(ann, seated);
+  const sat = Date.now();
   await sleep(1000);
   await bob.tap('Sit down', false);
   await waitLog(bob, seated);
@@ -167,6 +171,13 @@ try {
     await key(table, 'Enter');
   }
   for (const table of [ann, bob, cleo]) await table.line(/^— Round 1 —$/, 60_000);
+  report.sitToDeal = `${((Date.now() - sat) / 1000).toFixed(1)} s from Ann's sitting down to the deal`;
+  const dealtTo = ann.lines.slice(0, ann.lines.indexOf('— Round 1 —'));
+  for (const name of ['Ann', 'Bob']) {
+    if (!dealtTo.some((l) => l.startsWith(`${name} bets `))) {
+      throw new Error(`round 1 was dealt without ${name}'s bet (${report.sitToDeal}):\n${ann.lines.join('\n')}`);
+    }
+  }
   await sleep(1500);
   await Promise.all([ann.shot('online-ann-dealt'), cleo.shot('online-cleo-dealt')]);
 
