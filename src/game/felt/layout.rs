@@ -1,6 +1,7 @@
 //! Where everything sits on the felt, for a landscape window (1280×720, 1920×1080: the same table scaled) and for a
 //! phone held upright (720×1280: the seats on a deeper curve, the dealer higher up). The view reads every position
-//! from here, so switching layouts moves the whole table.
+//! from here, so switching layouts moves the whole table. The camera frames the table's content in what the HUD
+//! leaves of the window ([`Covered`], [`Framing`]): nothing of the table lies under a panel.
 
 use crate::engine::Spot;
 use bevy::prelude::*;
@@ -11,8 +12,11 @@ pub const CARD_SIZE: Vec2 = Vec2::new(60.0, 84.0);
 /// The table's geometry for one window shape.
 #[derive(Resource, Clone, Debug, PartialEq)]
 pub struct TableLayout {
-    /// Table units the camera fits into the window.
+    /// The table's units: the camera shows at least this much when nothing covers the window.
     pub size: Vec2,
+    /// What must be seen of the table: the shoe, the discard holder, the dealer's tray and every seat with its
+    /// label and a hand of several cards. The camera fits this into what the HUD leaves of the window.
+    pub content: Rect,
     /// Upright (phone) rather than wide.
     pub portrait: bool,
     /// Where cards leave the shoe.
@@ -57,6 +61,7 @@ impl TableLayout {
         TableLayout {
             size: Vec2::new(1280.0, 720.0),
             portrait: false,
+            content: Rect::new(-630.0, -265.0, 630.0, 352.0),
             shoe: Vec2::new(552.0, 280.0),
             discards: Vec2::new(-552.0, 280.0),
             dealer: Vec2::new(-23.0, 212.0),
@@ -74,21 +79,23 @@ impl TableLayout {
         }
     }
 
-    /// The upright table: the same seven seats on a deep curve, the dealer at the top.
+    /// The upright table: the same seven seats on a deep curve, the dealer above them, no higher than the highest
+    /// hands reach (the table is framed between the phone's header and its bar: every unit of height costs size).
     pub fn portrait() -> TableLayout {
         TableLayout {
             size: Vec2::new(720.0, 1280.0),
             portrait: true,
-            shoe: Vec2::new(282.0, 500.0),
-            discards: Vec2::new(-282.0, 500.0),
-            dealer: Vec2::new(-23.0, 430.0),
-            dealer_tray: Vec2::new(0.0, 548.0),
-            dealer_label: Vec2::new(0.0, 368.0),
+            content: Rect::new(-360.0, -460.0, 360.0, 508.0),
+            shoe: Vec2::new(282.0, 420.0),
+            discards: Vec2::new(-282.0, 420.0),
+            dealer: Vec2::new(-23.0, 350.0),
+            dealer_tray: Vec2::new(0.0, 468.0),
+            dealer_label: Vec2::new(0.0, 288.0),
             centre: Vec2::new(0.0, 170.0),
             seat_radii: Vec2::new(292.0, 545.0),
             seat_step: 25.0,
             felt_radius: 820.0,
-            print_centre: Vec2::new(0.0, 700.0),
+            print_centre: Vec2::new(0.0, 620.0),
             print_radius: 390.0,
             fan: Vec2::new(12.0, 22.0),
             split_gap: 64.0,
@@ -102,6 +109,21 @@ impl TableLayout {
             TableLayout::portrait()
         } else {
             TableLayout::landscape()
+        }
+    }
+
+    /// The layout whose content shows largest in `free` (what the HUD leaves of a window): the wide table in a
+    /// wide space, the upright one in a tall space or a square one (a phone on its side, between the HUD's columns).
+    pub fn for_space(free: Vec2) -> TableLayout {
+        let fit = |layout: &TableLayout| {
+            let content = layout.content.size();
+            (free.x / content.x).min(free.y / content.y)
+        };
+        let (wide, upright) = (TableLayout::landscape(), TableLayout::portrait());
+        if fit(&upright) > fit(&wide) {
+            upright
+        } else {
+            wide
         }
     }
 
@@ -160,6 +182,89 @@ impl TableLayout {
     /// Where a seat's own chips are: beside its name, under the bet circle.
     pub fn bankroll_point(&self, seat: u8) -> Vec2 {
         self.seat_point(seat) - Vec2::new(0.0, 56.0)
+    }
+}
+
+/// How much of the window the HUD covers along each edge, in logical pixels: the bands of panels docked at the top
+/// and the bottom (and at the sides, where a panel stands beside the felt). The pages write it every frame; the
+/// camera frames the table in the rest.
+#[derive(Resource, Clone, Copy, Debug, Default, PartialEq)]
+pub struct Covered {
+    pub top: f32,
+    pub bottom: f32,
+    pub left: f32,
+    pub right: f32,
+}
+
+/// Where the camera looks and how near: logical pixels per table unit, and the table point at the window's centre.
+#[derive(Resource, Clone, Copy, Debug, PartialEq)]
+pub struct Framing {
+    pub pixels_per_unit: f32,
+    pub centre: Vec2,
+}
+
+impl Default for Framing {
+    fn default() -> Framing {
+        Framing {
+            pixels_per_unit: 1.0,
+            centre: Vec2::ZERO,
+        }
+    }
+}
+
+/// The least share of the whole window's scale the table keeps however much the HUD covers: where the bands leave
+/// too little (a phone on its side), the table stays readable and the bands lie over its edges instead.
+pub const LEAST_SCALE: f32 = 0.6;
+
+impl Framing {
+    /// The table of `layout` framed in a `window` (logical pixels) of which `covered` is the HUD's: its content as
+    /// large as fits the rest, centred in it.
+    pub fn of(layout: &TableLayout, window: Vec2, covered: Covered) -> Framing {
+        let whole = (window.x / layout.size.x).min(window.y / layout.size.y);
+        let free = Vec2::new(
+            (window.x - covered.left - covered.right).max(1.0),
+            (window.y - covered.top - covered.bottom).max(1.0),
+        );
+        let content = layout.content.size();
+        let fitted = (free.x / content.x).min(free.y / content.y);
+        let scale = fitted.max(whole * LEAST_SCALE);
+        // The free rectangle's centre, from the window's, in pixels (y up, as the table's units go).
+        let offset = Vec2::new(
+            (covered.left - covered.right) / 2.0,
+            (covered.bottom - covered.top) / 2.0,
+        );
+        Framing {
+            pixels_per_unit: scale,
+            centre: layout.content.center() - offset / scale,
+        }
+    }
+
+    /// Where a table point is in the window, in logical pixels from its top left corner.
+    pub fn on_screen(&self, window: Vec2, point: Vec2) -> Vec2 {
+        let from_centre = (point - self.centre) * self.pixels_per_unit;
+        Vec2::new(
+            window.x / 2.0 + from_centre.x,
+            window.y / 2.0 - from_centre.y,
+        )
+    }
+
+    /// A step of `seconds` from `self` towards `target`: the table glides to a new framing in about a fifth of a
+    /// second rather than jumping when a band of the HUD changes height.
+    pub fn towards(self, target: Framing, seconds: f32) -> Framing {
+        let t = 1.0 - (-seconds * 15.0).exp();
+        let near = |a: f32, b: f32| (a - b).abs() < 0.001 * b.abs().max(1.0);
+        let step = Framing {
+            pixels_per_unit: self.pixels_per_unit
+                + (target.pixels_per_unit - self.pixels_per_unit) * t,
+            centre: self.centre + (target.centre - self.centre) * t,
+        };
+        if near(step.pixels_per_unit, target.pixels_per_unit)
+            && step.centre.distance(target.centre) < 0.5
+        {
+            target
+        } else {
+            step
+        }
     }
 }
 
@@ -226,6 +331,157 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn the_content_holds_every_seat_and_the_fixtures() {
+        for layout in [
+            TableLayout::landscape(),
+            TableLayout::portrait(),
+            TableLayout::portrait().with_large_index(true),
+        ] {
+            let inside = |at: Vec2, size: Vec2, what: &str| {
+                let (min, max) = (at - size / 2.0, at + size / 2.0);
+                assert!(
+                    layout.content.contains(min) && layout.content.contains(max),
+                    "{what} ({min} to {max}) leaves the content {:?} of the {:?} table",
+                    layout.content,
+                    layout.size
+                );
+            };
+            for seat in 0..7 {
+                let (at, size) = seat_box(&layout, seat);
+                inside(at, size, &format!("seat {seat}"));
+            }
+            // The shoe and the holder (about 100×130, turned), the house's tray and the dealer's cards.
+            inside(layout.shoe, Vec2::new(110.0, 130.0), "the shoe");
+            inside(
+                layout.discards,
+                Vec2::new(110.0, 130.0),
+                "the discard holder",
+            );
+            inside(
+                layout.dealer_tray,
+                Vec2::new(300.0, 44.0),
+                "the dealer's tray",
+            );
+            inside(layout.dealer, CARD_SIZE, "the dealer's first card");
+        }
+    }
+
+    /// The window's free rectangle (what `covered` leaves), and where the content lands in it.
+    fn framed(layout: &TableLayout, window: Vec2, covered: Covered) -> (Rect, Rect) {
+        let framing = Framing::of(layout, window, covered);
+        let corner = |p: Vec2| framing.on_screen(window, p);
+        let content = Rect::from_corners(corner(layout.content.min), corner(layout.content.max));
+        let free = Rect::new(
+            covered.left,
+            covered.top,
+            window.x - covered.right,
+            window.y - covered.bottom,
+        );
+        (free, content)
+    }
+
+    #[test]
+    fn the_table_is_framed_in_what_the_hud_leaves() {
+        let cases = [
+            // A desktop window with a band of panels at the bottom; with the chat at the left too.
+            (
+                TableLayout::landscape(),
+                Vec2::new(1280.0, 720.0),
+                [0.0, 190.0, 0.0, 0.0],
+            ),
+            (
+                TableLayout::landscape(),
+                Vec2::new(1920.0, 1080.0),
+                [0.0, 200.0, 340.0, 0.0],
+            ),
+            // A phone held upright: the header and the bar at the thumb.
+            (
+                TableLayout::portrait(),
+                Vec2::new(390.0, 844.0),
+                [121.0, 200.0, 0.0, 0.0],
+            ),
+            (
+                TableLayout::portrait(),
+                Vec2::new(390.0, 844.0),
+                [0.0, 0.0, 0.0, 0.0],
+            ),
+        ];
+        for (layout, window, [top, bottom, left, right]) in cases {
+            let covered = Covered {
+                top,
+                bottom,
+                left,
+                right,
+            };
+            let (free, content) = framed(&layout, window, covered);
+            assert!(
+                free.inflate(0.01).contains(content.min)
+                    && free.inflate(0.01).contains(content.max),
+                "at {window} with {covered:?} the table's content {content:?} leaves the free {free:?}"
+            );
+            // As large as fits: it touches the free rectangle's sides or its top and bottom, centred.
+            let fills = (content.width() - free.width()).abs() < 0.5
+                || (content.height() - free.height()).abs() < 0.5;
+            assert!(
+                fills,
+                "at {window} with {covered:?}: {content:?} in {free:?}"
+            );
+            assert!(content.center().distance(free.center()) < 0.5);
+        }
+    }
+
+    #[test]
+    fn a_window_mostly_covered_keeps_the_table_readable() {
+        // A phone on its side: the bands leave a strip; the table keeps LEAST_SCALE of its size in the whole window.
+        let layout = TableLayout::landscape();
+        let window = Vec2::new(844.0, 390.0);
+        let covered = Covered {
+            top: 110.0,
+            bottom: 160.0,
+            ..Covered::default()
+        };
+        let whole = (window.x / layout.size.x).min(window.y / layout.size.y);
+        let framing = Framing::of(&layout, window, covered);
+        assert!(
+            (framing.pixels_per_unit - whole * LEAST_SCALE).abs() < 1e-4,
+            "{} px a unit, the whole window's {whole}",
+            framing.pixels_per_unit
+        );
+    }
+
+    #[test]
+    fn the_framing_glides_to_its_target_and_stops_there() {
+        let from = Framing::default();
+        let to = Framing {
+            pixels_per_unit: 0.5,
+            centre: Vec2::new(0.0, 40.0),
+        };
+        let mut at = from;
+        let mut frames = 0;
+        while at != to {
+            let next = at.towards(to, 1.0 / 60.0);
+            assert!(
+                (next.pixels_per_unit - to.pixels_per_unit).abs()
+                    <= (at.pixels_per_unit - to.pixels_per_unit).abs()
+            );
+            at = next;
+            frames += 1;
+            assert!(frames < 60, "still gliding after a second: {at:?}");
+        }
+        assert!(frames > 3, "a jump, not a glide: {frames} frames");
+    }
+
+    #[test]
+    fn the_space_the_hud_leaves_picks_the_layout() {
+        // A desktop window above its bottom band; a phone upright between its header and bar; a phone on its side
+        // between the header's column and the bar's, which leave a nearly square middle: the upright table.
+        assert!(!TableLayout::for_space(Vec2::new(1280.0, 490.0)).portrait);
+        assert!(TableLayout::for_space(Vec2::new(390.0, 496.0)).portrait);
+        assert!(TableLayout::for_space(Vec2::new(364.0, 390.0)).portrait);
+        assert!(TableLayout::for_space(Vec2::new(820.0, 880.0)).portrait);
     }
 
     #[test]

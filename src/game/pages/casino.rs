@@ -507,10 +507,11 @@ pub(super) fn chat_window(
     let window = if phone {
         super::table_hud::phone_sheet(window, ctx, theme)
     } else {
-        window.anchor(egui::Align2::LEFT_TOP, [8.0, 60.0])
+        // A column at the left, above the bottom band: the felt is framed beside it while it is open.
+        window.anchor(egui::Align2::LEFT_TOP, [8.0, 8.0])
     };
     let mut send = false;
-    window.show(ctx, |ui| {
+    let shown = window.show(ctx, |ui| {
         ui.set_width(width);
         let heading = ui.horizontal(|ui| {
             let heading = ui.label(bold("Chat").color(GOLD));
@@ -590,6 +591,11 @@ pub(super) fn chat_window(
         }
         typed.typing = field.has_focus();
     });
+    if let Some(shown) = shown
+        && !phone
+    {
+        dock(ctx, Edge::Left, shown.response.rect);
+    }
     if send {
         if let Ok(text) = crate::protocol::check_chat(&typed.chat) {
             asks.write(CasinoRequest::Chat(text));
@@ -696,12 +702,26 @@ pub(super) fn online_hud(
         // One row across the thumb's reach, over the bar: who plays here, whose turn, and the chat; under a sheet,
         // nothing.
         if !log.open && !typed.chat_open {
-            let above = -above_bottom_bar(ctx, layout.portrait);
-            hud_area(ctx, "online panel".into())
-                .anchor(egui::Align2::CENTER_BOTTOM, [0.0, above])
+            // On its side, at the foot of the header's column at the left.
+            let sideways = theme.shape == theme::Shape::PhoneLandscape;
+            let (anchor, offset, width, edge) = if sideways {
+                let width = super::table_hud::PHONE_COLUMN;
+                (egui::Align2::LEFT_BOTTOM, [8.0, -8.0], width, Edge::Left)
+            } else {
+                let above = -above_bottom_bar(ctx, layout.portrait);
+                let width = super::table_hud::bar_width(ctx, &theme);
+                (
+                    egui::Align2::CENTER_BOTTOM,
+                    [0.0, above],
+                    width,
+                    Edge::Bottom,
+                )
+            };
+            let panel = hud_area(ctx, "online panel".into())
+                .anchor(anchor, offset)
                 .show(ctx, |ui| {
                     panel_frame().show(ui, |ui| {
-                        ui.set_width(super::table_hud::bar_width(ui.ctx(), &theme));
+                        ui.set_width(width);
                         ui.horizontal(|ui| {
                             ui.vertical(|ui| {
                                 ui.label(bold(&name).color(GOLD));
@@ -723,11 +743,15 @@ pub(super) fn online_hud(
                         });
                     });
                 });
+            dock(ctx, edge, panel.response.rect);
         }
     } else {
-        // Above the table's own panel at the bottom left, clear of the seats, the shoe and the tray.
-        let above = -above_bottom_bar(ctx, layout.portrait) - 84.0;
-        hud_area(ctx, "online panel".into())
+        // On the table's own panel at the bottom left (the felt is framed above them both).
+        let table_info = egui::AreaState::load(ctx, "table info".into())
+            .and_then(|area| area.size)
+            .map_or(84.0, |size| size.y);
+        let above = -side_panels_lift(ctx, &theme, layout.portrait) - table_info - 8.0;
+        let panel = hud_area(ctx, "online panel".into())
             .anchor(egui::Align2::LEFT_BOTTOM, [8.0, above])
             .show(ctx, |ui| {
                 ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Extend);
@@ -746,6 +770,7 @@ pub(super) fn online_hud(
                     }
                 });
             });
+        dock(ctx, Edge::Bottom, panel.response.rect);
     }
     chat_window(ctx, &mut casino, &mut asks, &mut typed, &theme);
     Ok(())

@@ -1,7 +1,8 @@
 //! The layout check: what egui laid out in a frame — every widget's rectangle and role from egui's accessibility
 //! tree, every run of words with its size from the shapes it painted, the areas of the HUD, the Title's decorations
 //! — measured against the theme's rules: no words under 13 CSS px, on a touch screen no target under 44×44, no two
-//! runs of words or two targets over each other, no decoration over a widget, no area running off the screen.
+//! runs of words or two targets over each other, no decoration over a widget, no area running off the screen, and at
+//! the table no panel of the HUD over a seat, its label, the shoe, the discard holder or the dealer's tray.
 //!
 //! With `--layout` (`?layout` in the browser) each frame's report goes to the game's log as one JSON line under the
 //! target `holecard::layout` whenever it changes: the faults, and the widgets with their labels and rectangles in CSS
@@ -17,6 +18,16 @@ use std::sync::{Arc, Mutex};
 pub const TEXT_FLOOR: f32 = 13.0;
 /// The least target on a touch screen, across and high, in CSS pixels.
 pub const TARGET_FLOOR: f32 = 44.0;
+
+/// The HUD's panels docked along the window's edges (the felt is framed clear of them).
+pub const DOCKED: [&str; 6] = [
+    "bottom bar",
+    "header",
+    "count",
+    "player info",
+    "table info",
+    "online panel",
+];
 
 /// A widget as egui's accessibility tree has it.
 #[derive(Clone, Debug, PartialEq)]
@@ -57,6 +68,11 @@ pub struct Laid {
     pub areas: Vec<(String, egui::Rect)>,
     /// The Title's cards and chips laid on the felt.
     pub decorations: Vec<egui::Rect>,
+    /// The HUD's panels docked along the window's edges, by name ([`DOCKED`]).
+    pub docked: Vec<(String, egui::Rect)>,
+    /// The table's pieces on the screen (a seat's circle and label, the shoe, …), by name: no docked panel may lie
+    /// over one.
+    pub felt: Vec<(String, egui::Rect)>,
 }
 
 /// Where the Title's decorations lie this pass (`backdrop` records them).
@@ -82,6 +98,22 @@ fn decorations(ctx: &egui::Context) -> Vec<egui::Rect> {
     .filter(|(at, _)| *at + 1 >= pass)
     .map(|(_, rects)| rects)
     .unwrap_or_default()
+}
+
+const FELT: &str = "the felt's pieces on the screen";
+
+/// Where the table's pieces lie on the screen this pass (`table_hud` records them), in points.
+pub fn record_felt(ctx: &egui::Context, pieces: Vec<(String, egui::Rect)>) {
+    let pass = ctx.cumulative_pass_nr();
+    ctx.data_mut(|data| data.insert_temp(egui::Id::new(FELT), (pass, pieces)));
+}
+
+fn felt(ctx: &egui::Context) -> Vec<(String, egui::Rect)> {
+    let pass = ctx.cumulative_pass_nr();
+    ctx.data(|data| data.get_temp::<(u64, Vec<(String, egui::Rect)>)>(egui::Id::new(FELT)))
+        .filter(|(at, _)| *at + 1 >= pass)
+        .map(|(_, pieces)| pieces)
+        .unwrap_or_default()
 }
 
 impl Laid {
@@ -113,6 +145,21 @@ impl Laid {
             areas.sort_by(|a, b| a.0.cmp(&b.0));
             areas
         });
+        let docked = ctx.memory(|memory| {
+            let visible = memory.areas().visible_layer_ids();
+            DOCKED
+                .iter()
+                .filter_map(|name| {
+                    let id = egui::Id::new(*name);
+                    visible
+                        .iter()
+                        .any(|layer| layer.id == id)
+                        .then(|| memory.area_rect(id))
+                        .flatten()
+                        .map(|rect| (name.to_string(), rect))
+                })
+                .collect()
+        });
         // A card's own rank and suit are part of the decoration, not words on the page.
         let decorations = decorations(ctx);
         words.retain(|w: &Words| {
@@ -127,6 +174,8 @@ impl Laid {
             words,
             areas,
             decorations,
+            docked,
+            felt: felt(ctx),
         }
     }
 
@@ -195,6 +244,13 @@ impl Laid {
             for words in &self.words {
                 if overlap(*decoration, words.rect) > 0.0 {
                     faults.push(format!("a decoration lies over the words {:?}", words.text));
+                }
+            }
+        }
+        for (panel, over) in &self.docked {
+            for (piece, under) in &self.felt {
+                if overlap(*over, *under) > 2.0 {
+                    faults.push(format!("the HUD's {panel} lies over the table's {piece}"));
                 }
             }
         }

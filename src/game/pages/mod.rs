@@ -456,21 +456,90 @@ mod tests {
         (rect, above_bottom_bar(&ctx, portrait))
     }
 
+    /// The felt framed in what the bottom bar leaves, measured as the HUD draws it: every seat's circle and label
+    /// lands above the betting bar (the tallest the bar is), on a desktop window and on a phone held upright; without
+    /// the framing the bar would lie over the seats nearest it.
     #[test]
-    fn the_betting_bar_fits_a_wide_window_in_one_row_and_a_phone_across_its_width() {
-        let wide = egui::vec2(1280.0, 720.0);
-        let phone = egui::vec2(390.0, 844.0);
+    fn the_table_is_framed_above_the_bar() {
+        use crate::game::felt::layout::{Covered, Framing, TableLayout};
+        for (shape, screen) in [
+            (theme::Shape::Desktop, egui::vec2(1280.0, 720.0)),
+            (theme::Shape::PhonePortrait, egui::vec2(390.0, 844.0)),
+        ] {
+            let ctx = context();
+            theme::dress(&ctx, shape);
+            let theme = Theme {
+                shape,
+                keyboard: false,
+            };
+            theme.keep(&ctx);
+            let portrait = screen.y > screen.x;
+            let (slip, rules) = (slip(), Preset::LasVegasStrip.rules());
+            let mut bar = egui::Rect::NOTHING;
+            let mut covered = Covered::default();
+            ctx.run_ui(window(screen), |ui| {
+                bar = bottom_bar(ui.ctx(), |ui| {
+                    betting_bar(ui, &slip, &rules, false, portrait, &theme);
+                })
+                .rect;
+                covered = table_hud::covered(ui.ctx(), portrait);
+            })
+            .drop_without_applying_deltas();
+            assert!(covered.bottom > screen.y - bar.top(), "{covered:?} {bar:?}");
+            let window = Vec2::new(screen.x, screen.y);
+            let free = window - Vec2::new(0.0, covered.top + covered.bottom);
+            let layout = TableLayout::for_space(free);
+            let framing = Framing::of(&layout, window, covered);
+            let unframed = Framing::of(&layout, window, Covered::default());
+            let mut under = 0;
+            for seat in 0..7 {
+                // The label's foot: under the circle, as `felt::view` writes the name and the chips.
+                let foot = layout.seat_point(seat) - Vec2::new(0.0, 77.0);
+                let at = framing.on_screen(window, foot);
+                assert!(
+                    at.y < bar.top() && at.x > 0.0 && at.x < screen.x,
+                    "{shape:?}: seat {seat}'s label at {at} under the bar {bar:?}"
+                );
+                under += usize::from(unframed.on_screen(window, foot).y > bar.top());
+            }
+            assert!(
+                under > 0,
+                "{shape:?}: no seat would be under the bar unframed"
+            );
+        }
+    }
+
+    #[test]
+    fn the_betting_bar_takes_one_row_where_the_window_has_room_and_a_phone_across_its_width() {
         let inside = |rect: egui::Rect, screen: egui::Vec2| {
             egui::Rect::from_min_size(egui::Pos2::ZERO, screen).contains_rect(rect)
         };
-
+        // A window wider than 16:9 (in points): the rack and the bet's buttons in one row, the side panels beside.
+        let wide = egui::vec2(1700.0, 720.0);
         let (one_row, above) = betting_bar_rect(wide, theme::Shape::Desktop);
         assert!(inside(one_row, wide), "{one_row:?} in {wide:?}");
+        assert!(one_row.height() < 170.0, "{one_row:?}");
         assert!(
             wide.y - one_row.top() < above,
             "{one_row:?}, panels {above} up"
         );
+
+        // 1280×720 (any 16:9 desktop, in points): the chips over the buttons, narrow enough for a column of panels
+        // at each side in one band along the bottom.
+        let desktop = egui::vec2(1280.0, 720.0);
+        let (stacked, _) = betting_bar_rect(desktop, theme::Shape::Desktop);
+        assert!(inside(stacked, desktop), "{stacked:?} in {desktop:?}");
+        assert!(
+            stacked.height() > one_row.height() + 20.0,
+            "{stacked:?} vs {one_row:?}"
+        );
+        let column = table_hud::SIDE + 2.0 * 10.0 + 2.0 * 8.0;
+        assert!(
+            stacked.left() >= column && desktop.x - stacked.right() >= column,
+            "{stacked:?} leaves no room for the side panels ({column} each)"
+        );
         // The one-row bar is wider than a phone held upright: that is why it takes rows there.
+        let phone = egui::vec2(390.0, 844.0);
         assert!(one_row.width() > phone.x, "{one_row:?}");
 
         let (rows, above) = betting_bar_rect(phone, theme::Shape::PhonePortrait);

@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::engine::words::signed;
+use theme::Shape;
 
 pub(super) fn plugin(app: &mut App) {
     // A table opens with the chat closed (left open at the casino's, it would hide a phone's bar here).
@@ -35,6 +36,9 @@ pub(super) fn plugin(app: &mut App) {
                 .in_set(Draw::Page)
                 .run_if(in_state(Screen::Table)),
             game_over.in_set(Draw::Over).run_if(in_state(Screen::Table)),
+            (frame_the_felt, mark_the_felt)
+                .after(Draw::Over)
+                .run_if(in_state(Screen::Table)),
         ),
     );
 }
@@ -146,15 +150,7 @@ fn seat_buttons(
         // no button there: it would lie over the chips and buttons of the bar.
         let covered = |at: egui::Pos2| {
             let button = egui::Rect::from_center_size(at, size);
-            [
-                "bottom bar",
-                "header",
-                "player info",
-                "table info",
-                "online panel",
-            ]
-            .into_iter()
-            .any(|area| {
+            super::layout::DOCKED.into_iter().any(|area| {
                 ctx.memory(|m| m.area_rect(egui::Id::new(area)))
                     .is_some_and(|rect| rect.intersects(button))
             })
@@ -176,47 +172,71 @@ fn seat_buttons(
     Ok(())
 }
 
-/// The count beside the shoe, when asked for in Settings: the system's running count, the true count, the decks left.
+/// The count, when asked for in Settings: the system's running count, the true count, the decks left. Beside the
+/// shoe on a wide screen; on a phone docked under the header. Not under the pause menu.
 fn count_panel(
     mut contexts: EguiContexts,
     seen: Option<Res<SeatView>>,
-    options: Res<PlayOptions>,
+    (options, theme, pause): (Res<PlayOptions>, Res<Theme>, Res<State<Pause>>),
     seen_cards: Res<crate::game::model::seen::Seen>,
     felt: Felt,
 ) -> Result {
-    let Some(seen) = seen.filter(|_| options.show_count) else {
+    let Some(seen) = seen.filter(|_| options.show_count && *pause.get() == Pause::Off) else {
         return Ok(());
     };
     let ctx = contexts.ctx_mut()?;
-    // Beside the shoe on the dealer's side of it, clear of the seats and the chip rack; on an upright screen, where
-    // the rack reaches the shoe, under the shoe's label.
-    let beside = if felt.layout.portrait {
-        Vec2::new(60.0, -100.0)
-    } else {
-        Vec2::new(-80.0, 40.0)
-    };
-    let Some(at) = felt.on_screen(ctx, felt.layout.shoe + beside) else {
-        return Ok(());
-    };
     let system = options.count_system();
     let reading = seen_cards.reading(&seen.0, system);
+    let running = bold(format!("{}  {}", system.name, signed(reading.running, 0))).color(GOLD);
+    let true_count = format!("True count {}", signed(reading.true_count, 1));
+    let decks = format!(
+        "{} decks left ({:.2})",
+        crate::engine::count::say_decks(reading.decks_judged),
+        reading.decks_exact
+    );
+    if theme.shape.phone() {
+        // On a phone, docked under the header (on its side, in the header's column): never over a hand.
+        let Some(header) = ctx.memory(|m| m.area_rect(egui::Id::new("header"))) else {
+            return Ok(());
+        };
+        let sideways = theme.shape == Shape::PhoneLandscape;
+        let shown = hud_area(ctx, "count".into())
+            .fixed_pos(egui::pos2(header.left(), header.bottom() + SPACE))
+            .show(ctx, |ui| {
+                panel_frame().show(ui, |ui| {
+                    ui.set_width(header.width() - 2.0 * MARGIN);
+                    if sideways {
+                        ui.label(running);
+                        ui.label(true_count);
+                        ui.label(decks);
+                    } else {
+                        ui.horizontal_wrapped(|ui| {
+                            ui.label(running);
+                            ui.label(true_count);
+                            ui.label(decks);
+                        });
+                    }
+                });
+            });
+        dock(
+            ctx,
+            if sideways { Edge::Left } else { Edge::Top },
+            shown.response.rect,
+        );
+        return Ok(());
+    }
+    // Beside the shoe on the dealer's side of it, clear of the seats and the chip rack.
+    let Some(at) = felt.on_screen(ctx, felt.layout.shoe + Vec2::new(-80.0, 40.0)) else {
+        return Ok(());
+    };
     hud_area(ctx, "count".into())
         .fixed_pos(at)
         .pivot(egui::Align2::RIGHT_TOP)
         .show(ctx, |ui| {
             panel_frame().show(ui, |ui| {
-                ui.label(
-                    bold(format!("{}  {}", system.name, signed(reading.running, 0))).color(GOLD),
-                );
-                ui.label(format!("True count {}", signed(reading.true_count, 1)));
-                ui.label(
-                    egui::RichText::new(format!(
-                        "{} decks left ({:.2})",
-                        crate::engine::count::say_decks(reading.decks_judged),
-                        reading.decks_exact
-                    ))
-                    .size(theme::size::SMALL),
-                );
+                ui.label(running);
+                ui.label(true_count);
+                ui.label(egui::RichText::new(decks).size(theme::size::SMALL));
             });
         });
     Ok(())
@@ -275,8 +295,32 @@ fn info_panels(
     };
     let round = round_label(table, replay.as_deref());
     let mut menu = false;
-    if theme.shape.phone() {
-        hud_area(ctx, "header".into())
+    if theme.shape == Shape::PhoneLandscape {
+        // On its side: the header is a column at the left, the bar one at the right, the felt between them.
+        let header = hud_area(ctx, "header".into())
+            .anchor(egui::Align2::LEFT_TOP, [SPACE, SPACE])
+            .show(ctx, |ui| {
+                panel_frame().show(ui, |ui| {
+                    ui.set_width(PHONE_COLUMN);
+                    ui.label(bold(&session.level.name).color(GOLD));
+                    ui.label(format!("{}–{}", rules.min_bet, rules.max_bet));
+                    ui.label(&round);
+                    ui.label(chips_line);
+                    let (_, each) = theme::grid(PHONE_COLUMN, 2, 60.0);
+                    ui.horizontal(|ui| {
+                        if ui
+                            .add(theme.wide_button("Log", each).selected(log.open))
+                            .clicked()
+                        {
+                            log.open = !log.open;
+                        }
+                        menu = ui.add(theme.wide_button("Menu", each)).clicked();
+                    });
+                });
+            });
+        dock(ctx, Edge::Left, header.response.rect);
+    } else if theme.shape.phone() {
+        let header = hud_area(ctx, "header".into())
             .anchor(egui::Align2::CENTER_TOP, [0.0, 6.0])
             .show(ctx, |ui| {
                 panel_frame().show(ui, |ui| {
@@ -310,13 +354,18 @@ fn info_panels(
                     });
                 });
             });
+        dock(ctx, Edge::Top, header.response.rect);
     } else {
-        let above_bar = -above_bottom_bar(ctx, layout.portrait);
-        hud_area(ctx, "table info".into())
-            .anchor(egui::Align2::LEFT_BOTTOM, [8.0, above_bar])
+        // In one band with the bar along the bottom where the window is wide enough, else above the bar's ends.
+        let beside = beside_the_bar(ctx, &theme);
+        let lift = -side_panels_lift(ctx, &theme, layout.portrait);
+        let width = if beside { SIDE } else { 300.0 };
+        let table_info = hud_area(ctx, "table info".into())
+            .anchor(egui::Align2::LEFT_BOTTOM, [SPACE, lift])
             .show(ctx, |ui| {
                 panel_frame().show(ui, |ui| {
-                    ui.horizontal(|ui| {
+                    ui.set_max_width(width);
+                    ui.horizontal_wrapped(|ui| {
                         ui.label(bold(&session.level.name).color(GOLD));
                         ui.label(&round);
                     });
@@ -324,15 +373,17 @@ fn info_panels(
                     ui.label(egui::RichText::new(format!("{rules}")).size(theme::size::SMALL));
                 });
             });
-        hud_area(ctx, "player info".into())
-            .anchor(egui::Align2::RIGHT_BOTTOM, [-8.0, above_bar])
+        let player_info = hud_area(ctx, "player info".into())
+            .anchor(egui::Align2::RIGHT_BOTTOM, [-SPACE, lift])
             .show(ctx, |ui| {
                 panel_frame().show(ui, |ui| {
-                    ui.set_width(300.0);
+                    ui.set_width(width);
                     ui.label(chips_line);
-                    menu = help_toggles(ui, 300.0, &theme, &mut log, &mut options);
+                    menu = help_toggles(ui, width, &theme, &mut log, &mut options);
                 });
             });
+        dock(ctx, Edge::Bottom, table_info.response.rect);
+        dock(ctx, Edge::Bottom, player_info.response.rect);
     }
     if menu {
         to_pause.set(Pause::Menu);
@@ -500,6 +551,12 @@ pub(super) fn phone_sheet<'a>(
     theme: &Theme,
 ) -> egui::Window<'a> {
     let tall = ctx.content_rect().height();
+    if theme.shape == Shape::PhoneLandscape {
+        // On its side, in the bar's column, the window's height.
+        return window
+            .anchor(egui::Align2::RIGHT_BOTTOM, [-SPACE, -SPACE])
+            .fixed_size([bar_width(ctx, theme), tall - 4.0 * SPACE - 40.0]);
+    }
     window
         .anchor(egui::Align2::CENTER_BOTTOM, [0.0, -8.0])
         .fixed_size([bar_width(ctx, theme), tall * SHEET])
@@ -520,17 +577,16 @@ fn round_log(mut contexts: EguiContexts, mut log: ResMut<RoundLog>, theme: Res<T
     let window = if phone {
         phone_sheet(window, ctx, &theme)
     } else {
+        // A column at the right, above the bottom band: the felt is framed beside it while it is open.
         window
-            // At the left, under the discard tray, clear of the shoe and the count at the right.
-            .anchor(egui::Align2::LEFT_TOP, [8.0, 170.0])
-            .default_width(320.0)
-            .max_height(260.0)
+            .anchor(egui::Align2::RIGHT_TOP, [-SPACE, SPACE])
+            .default_width(300.0)
     };
     let mut close = false;
-    window.show(ctx, |ui| {
+    let shown = window.show(ctx, |ui| {
         egui::ScrollArea::vertical()
             .stick_to_bottom(true)
-            .max_height(if phone { tall * SHEET - 70.0 } else { 240.0 })
+            .max_height(if phone { tall * SHEET - 70.0 } else { 260.0 })
             .show(ui, |ui| {
                 for line in &log.lines {
                     ui.label(line);
@@ -547,6 +603,11 @@ fn round_log(mut contexts: EguiContexts, mut log: ResMut<RoundLog>, theme: Res<T
                 .clicked();
         }
     });
+    if let Some(shown) = shown
+        && !phone
+    {
+        dock(ctx, Edge::Right, shown.response.rect);
+    }
     if close {
         log.open = false;
     }
@@ -637,14 +698,189 @@ fn pause_menu(
 }
 
 /// How wide the bottom bar's contents are: the window's width less its margins on a phone (a bar across the thumb's
-/// reach), at most 760 points elsewhere.
+/// reach); elsewhere at most 760 points, and narrower where that leaves a column of panels at each side.
 pub(super) fn bar_width(ctx: &egui::Context, theme: &Theme) -> f32 {
-    let across = ctx.content_rect().width() - 40.0;
-    if theme.shape.phone() {
-        across
+    let across = ctx.content_rect().width();
+    if theme.shape == Shape::PhoneLandscape {
+        PHONE_BAR
+    } else if theme.shape.phone() {
+        across - 40.0
+    } else if beside_the_bar(ctx, theme) {
+        (across - 2.0 * COLUMN - 2.0 * MARGIN).min(760.0)
     } else {
-        across.min(760.0)
+        (across - 40.0).min(760.0)
     }
+}
+
+/// The width of a column of panels beside the bottom bar (the table's at the left, the player's at the right), in
+/// points.
+pub(super) const SIDE: f32 = 228.0;
+
+/// A phone on its side: the header's column at the left and the bar's at the right (contents' widths, points).
+pub(super) const PHONE_COLUMN: f32 = 168.0;
+const PHONE_BAR: f32 = 240.0;
+
+/// Between a panel's edge and its contents, and between a panel and the window's edge or the next panel.
+const MARGIN: f32 = 10.0;
+const SPACE: f32 = 8.0;
+
+/// A column of panels beside the bar, with its margins and the space at each side.
+const COLUMN: f32 = SIDE + 2.0 * MARGIN + 2.0 * SPACE;
+
+/// The betting bar in one row: the chip rack, a rule, the bet and its buttons.
+const ONE_ROW: f32 = 52.0 * 8.0 + theme::size::GAP * 7.0 + 16.0 + 400.0;
+
+/// The narrowest the bar is drawn between the side panels.
+const LEAST_BAR: f32 = 600.0;
+
+/// On a wide screen the betting bar takes one row where the window has room for it and a column of panels at each
+/// side; otherwise it stacks the chips over the bet's buttons, as on a phone.
+fn one_row_betting(ctx: &egui::Context, theme: &Theme) -> bool {
+    !theme.shape.phone() && ctx.content_rect().width() >= ONE_ROW + 2.0 * MARGIN + 2.0 * COLUMN
+}
+
+/// Where the side panels of a wide screen stand: beside the bottom bar, in one band along the window's bottom, when
+/// the window is wide enough for the three (the felt is framed above the band); above the bar's ends when it is not.
+pub(super) fn beside_the_bar(ctx: &egui::Context, theme: &Theme) -> bool {
+    !theme.shape.phone() && ctx.content_rect().width() >= LEAST_BAR + 2.0 * MARGIN + 2.0 * COLUMN
+}
+
+/// How far above the window's bottom edge the side panels of a wide screen stand (see [`beside_the_bar`]).
+pub(super) fn side_panels_lift(ctx: &egui::Context, theme: &Theme, portrait: bool) -> f32 {
+    if beside_the_bar(ctx, theme) {
+        SPACE
+    } else {
+        above_bottom_bar(ctx, portrait)
+    }
+}
+
+/// An edge of the window a panel of the HUD stands along: the felt is framed clear of them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Edge {
+    Top,
+    Bottom,
+    /// A column beside the felt on a wide screen (the chat, the round log).
+    Left,
+    Right,
+}
+
+/// How much of each edge of the window the HUD's docked panels covered in one pass, in points.
+#[derive(Clone, Copy, Debug, Default)]
+struct Bands {
+    pass: u64,
+    top: f32,
+    bottom: f32,
+    left: f32,
+    right: f32,
+}
+
+const BANDS: &str = "the HUD's docked bands";
+
+/// Notes that the panel at `rect` stands along `edge` of the window this pass.
+pub(super) fn dock(ctx: &egui::Context, edge: Edge, rect: egui::Rect) {
+    let pass = ctx.cumulative_pass_nr();
+    let screen = ctx.content_rect();
+    ctx.data_mut(|data| {
+        let id = egui::Id::new(BANDS);
+        let mut bands: Bands = data.get_temp(id).unwrap_or_default();
+        if bands.pass != pass {
+            bands = Bands {
+                pass,
+                ..Bands::default()
+            };
+        }
+        match edge {
+            Edge::Top => bands.top = bands.top.max(rect.max.y - screen.min.y),
+            Edge::Bottom => bands.bottom = bands.bottom.max(screen.max.y - rect.min.y),
+            Edge::Left => bands.left = bands.left.max(rect.max.x - screen.min.x),
+            Edge::Right => bands.right = bands.right.max(screen.max.x - rect.min.x),
+        }
+        data.insert_temp(id, bands);
+    });
+}
+
+/// What of the window the HUD's bands cover this pass, in logical pixels, with a little air between a band and the
+/// table: the bottom bar at its tallest (it changes height between the betting and a decision; the table does not
+/// move), every panel docked at the top or the bottom, and on a wide screen the columns of the chat and the round
+/// log while they are open.
+pub(super) fn covered(ctx: &egui::Context, portrait: bool) -> crate::game::felt::layout::Covered {
+    let pass = ctx.cumulative_pass_nr();
+    let bands = ctx
+        .data(|data| data.get_temp::<Bands>(egui::Id::new(BANDS)))
+        .filter(|bands| bands.pass == pass)
+        .unwrap_or_default();
+    let zoom = ctx.zoom_factor();
+    let air = |band: f32| {
+        if band > 0.0 {
+            (band + SPACE) * zoom
+        } else {
+            0.0
+        }
+    };
+    // The bar at its tallest where it stands along the bottom.
+    let bar = if Theme::of(ctx).shape == Shape::PhoneLandscape {
+        0.0
+    } else {
+        above_bottom_bar(ctx, portrait) - SPACE
+    };
+    crate::game::felt::layout::Covered {
+        top: air(bands.top),
+        bottom: air(bands.bottom.max(bar)),
+        left: air(bands.left),
+        right: air(bands.right),
+    }
+}
+
+/// Where the table's lasting pieces are on the screen, for the layout check: each seat's circle and label, the shoe,
+/// the discard holder and the dealer's tray (in table units about the layout's points, as `felt::view` draws them).
+fn mark_the_felt(mut contexts: EguiContexts, felt: Felt) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    let layout = &*felt.layout;
+    let mut pieces = Vec::new();
+    let mut piece = |name: String, centre: Vec2, size: Vec2| {
+        let corners = (
+            felt.on_screen(ctx, centre - size / 2.0),
+            felt.on_screen(ctx, centre + size / 2.0),
+        );
+        if let (Some(a), Some(b)) = corners {
+            pieces.push((name, egui::Rect::from_two_pos(a, b)));
+        }
+    };
+    for seat in 0..7u8 {
+        let at = layout.seat_point(seat);
+        piece(format!("seat {}'s circle", seat + 1), at, Vec2::splat(64.0));
+        piece(
+            format!("seat {}'s label", seat + 1),
+            at - Vec2::new(0.0, 60.0),
+            Vec2::new(100.0, 34.0),
+        );
+    }
+    piece("shoe".to_string(), layout.shoe, Vec2::new(110.0, 130.0));
+    piece(
+        "discard holder".to_string(),
+        layout.discards,
+        Vec2::new(110.0, 130.0),
+    );
+    piece(
+        "dealer's tray".to_string(),
+        layout.dealer_tray,
+        Vec2::new(300.0, 44.0),
+    );
+    super::layout::record_felt(ctx, pieces);
+    Ok(())
+}
+
+/// Gives the felt what the HUD covers, once the HUD is drawn: the camera frames the table in the rest.
+pub(super) fn frame_the_felt(
+    mut contexts: EguiContexts,
+    layout: Res<crate::game::felt::layout::TableLayout>,
+    mut felt: ResMut<crate::game::felt::layout::Covered>,
+) -> Result {
+    let covered = covered(contexts.ctx_mut()?, layout.portrait);
+    if *felt != covered {
+        *felt = covered;
+    }
+    Ok(())
 }
 
 /// One button for each play the seat may make, of one width, across `width` (in rows where they do not fit); under
@@ -729,11 +965,15 @@ fn help_toggles(
         ("Coach", "G", &mut options.coach),
         ("Count", "O", &mut options.show_count),
     ];
-    // Three to a row: a panel short enough to leave the seats above it in view.
+    // Three to a row in a wide panel, two in a column beside the bar.
     let (_, each) = theme::grid(
         width - 1.0,
         helps.len() + 1,
-        if phone { 60.0 } else { width / 3.0 - 8.0 },
+        if phone {
+            60.0
+        } else {
+            (width / 3.0 - 8.0).max(100.0)
+        },
     );
     let mut menu = false;
     ui.horizontal_wrapped(|ui| {
@@ -850,18 +1090,33 @@ pub(super) fn hud_area(ctx: &egui::Context, id: egui::Id) -> egui::Area {
     egui::Area::new(id).fade_in(false)
 }
 
-/// The panel along the bottom of the window, centred; its contents never wrap.
+/// The panel along the bottom of the window, centred (on a phone on its side, a column at the right, from the
+/// bottom); its contents never wrap.
 pub(super) fn bottom_bar(
     ctx: &egui::Context,
     contents: impl FnOnce(&mut egui::Ui),
 ) -> egui::Response {
-    hud_area(ctx, "bottom bar".into())
-        .anchor(egui::Align2::CENTER_BOTTOM, [0.0, -8.0])
+    let sideways = Theme::of(ctx).shape == Shape::PhoneLandscape;
+    let (anchor, offset, edge) = if sideways {
+        (egui::Align2::RIGHT_BOTTOM, [-SPACE, -SPACE], Edge::Right)
+    } else {
+        (egui::Align2::CENTER_BOTTOM, [0.0, -SPACE], Edge::Bottom)
+    };
+    let response = hud_area(ctx, "bottom bar".into())
+        .anchor(anchor, offset)
         .show(ctx, |ui| {
             ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Extend);
-            panel_frame().show(ui, contents);
+            panel_frame().show(ui, |ui| {
+                // A column of one width, whatever it holds: the felt beside it stays put.
+                if sideways {
+                    ui.set_width(PHONE_BAR);
+                }
+                contents(ui);
+            });
         })
-        .response
+        .response;
+    dock(ctx, edge, response.rect);
+    response
 }
 
 /// The chip rack and Rebet, 2×, Undo, Clear, Deal: one row across a wide window; on an upright one the chips in a
@@ -875,7 +1130,7 @@ pub(super) fn betting_bar(
     theme: &Theme,
 ) -> Option<Intent> {
     let width = bar_width(ui.ctx(), theme);
-    if portrait || theme.shape.phone() {
+    if portrait || !one_row_betting(ui.ctx(), theme) {
         ui.set_width(width);
         ui.vertical(|ui| {
             let chip = chip_rack(ui, rules, width, theme);
@@ -957,7 +1212,7 @@ pub(super) fn bet_buttons(
             ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
                 let deal =
                     egui::Button::new(bold(theme.hint("Deal", "Enter")).size(theme::size::LARGE))
-                        .min_size(egui::vec2(140.0, 48.0))
+                        .min_size(egui::vec2(140.0_f32.min(width * 0.45), 48.0))
                         .corner_radius(8.0);
                 if ui
                     .add_enabled(!busy && !slip.chips.is_empty(), deal)

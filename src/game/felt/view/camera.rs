@@ -85,7 +85,8 @@ pub(super) fn wake_camera(mut cameras: Query<&mut Camera, With<Camera2d>>) {
     }
 }
 
-/// The camera fits the layout's table into the window, whatever its size.
+/// The camera fits the layout's table into the window, whatever its size (before the HUD is measured: see
+/// [`fit_layout`]).
 pub(super) fn projection(layout: &TableLayout) -> Projection {
     Projection::Orthographic(OrthographicProjection {
         scaling_mode: bevy::camera::ScalingMode::AutoMin {
@@ -96,22 +97,79 @@ pub(super) fn projection(layout: &TableLayout) -> Projection {
     })
 }
 
-/// Picks the layout for the window's shape and the card style, and points the camera at it.
+/// Picks the layout for the shape of what the HUD leaves of the window (a phone on its side, with the HUD in a
+/// column at each side, leaves an upright middle), and the card style.
 pub(super) fn fit_layout(
     windows: Query<&Window>,
-    look: Res<Look>,
+    (look, covered): (Res<Look>, Res<Covered>),
     mut layout: ResMut<TableLayout>,
-    mut cameras: Query<&mut Projection, With<Camera2d>>,
 ) {
     let Ok(window) = windows.single() else {
         return;
     };
-    let wanted =
-        TableLayout::for_window(window.width(), window.height()).with_large_index(look.large_index);
+    let free = Vec2::new(
+        window.width() - covered.left - covered.right,
+        window.height() - covered.top - covered.bottom,
+    );
+    let wanted = TableLayout::for_space(free).with_large_index(look.large_index);
     if *layout != wanted {
-        for mut projection in &mut cameras {
-            *projection = self::projection(&wanted);
-        }
         *layout = wanted;
+    }
+}
+
+/// Frames the table in what the HUD leaves of the window ([`Covered`]). It runs after egui's pass, which measures
+/// the HUD, and before the camera's and the transforms' update, so a frame's table and HUD agree from the table's
+/// first frame. The camera glides to a new framing when a band of the HUD changes, and jumps to it when the window
+/// changes shape or the HUD is first measured.
+pub(super) fn frame_table(
+    windows: Query<&Window>,
+    (layout, covered, time): (Res<TableLayout>, Res<Covered>, Res<Time<Real>>),
+    mut framing: ResMut<Framing>,
+    mut cameras: Query<(&mut Projection, &mut Transform), With<Camera2d>>,
+    (mut window_was, mut covered_was): (Local<Vec2>, Local<Covered>),
+) {
+    let Ok(window) = windows.single() else {
+        return;
+    };
+    let size = Vec2::new(window.width(), window.height());
+    if size.x < 1.0 || size.y < 1.0 {
+        return;
+    }
+    let reshaped = *window_was != size || *covered_was == Covered::default();
+    *window_was = size;
+    *covered_was = *covered;
+    let target = Framing::of(&layout, size, *covered);
+    let next = if reshaped {
+        target
+    } else {
+        framing.towards(target, time.delta_secs())
+    };
+    if *framing != next {
+        *framing = next;
+    }
+    // The window shows `size / pixels_per_unit` table units about the framing's centre.
+    let shown = size / framing.pixels_per_unit;
+    for (mut projection, mut transform) in &mut cameras {
+        use bevy::camera::ScalingMode;
+        let fixed = ScalingMode::Fixed {
+            width: shown.x,
+            height: shown.y,
+        };
+        if let Projection::Orthographic(orthographic) = &mut *projection {
+            let same = matches!(orthographic.scaling_mode, ScalingMode::Fixed { width, height }
+                if width == shown.x && height == shown.y);
+            if !same {
+                orthographic.scaling_mode = fixed;
+            }
+        } else {
+            *projection = Projection::Orthographic(OrthographicProjection {
+                scaling_mode: fixed,
+                ..OrthographicProjection::default_2d()
+            });
+        }
+        let at = framing.centre.extend(transform.translation.z);
+        if transform.translation != at {
+            transform.translation = at;
+        }
     }
 }

@@ -5,7 +5,7 @@
 
 use crate::engine::{Card, Cents, Event, Outcome, Spot, TableState, Total};
 use crate::game::felt::art::{Art, Look};
-use crate::game::felt::layout::{CARD_SIZE, TableLayout};
+use crate::game::felt::layout::{CARD_SIZE, Covered, Framing, TableLayout};
 use crate::game::felt::lettering::{Ink, Lettering};
 use crate::game::felt::motion::{Animate, Banner, Fade, Flight, Glide};
 use crate::game::model::screen::Screen;
@@ -118,6 +118,8 @@ pub(crate) fn plugin(app: &mut App) {
     #[cfg(target_arch = "wasm32")]
     rest_under_cover(app);
     app.init_resource::<TableLayout>()
+        .init_resource::<Covered>()
+        .init_resource::<Framing>()
         .add_systems(Startup, spawn_camera)
         .add_systems(OnEnter(Screen::Loading), warm_up)
         .add_systems(
@@ -149,6 +151,14 @@ pub(crate) fn plugin(app: &mut App) {
                 .chain()
                 .after(crate::game::model::screen::RoundSet::Present)
                 .before(Animate)
+                .run_if(in_state(Screen::Table)),
+        )
+        .add_systems(
+            PostUpdate,
+            frame_table
+                .after(bevy_egui::EguiPostUpdateSet::EndPass)
+                .before(bevy::transform::TransformSystems::Propagate)
+                .before(bevy::camera::CameraUpdateSystems)
                 .run_if(in_state(Screen::Table)),
         );
 }
