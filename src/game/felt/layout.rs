@@ -194,6 +194,20 @@ pub struct Covered {
     pub bottom: f32,
     pub left: f32,
     pub right: f32,
+    /// Of `left` and `right`, the columns that stay (a phone on its side keeps its header and its bar at the sides);
+    /// a column opened for a while (the chat, the round log) frames the table beside it but does not change which
+    /// layout the table takes.
+    pub lasting_sides: f32,
+}
+
+impl Covered {
+    /// The space the table's layout is chosen for: the window less the bands that stay.
+    pub fn lasting_space(&self, window: Vec2) -> Vec2 {
+        Vec2::new(
+            (window.x - self.lasting_sides).max(1.0),
+            (window.y - self.top - self.bottom).max(1.0),
+        )
+    }
 }
 
 /// Where the camera looks and how near: logical pixels per table unit, and the table point at the window's centre.
@@ -415,6 +429,7 @@ mod tests {
                 bottom,
                 left,
                 right,
+                lasting_sides: 0.0,
             };
             let (free, content) = framed(&layout, window, covered);
             assert!(
@@ -482,6 +497,31 @@ mod tests {
         assert!(TableLayout::for_space(Vec2::new(390.0, 496.0)).portrait);
         assert!(TableLayout::for_space(Vec2::new(364.0, 390.0)).portrait);
         assert!(TableLayout::for_space(Vec2::new(820.0, 880.0)).portrait);
+    }
+
+    #[test]
+    fn a_column_opened_for_a_while_does_not_change_the_layout() {
+        // A 4:3 desktop window with its bottom band and the round log's column open at the right: the space beside
+        // the column is nearly square (the upright table would show larger there), but the column goes when the log
+        // closes, so the table keeps the wide layout and is framed beside the column.
+        let window = Vec2::new(1280.0, 1024.0);
+        let covered = Covered {
+            bottom: 190.0,
+            right: 330.0,
+            ..Covered::default()
+        };
+        let beside = Vec2::new(window.x - covered.right, window.y - covered.bottom);
+        assert!(TableLayout::for_space(beside).portrait);
+        assert!(!TableLayout::for_space(covered.lasting_space(window)).portrait);
+        // A phone on its side keeps its columns: they choose the upright table.
+        let phone = Vec2::new(844.0, 390.0);
+        let sideways = Covered {
+            left: 204.0,
+            right: 276.0,
+            lasting_sides: 480.0,
+            ..Covered::default()
+        };
+        assert!(TableLayout::for_space(sideways.lasting_space(phone)).portrait);
     }
 
     #[test]

@@ -19,7 +19,8 @@ pub const TEXT_FLOOR: f32 = 13.0;
 /// The least target on a touch screen, across and high, in CSS pixels.
 pub const TARGET_FLOOR: f32 = 44.0;
 
-/// The HUD's panels docked along the window's edges (the felt is framed clear of them).
+/// The HUD's panels the table never lies under: those docked along the window's edges (the felt is framed clear of
+/// them), and the count (docked under the header on a phone, beside the shoe elsewhere).
 pub const DOCKED: [&str; 6] = [
     "bottom bar",
     "header",
@@ -28,6 +29,9 @@ pub const DOCKED: [&str; 6] = [
     "table info",
     "online panel",
 ];
+
+/// The windows that stand as columns beside the table on a wide screen while open (on a phone, sheets over it).
+pub const COLUMNS: [&str; 2] = ["Chat", "Round log"];
 
 /// A widget as egui's accessibility tree has it.
 #[derive(Clone, Debug, PartialEq)]
@@ -149,6 +153,7 @@ impl Laid {
             let visible = memory.areas().visible_layer_ids();
             DOCKED
                 .iter()
+                .chain(COLUMNS.iter())
                 .filter_map(|name| {
                     let id = egui::Id::new(*name);
                     visible
@@ -248,6 +253,10 @@ impl Laid {
             }
         }
         for (panel, over) in &self.docked {
+            // On a phone the chat and the round log are sheets over the table, meant to cover it while open.
+            if shape.phone() && COLUMNS.contains(&panel.as_str()) {
+                continue;
+            }
             for (piece, under) in &self.felt {
                 if overlap(*over, *under) > 2.0 {
                     faults.push(format!("the HUD's {panel} lies over the table's {piece}"));

@@ -151,8 +151,12 @@ fn seat_buttons(
         let covered = |at: egui::Pos2| {
             let button = egui::Rect::from_center_size(at, size);
             super::layout::DOCKED.into_iter().any(|area| {
-                ctx.memory(|m| m.area_rect(egui::Id::new(area)))
-                    .is_some_and(|rect| rect.intersects(button))
+                let id = egui::Id::new(area);
+                ctx.memory(|m| {
+                    let shown = m.areas().visible_layer_ids().iter().any(|l| l.id == id);
+                    shown.then(|| m.area_rect(id)).flatten()
+                })
+                .is_some_and(|rect| rect.intersects(button))
             })
         };
         if let Some(at) = felt
@@ -181,10 +185,24 @@ fn count_panel(
     seen_cards: Res<crate::game::model::seen::Seen>,
     felt: Felt,
 ) -> Result {
-    let Some(seen) = seen.filter(|_| options.show_count && *pause.get() == Pause::Off) else {
+    let Some(seen) = seen.filter(|_| options.show_count) else {
         return Ok(());
     };
     let ctx = contexts.ctx_mut()?;
+    if *pause.get() != Pause::Off {
+        // Under the pause menu the count is not drawn (its words would lie over the menu's), but on a phone its band
+        // stays: the table does not move when the game pauses.
+        let kept = ctx.memory(|m| m.area_rect(egui::Id::new("count")));
+        if let Some(rect) = kept.filter(|_| theme.shape.phone()) {
+            let edge = if theme.shape == Shape::PhoneLandscape {
+                Edge::Left
+            } else {
+                Edge::Top
+            };
+            dock(ctx, edge, rect);
+        }
+        return Ok(());
+    }
     let system = options.count_system();
     let reading = seen_cards.reading(&seen.0, system);
     let running = bold(format!("{}  {}", system.name, signed(reading.running, 0))).color(GOLD);
@@ -225,8 +243,14 @@ fn count_panel(
         );
         return Ok(());
     }
-    // Beside the shoe on the dealer's side of it, clear of the seats and the chip rack.
-    let Some(at) = felt.on_screen(ctx, felt.layout.shoe + Vec2::new(-80.0, 40.0)) else {
+    // Beside the shoe on the dealer's side of it, clear of the seats and the chip rack; on an upright table (a tall
+    // window), under the shoe's label, clear of the dealer's cards.
+    let beside = if felt.layout.portrait {
+        Vec2::new(60.0, -100.0)
+    } else {
+        Vec2::new(-80.0, 40.0)
+    };
+    let Some(at) = felt.on_screen(ctx, felt.layout.shoe + beside) else {
         return Ok(());
     };
     hud_area(ctx, "count".into())
@@ -817,17 +841,25 @@ pub(super) fn covered(ctx: &egui::Context, portrait: bool) -> crate::game::felt:
             0.0
         }
     };
-    // The bar at its tallest where it stands along the bottom.
-    let bar = if Theme::of(ctx).shape == Shape::PhoneLandscape {
-        0.0
+    // The bar at its tallest where it stands along the bottom; on a phone on its side its column and the header's,
+    // whether drawn or not (a sheet takes the bar's place for a while: the table stays put under it).
+    let sideways = Theme::of(ctx).shape == Shape::PhoneLandscape;
+    let (bar, columns) = if sideways {
+        let column = |width: f32| width + 2.0 * MARGIN + SPACE;
+        (0.0, (column(PHONE_COLUMN), column(PHONE_BAR)))
     } else {
-        above_bottom_bar(ctx, portrait) - SPACE
+        (above_bottom_bar(ctx, portrait) - SPACE, (0.0, 0.0))
     };
+    let (left, right) = (
+        air(bands.left.max(columns.0)),
+        air(bands.right.max(columns.1)),
+    );
     crate::game::felt::layout::Covered {
         top: air(bands.top),
         bottom: air(bands.bottom.max(bar)),
-        left: air(bands.left),
-        right: air(bands.right),
+        left,
+        right,
+        lasting_sides: if sideways { left + right } else { 0.0 },
     }
 }
 

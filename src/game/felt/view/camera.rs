@@ -97,8 +97,8 @@ pub(super) fn projection(layout: &TableLayout) -> Projection {
     })
 }
 
-/// Picks the layout for the shape of what the HUD leaves of the window (a phone on its side, with the HUD in a
-/// column at each side, leaves an upright middle), and the card style.
+/// Picks the layout for the shape of what the HUD's lasting bands leave of the window (a phone on its side, with the
+/// HUD in a column at each side, leaves an upright middle), and the card style.
 pub(super) fn fit_layout(
     windows: Query<&Window>,
     (look, covered): (Res<Look>, Res<Covered>),
@@ -107,11 +107,8 @@ pub(super) fn fit_layout(
     let Ok(window) = windows.single() else {
         return;
     };
-    let free = Vec2::new(
-        window.width() - covered.left - covered.right,
-        window.height() - covered.top - covered.bottom,
-    );
-    let wanted = TableLayout::for_space(free).with_large_index(look.large_index);
+    let space = covered.lasting_space(Vec2::new(window.width(), window.height()));
+    let wanted = TableLayout::for_space(space).with_large_index(look.large_index);
     if *layout != wanted {
         *layout = wanted;
     }
@@ -120,13 +117,13 @@ pub(super) fn fit_layout(
 /// Frames the table in what the HUD leaves of the window ([`Covered`]). It runs after egui's pass, which measures
 /// the HUD, and before the camera's and the transforms' update, so a frame's table and HUD agree from the table's
 /// first frame. The camera glides to a new framing when a band of the HUD changes, and jumps to it when the window
-/// changes shape or the HUD is first measured.
+/// changes shape, the table takes the other layout, the HUD is first measured, or the table is opened again.
 pub(super) fn frame_table(
     windows: Query<&Window>,
     (layout, covered, time): (Res<TableLayout>, Res<Covered>, Res<Time<Real>>),
     mut framing: ResMut<Framing>,
     mut cameras: Query<(&mut Projection, &mut Transform), With<Camera2d>>,
-    (mut window_was, mut covered_was): (Local<Vec2>, Local<Covered>),
+    (mut window_was, mut covered_was, mut upright_was): (Local<Vec2>, Local<Covered>, Local<bool>),
 ) {
     let Ok(window) = windows.single() else {
         return;
@@ -135,9 +132,13 @@ pub(super) fn frame_table(
     if size.x < 1.0 || size.y < 1.0 {
         return;
     }
-    let reshaped = *window_was != size || *covered_was == Covered::default();
+    let reshaped = *window_was != size
+        || *covered_was == Covered::default()
+        || *upright_was != layout.portrait
+        || *framing == Framing::default();
     *window_was = size;
     *covered_was = *covered;
+    *upright_was = layout.portrait;
     let target = Framing::of(&layout, size, *covered);
     let next = if reshaped {
         target
@@ -172,4 +173,9 @@ pub(super) fn frame_table(
             transform.translation = at;
         }
     }
+}
+
+/// The table opened (again): its first frame is framed at once, not glided to from where the last table was framed.
+pub(super) fn forget_framing(mut framing: ResMut<Framing>) {
+    *framing = Framing::default();
 }

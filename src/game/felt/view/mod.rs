@@ -124,7 +124,7 @@ pub(crate) fn plugin(app: &mut App) {
         .add_systems(OnEnter(Screen::Loading), warm_up)
         .add_systems(
             OnEnter(Screen::Table),
-            (dress_table, place_fixtures)
+            (forget_framing, dress_table, place_fixtures)
                 .chain()
                 .after(crate::game::model::screen::TableOpens),
         )
