@@ -183,6 +183,44 @@ impl TableLayout {
     pub fn bankroll_point(&self, seat: u8) -> Vec2 {
         self.seat_point(seat) - Vec2::new(0.0, 56.0)
     }
+
+    /// The table's lasting pieces, named, as boxes in table units: each seat's circle and its label (name and chips),
+    /// the shoe and the discard holder (about 100×130, turned), the dealer's tray. The content holds them all; the
+    /// layout check faults a panel of the HUD over one.
+    pub fn pieces(&self) -> Vec<(String, Rect)> {
+        let piece =
+            |name: String, centre: Vec2, size: Vec2| (name, Rect::from_center_size(centre, size));
+        let mut pieces = Vec::with_capacity(17);
+        for seat in 0..7u8 {
+            let at = self.seat_point(seat);
+            pieces.push(piece(
+                format!("seat {}'s circle", seat + 1),
+                at,
+                Vec2::splat(64.0),
+            ));
+            pieces.push(piece(
+                format!("seat {}'s label", seat + 1),
+                at - Vec2::new(0.0, 60.0),
+                Vec2::new(100.0, 34.0),
+            ));
+        }
+        pieces.push(piece(
+            "shoe".to_string(),
+            self.shoe,
+            Vec2::new(110.0, 130.0),
+        ));
+        pieces.push(piece(
+            "discard holder".to_string(),
+            self.discards,
+            Vec2::new(110.0, 130.0),
+        ));
+        pieces.push(piece(
+            "dealer's tray".to_string(),
+            self.dealer_tray,
+            Vec2::new(300.0, 44.0),
+        ));
+        pieces
+    }
 }
 
 /// How much of the window the HUD covers along each edge, in logical pixels: the bands of panels docked at the top
@@ -367,18 +405,15 @@ mod tests {
                 let (at, size) = seat_box(&layout, seat);
                 inside(at, size, &format!("seat {seat}"));
             }
-            // The shoe and the holder (about 100×130, turned), the house's tray and the dealer's cards.
-            inside(layout.shoe, Vec2::new(110.0, 130.0), "the shoe");
-            inside(
-                layout.discards,
-                Vec2::new(110.0, 130.0),
-                "the discard holder",
-            );
-            inside(
-                layout.dealer_tray,
-                Vec2::new(300.0, 44.0),
-                "the dealer's tray",
-            );
+            // Every lasting piece (the seats' circles and labels, the shoe, the holder, the house's tray), and the
+            // dealer's cards.
+            let pieces = layout.pieces();
+            for name in ["shoe", "discard holder", "dealer's tray"] {
+                assert!(pieces.iter().any(|(piece, _)| piece == name), "{name}");
+            }
+            for (name, rect) in pieces {
+                inside(rect.center(), rect.size(), &name);
+            }
             inside(layout.dealer, CARD_SIZE, "the dealer's first card");
         }
     }

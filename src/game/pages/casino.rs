@@ -703,7 +703,7 @@ pub(super) fn online_hud(
         // nothing.
         if !log.open && !typed.chat_open {
             // On its side, at the foot of the header's column at the left.
-            let sideways = theme.shape == theme::Shape::PhoneLandscape;
+            let sideways = theme.shape.sideways();
             let (anchor, offset, width, edge) = if sideways {
                 let width = super::table_hud::PHONE_COLUMN;
                 (egui::Align2::LEFT_BOTTOM, [8.0, -8.0], width, Edge::Left)

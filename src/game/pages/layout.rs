@@ -112,6 +112,20 @@ pub fn record_felt(ctx: &egui::Context, pieces: Vec<(String, egui::Rect)>) {
     ctx.data_mut(|data| data.insert_temp(egui::Id::new(FELT), (pass, pieces)));
 }
 
+/// Where the area (or window) `name` was drawn, if it was shown in the last pass: egui keeps the rectangles of areas
+/// no longer drawn.
+pub fn shown_area(ctx: &egui::Context, name: &str) -> Option<egui::Rect> {
+    let id = egui::Id::new(name);
+    ctx.memory(|memory| {
+        let shown = memory
+            .areas()
+            .visible_layer_ids()
+            .iter()
+            .any(|layer| layer.id == id);
+        shown.then(|| memory.area_rect(id)).flatten()
+    })
+}
+
 fn felt(ctx: &egui::Context) -> Vec<(String, egui::Rect)> {
     let pass = ctx.cumulative_pass_nr();
     ctx.data(|data| data.get_temp::<(u64, Vec<(String, egui::Rect)>)>(egui::Id::new(FELT)))
@@ -149,22 +163,11 @@ impl Laid {
             areas.sort_by(|a, b| a.0.cmp(&b.0));
             areas
         });
-        let docked = ctx.memory(|memory| {
-            let visible = memory.areas().visible_layer_ids();
-            DOCKED
-                .iter()
-                .chain(COLUMNS.iter())
-                .filter_map(|name| {
-                    let id = egui::Id::new(*name);
-                    visible
-                        .iter()
-                        .any(|layer| layer.id == id)
-                        .then(|| memory.area_rect(id))
-                        .flatten()
-                        .map(|rect| (name.to_string(), rect))
-                })
-                .collect()
-        });
+        let docked = DOCKED
+            .iter()
+            .chain(COLUMNS.iter())
+            .filter_map(|name| shown_area(ctx, name).map(|rect| (name.to_string(), rect)))
+            .collect();
         // A card's own rank and suit are part of the decoration, not words on the page.
         let decorations = decorations(ctx);
         words.retain(|w: &Words| {

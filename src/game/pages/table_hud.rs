@@ -3,7 +3,6 @@
 
 use super::*;
 use crate::engine::words::signed;
-use theme::Shape;
 
 pub(super) fn plugin(app: &mut App) {
     // A table opens with the chat closed (left open at the casino's, it would hide a phone's bar here).
@@ -151,12 +150,7 @@ fn seat_buttons(
         let covered = |at: egui::Pos2| {
             let button = egui::Rect::from_center_size(at, size);
             super::layout::DOCKED.into_iter().any(|area| {
-                let id = egui::Id::new(area);
-                ctx.memory(|m| {
-                    let shown = m.areas().visible_layer_ids().iter().any(|l| l.id == id);
-                    shown.then(|| m.area_rect(id)).flatten()
-                })
-                .is_some_and(|rect| rect.intersects(button))
+                super::layout::shown_area(ctx, area).is_some_and(|rect| rect.intersects(button))
             })
         };
         if let Some(at) = felt
@@ -189,17 +183,15 @@ fn count_panel(
         return Ok(());
     };
     let ctx = contexts.ctx_mut()?;
+    // On a phone the count is docked under the header (on its side, in the header's column).
+    let sideways = theme.shape.sideways();
+    let band = if sideways { Edge::Left } else { Edge::Top };
     if *pause.get() != Pause::Off {
         // Under the pause menu the count is not drawn (its words would lie over the menu's), but on a phone its band
         // stays: the table does not move when the game pauses.
         let kept = ctx.memory(|m| m.area_rect(egui::Id::new("count")));
         if let Some(rect) = kept.filter(|_| theme.shape.phone()) {
-            let edge = if theme.shape == Shape::PhoneLandscape {
-                Edge::Left
-            } else {
-                Edge::Top
-            };
-            dock(ctx, edge, rect);
+            dock(ctx, band, rect);
         }
         return Ok(());
     }
@@ -213,11 +205,10 @@ fn count_panel(
         reading.decks_exact
     );
     if theme.shape.phone() {
-        // On a phone, docked under the header (on its side, in the header's column): never over a hand.
+        // Under the header: never over a hand.
         let Some(header) = ctx.memory(|m| m.area_rect(egui::Id::new("header"))) else {
             return Ok(());
         };
-        let sideways = theme.shape == Shape::PhoneLandscape;
         let shown = hud_area(ctx, "count".into())
             .fixed_pos(egui::pos2(header.left(), header.bottom() + SPACE))
             .show(ctx, |ui| {
@@ -236,11 +227,7 @@ fn count_panel(
                     }
                 });
             });
-        dock(
-            ctx,
-            if sideways { Edge::Left } else { Edge::Top },
-            shown.response.rect,
-        );
+        dock(ctx, band, shown.response.rect);
         return Ok(());
     }
     // Beside the shoe on the dealer's side of it, clear of the seats and the chip rack; on an upright table (a tall
@@ -319,7 +306,7 @@ fn info_panels(
     };
     let round = round_label(table, replay.as_deref());
     let mut menu = false;
-    if theme.shape == Shape::PhoneLandscape {
+    if theme.shape.sideways() {
         // On its side: the header is a column at the left, the bar one at the right, the felt between them.
         let header = hud_area(ctx, "header".into())
             .anchor(egui::Align2::LEFT_TOP, [SPACE, SPACE])
@@ -575,7 +562,7 @@ pub(super) fn phone_sheet<'a>(
     theme: &Theme,
 ) -> egui::Window<'a> {
     let tall = ctx.content_rect().height();
-    if theme.shape == Shape::PhoneLandscape {
+    if theme.shape.sideways() {
         // On its side, in the bar's column, the window's height.
         return window
             .anchor(egui::Align2::RIGHT_BOTTOM, [-SPACE, -SPACE])
@@ -725,7 +712,7 @@ fn pause_menu(
 /// reach); elsewhere at most 760 points, and narrower where that leaves a column of panels at each side.
 pub(super) fn bar_width(ctx: &egui::Context, theme: &Theme) -> f32 {
     let across = ctx.content_rect().width();
-    if theme.shape == Shape::PhoneLandscape {
+    if theme.shape.sideways() {
         PHONE_BAR
     } else if theme.shape.phone() {
         across - 40.0
@@ -843,7 +830,7 @@ pub(super) fn covered(ctx: &egui::Context, portrait: bool) -> crate::game::felt:
     };
     // The bar at its tallest where it stands along the bottom; on a phone on its side its column and the header's,
     // whether drawn or not (a sheet takes the bar's place for a while: the table stays put under it).
-    let sideways = Theme::of(ctx).shape == Shape::PhoneLandscape;
+    let sideways = Theme::of(ctx).shape.sideways();
     let (bar, columns) = if sideways {
         let column = |width: f32| width + 2.0 * MARGIN + SPACE;
         (0.0, (column(PHONE_COLUMN), column(PHONE_BAR)))
@@ -863,41 +850,20 @@ pub(super) fn covered(ctx: &egui::Context, portrait: bool) -> crate::game::felt:
     }
 }
 
-/// Where the table's lasting pieces are on the screen, for the layout check: each seat's circle and label, the shoe,
-/// the discard holder and the dealer's tray (in table units about the layout's points, as `felt::view` draws them).
+/// Where the table's lasting pieces ([`TableLayout::pieces`](crate::game::felt::layout::TableLayout::pieces)) are
+/// on the screen, for the layout check.
 fn mark_the_felt(mut contexts: EguiContexts, felt: Felt) -> Result {
     let ctx = contexts.ctx_mut()?;
-    let layout = &*felt.layout;
-    let mut pieces = Vec::new();
-    let mut piece = |name: String, centre: Vec2, size: Vec2| {
-        let corners = (
-            felt.on_screen(ctx, centre - size / 2.0),
-            felt.on_screen(ctx, centre + size / 2.0),
-        );
-        if let (Some(a), Some(b)) = corners {
-            pieces.push((name, egui::Rect::from_two_pos(a, b)));
-        }
-    };
-    for seat in 0..7u8 {
-        let at = layout.seat_point(seat);
-        piece(format!("seat {}'s circle", seat + 1), at, Vec2::splat(64.0));
-        piece(
-            format!("seat {}'s label", seat + 1),
-            at - Vec2::new(0.0, 60.0),
-            Vec2::new(100.0, 34.0),
-        );
-    }
-    piece("shoe".to_string(), layout.shoe, Vec2::new(110.0, 130.0));
-    piece(
-        "discard holder".to_string(),
-        layout.discards,
-        Vec2::new(110.0, 130.0),
-    );
-    piece(
-        "dealer's tray".to_string(),
-        layout.dealer_tray,
-        Vec2::new(300.0, 44.0),
-    );
+    let pieces = felt
+        .layout
+        .pieces()
+        .into_iter()
+        .filter_map(|(name, rect)| {
+            let a = felt.on_screen(ctx, rect.min)?;
+            let b = felt.on_screen(ctx, rect.max)?;
+            Some((name, egui::Rect::from_two_pos(a, b)))
+        })
+        .collect();
     super::layout::record_felt(ctx, pieces);
     Ok(())
 }
@@ -1128,7 +1094,7 @@ pub(super) fn bottom_bar(
     ctx: &egui::Context,
     contents: impl FnOnce(&mut egui::Ui),
 ) -> egui::Response {
-    let sideways = Theme::of(ctx).shape == Shape::PhoneLandscape;
+    let sideways = Theme::of(ctx).shape.sideways();
     let (anchor, offset, edge) = if sideways {
         (egui::Align2::RIGHT_BOTTOM, [-SPACE, -SPACE], Edge::Right)
     } else {

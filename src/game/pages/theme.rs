@@ -77,6 +77,11 @@ impl Shape {
         matches!(self, Shape::PhonePortrait | Shape::PhoneLandscape)
     }
 
+    /// A phone on its side: the HUD in a column at each side of the table.
+    pub fn sideways(self) -> bool {
+        self == Shape::PhoneLandscape
+    }
+
     /// Held with a thumb: targets of [`size::TARGET`] at least, and the pages at one point a CSS pixel.
     pub fn touch(self) -> bool {
         self != Shape::Desktop
