@@ -32,6 +32,7 @@ on_both!(
     idle_connections_from_one_address_lock_no_one_else_out,
     a_guests_name_is_free_again_once_the_guest_has_gone,
     a_logout_frees_the_seat_and_holds_it_for_no_one,
+    a_disputed_line_keeps_no_one_elses_round_from_the_ledger,
 );
 
 /// A fast table: bets and turns by the clock in a second, companions at once.
@@ -82,12 +83,7 @@ fn under_the_stake(db: &Db, addr: SocketAddr, name: &str) -> Option<String> {
         pump(&mut [&mut ann], |c| c[0].rounds_ended() > ended);
     }
     let chips = ann.chips();
-    ann.send(r#"{"type":"stand"}"#);
-    pump(&mut [&mut ann], |c| {
-        c[0].view
-            .as_ref()
-            .is_some_and(|v| !v.seats()[usize::from(seat)].occupied)
-    });
+    ann.get_up(seat);
     drop(ann);
     // The table writes her chips free in the ledger as it says the seat is empty.
     let key = name.to_lowercase();
@@ -248,27 +244,44 @@ fn look_alike_names_at_once_are_never_both_taken(db: &Db) {
 /// has ended and closed; it never sits with the account's chips.
 fn a_hello_racing_a_logout_never_plays_on(db: &Db) {
     // Ninety-six logins from this one address in a few seconds: the address's limit is raised for it.
-    let running = start_with(db, quick(), |config| {
-        config.logins.per_address = std::num::NonZeroU32::new(1_000).expect("not zero");
-    });
-    let addr = running.addr;
+    let running = start_with(db, quick(), many_logins);
+    hellos_racing_logouts(running.addr, running.addr, "strip", "Dora", 48);
+    drop(running);
+    check_ledger(db);
+}
+
+/// The address's limit on logins raised, for a test that logs in many times from this one address.
+fn many_logins(config: &mut holecard::server::Config) {
+    config.logins.per_address = std::num::NonZeroU32::new(1_000).expect("not zero");
+}
+
+/// `tries` accounts each say hello to `hello_at` as another session of theirs logs out at `logout_at`, at one
+/// moment: each connection is refused, or welcomed and then told its session has ended and closed, never seated at
+/// `table` (a sit is sent at once). Says how many were welcomed before their logout.
+fn hellos_racing_logouts(
+    hello_at: SocketAddr,
+    logout_at: SocketAddr,
+    table: &str,
+    name: &str,
+    tries: usize,
+) {
     let mut welcomed = 0;
-    for i in 0..48 {
-        let name = format!("Dora{i}");
-        let one = account(addr, &name, "correct horse");
-        let two = account(addr, &name, "correct horse");
+    for i in 0..tries {
+        let name = format!("{name}{i}");
+        let one = account(logout_at, &name, "correct horse");
+        let two = account(logout_at, &name, "correct horse");
         let hello = format!(r#"{{"type":"hello","version":1,"token":"{one}"}}"#);
         let (hello, logout) = at_once(
-            || try_hello(addr, &hello),
-            || http(addr, "POST", "/api/logout", None, Some(&two)).0,
+            || try_hello(hello_at, &hello),
+            || http(logout_at, "POST", "/api/logout", None, Some(&two)).0,
         );
         assert_eq!(logout, 204);
         if let Ok(mut client) = hello {
             welcomed += 1;
             // It may be closed already: then the sit goes nowhere.
-            let _ = client.ws.send(tungstenite::Message::text(
-                r#"{"type":"sit","table":"strip","seat":6}"#,
-            ));
+            let _ = client.ws.send(tungstenite::Message::text(format!(
+                r#"{{"type":"sit","table":"{table}","seat":6}}"#
+            )));
             let last = client.until_closed();
             assert!(
                 last.iter().any(|m| matches!(
@@ -288,9 +301,7 @@ fn a_hello_racing_a_logout_never_plays_on(db: &Db) {
             );
         }
     }
-    eprintln!("{welcomed} of 48 hellos were welcomed before their logout");
-    drop(running);
-    check_ledger(db);
+    eprintln!("{welcomed} of {tries} hellos were welcomed before their logout");
 }
 
 /// Any session of an account takes its seat back, and the connection it displaces is told so and closed (before,
@@ -325,12 +336,7 @@ fn any_session_takes_its_accounts_seat_and_the_one_it_displaces_is_told(db: &Db)
             "{name}: {last:?}"
         );
         // Up again, for the next account.
-        laptop.send(r#"{"type":"stand"}"#);
-        pump(&mut [&mut laptop], |c| {
-            c[0].view
-                .as_ref()
-                .is_some_and(|v| !v.seats()[usize::from(seat)].occupied)
-        });
+        laptop.get_up(seat);
     }
 }
 
@@ -355,11 +361,7 @@ fn a_logout_frees_the_seat_and_holds_it_for_no_one(db: &Db) {
         let (status, _) = http(addr, "POST", "/api/logout", None, Some(&token));
         assert_eq!(status, 204);
         ivy.until_the_session_ends();
-        pump(&mut [&mut bob], |c| {
-            c[0].view
-                .as_ref()
-                .is_some_and(|v| !v.seats()[usize::from(seat)].occupied)
-        });
+        bob.until_empty(seat);
         // Back with a new session: she sits at another seat and her connection drops (that seat, hers, waits for
         // her); coming back, she is put in that seat and no other.
         let token = account(addr, &name, "correct horse");
@@ -416,6 +418,77 @@ fn a_logout_frees_the_seat_and_holds_it_for_no_one(db: &Db) {
                 !v.seats()[usize::from(seat)].occupied && !v.seats()[usize::from(hers)].occupied
             })
         });
+    }
+}
+
+/// One account's line of a round refused at settlement (the table and the ledger disagree about its chips: what a
+/// reset racing a sit once did) keeps nothing else of the round from the ledger: another player's result is written,
+/// and that player gets up with the chips the table told him. (Before, the whole round was refused: the other
+/// player's win was never written and he could not leave until a restart.)
+fn a_disputed_line_keeps_no_one_elses_round_from_the_ledger(db: &Db) {
+    let running = start_with(db, quick(), |_| {});
+    let addr = running.addr;
+    let ann_token = account(addr, "Ann", "correct horse");
+    let bob_token = account(addr, "Bob", "correct horse");
+    let mut ann = Client::with_token(addr, &ann_token);
+    let mut bob = Client::with_token(addr, &bob_token);
+    ann.sit_anywhere("strip");
+    let seat = bob.sit_anywhere("strip");
+    let start = bob.chips();
+    // Ann's chips in the ledger change behind the table's back: her line of the next round cannot add up.
+    serving::tamper(
+        db,
+        "UPDATE accounts SET chips = chips - 50000 WHERE name_key = 'ann'",
+    );
+    let ended = bob.rounds_ended();
+    let bet = bob.min_bet();
+    for client in [&mut ann, &mut bob] {
+        client.send(&format!(r#"{{"type":"bet","amount":{}}}"#, bet.0));
+    }
+    // Both stand by the clock; the round ends for Bob with his result told.
+    pump(&mut [&mut ann, &mut bob], |c| c[1].rounds_ended() > ended);
+    let told = bob.chips();
+    let (status, hands) = http(addr, "GET", "/api/history", None, Some(&bob_token));
+    assert_eq!(status, 200, "{hands}");
+    let hands = json(&hands);
+    let nets: Vec<i64> = hands
+        .as_array()
+        .expect("a list")
+        .iter()
+        .map(|h| h["net"].as_i64().expect("a net"))
+        .collect();
+    assert!(!nets.is_empty(), "Bob's round is in his history: {hands}");
+    assert_eq!(
+        Cents(start.0 + nets.iter().sum::<i64>()),
+        told,
+        "the history's net is what the table told"
+    );
+    // Bob gets up, and the ledger has him up with the chips the table told him.
+    bob.get_up(seat);
+    let until = Instant::now() + Duration::from_secs(5);
+    while serving::seated_at(db, "bob").is_some() && Instant::now() < until {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert_eq!(
+        serving::seated_at(db, "bob"),
+        None,
+        "Bob is up in the ledger"
+    );
+    drop((ann, bob));
+    drop(running);
+    let (bob_chips, problems) = with_store(db, async |store| {
+        let bob = store.account("bob").await.expect("answers").expect("Bob");
+        let report = store.check().await.expect("the check runs");
+        (bob.chips, report.problems)
+    });
+    assert_eq!(bob_chips, told, "Bob's chips in the ledger");
+    // What the check finds is Ann's, and only hers: the tampered account and her disputed line.
+    assert!(!problems.is_empty(), "the dispute is reported");
+    for problem in &problems {
+        assert!(
+            problem.contains("Ann") || problem.contains("ann's"),
+            "a problem not of Ann's: {problems:?}"
+        );
     }
 }
 
@@ -819,6 +892,17 @@ fn a_guests_name_is_free_again_once_the_guest_has_gone(db: &Db) {
 
 mod listening {
     use super::*;
+    use holecard::server::Running;
+
+    /// Two servers on one ledger, each set by `config`: the second's first table is `strip-b`.
+    fn two_servers(db: &Db, config: fn(&mut holecard::server::Config)) -> (Running, Running) {
+        let a = start_with(db, quick(), config);
+        let b = start_with(db, quick(), |c| {
+            config(c);
+            c.tables[0].0 = "strip-b".to_string();
+        });
+        (a, b)
+    }
 
     /// Two servers on one PostgreSQL ledger: a logout on one ends the account's connection on the other, also when
     /// the other had lost its LISTEN connection at that moment (PostgreSQL keeps no notification for a listener
@@ -828,10 +912,7 @@ mod listening {
         let Some(db) = Db::on(serving::Backend::Postgres) else {
             return;
         };
-        let a = start_with(&db, quick(), |_| {});
-        let b = start_with(&db, quick(), |config| {
-            config.tables[0].0 = "strip-b".to_string();
-        });
+        let (a, b) = two_servers(&db, |_| {});
         for i in 0..3 {
             let name = format!("Nell{i}");
             let token = account(a.addr, &name, "correct horse");
@@ -849,6 +930,47 @@ mod listening {
             there.until_the_session_ends();
         }
     }
+
+    /// Two servers on one PostgreSQL ledger hold guests' names in the ledger: a name (or one that looks like it) a
+    /// guest plays under on one is refused on the other, and two look-alike guests saying hello at one moment, one
+    /// to each server, are never both welcomed. (Before, each process held its guests' names in its own memory.)
+    #[test]
+    fn a_guests_name_is_held_across_servers() {
+        let Some(db) = Db::on(serving::Backend::Postgres) else {
+            return;
+        };
+        let (a, b) = two_servers(&db, |_| {});
+        let _ann = Client::connect_at(a.addr, "Ann");
+        for look_alike in ["Ann", "ANN", "\u{410}nn"] {
+            let hello = format!(r#"{{"type":"hello","version":1,"name":"{look_alike}"}}"#);
+            let (code, _) = serving::hello_refused(b.addr, &hello);
+            assert_eq!(code, Refusal::BadName, "{look_alike} on the other server");
+        }
+        for i in 0..10 {
+            let hello = |name: String| format!(r#"{{"type":"hello","version":1,"name":"{name}"}}"#);
+            let (one, two) = (hello(format!("Ivy{i}")), hello(format!("IVY{i}")));
+            let (on_a, on_b) = at_once(|| try_hello(a.addr, &one), || try_hello(b.addr, &two));
+            assert!(
+                !(on_a.is_ok() && on_b.is_ok()),
+                "Ivy{i} and IVY{i} were both welcomed, one on each server"
+            );
+            assert!(on_a.is_ok() || on_b.is_ok(), "neither Ivy{i} was welcomed");
+        }
+    }
+
+    /// A hello on one server racing a logout of the same account on the other: the connection is refused, or
+    /// welcomed and then told its session has ended; it never sits with the account's chips.
+    #[test]
+    fn a_hello_racing_a_logout_on_another_server_never_plays_on() {
+        let Some(db) = Db::on(serving::Backend::Postgres) else {
+            return;
+        };
+        let (a, b) = two_servers(&db, many_logins);
+        hellos_racing_logouts(b.addr, a.addr, "strip-b", "Wren", 24);
+        drop((a, b));
+        check_ledger(&db);
+    }
+
     /// A logout on another server that this one has not heard of yet (its NOTIFY still on the way): a bet sent
     /// after the logout was answered is refused by the ledger's word, not taken because the news was late. The
     /// other server's logout is the ledger's own statements, run behind this server's back with no NOTIFY.

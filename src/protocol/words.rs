@@ -23,9 +23,7 @@ pub fn check_chat(text: &str) -> Result<String, String> {
             | GeneralCategory::Format
             | GeneralCategory::LineSeparator
             | GeneralCategory::ParagraphSeparator => continue,
-            GeneralCategory::NonspacingMark
-            | GeneralCategory::EnclosingMark
-            | GeneralCategory::SpacingMark => {
+            _ if is_mark(c) => {
                 marks += 1;
                 if marks > MARKS_PER_LETTER {
                     continue;
@@ -48,7 +46,6 @@ pub fn check_chat(text: &str) -> Result<String, String> {
 /// A character that shows as something: not a space or a blank (a Hangul filler, the blank Braille pattern), not a
 /// mark or a variation selector on its own, not the invisible combining grapheme joiner.
 fn shows(c: char) -> bool {
-    use unicode_properties::{GeneralCategory, UnicodeGeneralCategory};
     let blank = matches!(
         c,
         '\u{034F}'
@@ -63,13 +60,29 @@ fn shows(c: char) -> bool {
             | '\u{FFA0}'
             | '\u{E0100}'..='\u{E01EF}'
     );
-    let mark = matches!(
+    !(c.is_whitespace() || blank || is_mark(c))
+}
+
+/// A combining mark: an accent, a vowel sign or an enclosing circle drawn on the letter before it.
+pub fn is_mark(c: char) -> bool {
+    use unicode_properties::{GeneralCategory, UnicodeGeneralCategory};
+    matches!(
         c.general_category(),
         GeneralCategory::NonspacingMark
             | GeneralCategory::EnclosingMark
             | GeneralCategory::SpacingMark
-    );
-    !(c.is_whitespace() || blank || mark)
+    )
+}
+
+/// The most combining marks on any one letter of `text` (a name with more is refused, as a chat line keeps no more
+/// than [`MARKS_PER_LETTER`]).
+pub fn most_marks_on_a_letter(text: &str) -> usize {
+    let (mut most, mut run) = (0, 0);
+    for c in text.chars() {
+        run = if is_mark(c) { run + 1 } else { 0 };
+        most = most.max(run);
+    }
+    most
 }
 
 #[cfg(test)]

@@ -642,6 +642,21 @@ impl Client {
         assert_eq!(self.chips(), Cents::ZERO, "out of chips in time");
     }
 
+    /// Gets up from `seat` between rounds and waits until the table shows it empty.
+    pub fn get_up(&mut self, seat: SeatId) {
+        self.send(r#"{"type":"stand"}"#);
+        self.until_empty(seat);
+    }
+
+    /// Waits until the client's view of its table shows `seat` empty.
+    pub fn until_empty(&mut self, seat: SeatId) {
+        pump(&mut [&mut *self], |c| {
+            c[0].view
+                .as_ref()
+                .is_some_and(|v| !v.seats()[usize::from(seat)].occupied)
+        });
+    }
+
     /// The chips in front of the client's seat, as its view has them.
     /// The smallest bet at the client's table.
     pub fn min_bet(&self) -> Cents {

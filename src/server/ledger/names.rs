@@ -2,7 +2,7 @@
 //! that look alike (an account's for good, a guest's while it plays); the accounts' looks as the ledger keeps them.
 
 use super::{LedgerError, Store};
-use crate::protocol::MAX_NAME_CHARS;
+use crate::protocol::{MARKS_PER_LETTER, MAX_NAME_CHARS, is_mark, most_marks_on_a_letter};
 use sqlx::Row;
 use unicode_normalization::UnicodeNormalization;
 use unicode_security::{GeneralSecurityProfile, RestrictionLevel, RestrictionLevelDetection};
@@ -11,10 +11,12 @@ use unicode_security::{GeneralSecurityProfile, RestrictionLevel, RestrictionLeve
 const SEPARATORS: &str = " -_.'";
 
 /// A name a person may play under, as it will be shown (trimmed, each run of spaces one space), or why not. It has 1
-/// to [`MAX_NAME_CHARS`] characters: letters and digits of the scripts Unicode recommends for identifiers (TR39's
-/// General Security Profile: no invisible, blank or technical characters such as fillers or small capitals), spaces,
+/// to [`MAX_NAME_CHARS`] characters: letters and digits of the scripts Unicode recommends for identifiers, with the
+/// accents and vowel signs on them (TR39's General Security Profile: no invisible, blank or technical characters such
+/// as fillers or small capitals), spaces,
 /// `-`, `_`, `.` and `'`; and its letters are of one script, or of Latin and one other that is neither Cyrillic nor
-/// Greek (TR39's Moderately Restrictive level), so it cannot mix look-alike letters of several scripts.
+/// Greek (TR39's Moderately Restrictive level), so it cannot mix look-alike letters of several scripts. No letter
+/// carries more than [`MARKS_PER_LETTER`] combining marks (a tower of vowel signs would cover the names around it).
 pub fn check_name(name: &str) -> Result<String, LedgerError> {
     let name: String = name.nfc().collect();
     let name = name.split_whitespace().collect::<Vec<_>>().join(" ");
@@ -24,12 +26,25 @@ pub fn check_name(name: &str) -> Result<String, LedgerError> {
             "a name has 1 to {MAX_NAME_CHARS} characters"
         )));
     }
-    let allowed =
-        |c: char| SEPARATORS.contains(c) || (c.is_alphanumeric() && c.identifier_allowed());
-    if let Some(bad) = name.chars().find(|c| !allowed(*c)) {
+    // A combining mark (an accent, a vowel sign, a virama) belongs to the letter before it.
+    let mut after = ' ';
+    let allowed = |c: char, before: char| {
+        SEPARATORS.contains(c)
+            || (c.is_alphanumeric() && c.identifier_allowed())
+            || (is_mark(c) && c.identifier_allowed() && !SEPARATORS.contains(before))
+    };
+    if let Some(bad) = name.chars().find(|c| {
+        let before = std::mem::replace(&mut after, *c);
+        !allowed(*c, before)
+    }) {
         return Err(LedgerError::Invalid(format!(
             "a name has letters, digits, spaces and - _ . ' only, not {bad:?} (U+{:04X})",
             u32::from(bad)
+        )));
+    }
+    if most_marks_on_a_letter(&name) > MARKS_PER_LETTER {
+        return Err(LedgerError::Invalid(format!(
+            "a letter of a name carries at most {MARKS_PER_LETTER} accents or vowel signs"
         )));
     }
     let letters: String = name.chars().filter(|c| !SEPARATORS.contains(*c)).collect();
@@ -360,6 +375,16 @@ mod tests {
             "one script"
         );
         assert_eq!(check_name("王小明").ok().as_deref(), Some("王小明"));
+        // Letters with their vowel signs, as Arabic and Devanagari write them, are names; a tower of them is not.
+        assert_eq!(check_name("سَلِيم").ok().as_deref(), Some("سَلِيم"));
+        assert_eq!(check_name("लक्ष्मी").ok().as_deref(), Some("लक्ष्मी"));
+        assert!(check_name("Ann \u{301}Lee").is_err(), "a mark on no letter");
+        let marked = |marks: usize| format!("س{}ليم", "\u{650}".repeat(marks));
+        assert!(check_name(&marked(MARKS_PER_LETTER)).is_ok());
+        assert!(
+            check_name(&marked(MARKS_PER_LETTER + 1)).is_err(),
+            "a tower of marks"
+        );
         for refused in [
             "",
             "   ",
