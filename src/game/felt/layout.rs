@@ -5,6 +5,26 @@
 
 use crate::engine::Spot;
 use bevy::prelude::*;
+use bevy::sprite::Anchor;
+
+/// Where words are written on the felt, from the piece they belong to: the point, and which point of the words' box
+/// lies there (larger words grow away from it).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Written {
+    pub at: Vec2,
+    pub anchor: Anchor,
+}
+
+impl Written {
+    const fn new(at: Vec2, anchor: Anchor) -> Written {
+        Written { at, anchor }
+    }
+
+    /// The box of words of `size` written here, from the piece at `from`.
+    pub fn rect(&self, from: Vec2, size: Vec2) -> Rect {
+        Rect::from_center_size(from + self.at - self.anchor.as_vec() * size, size)
+    }
+}
 
 /// A card on the felt, in table units.
 pub const CARD_SIZE: Vec2 = Vec2::new(60.0, 84.0);
@@ -27,8 +47,12 @@ pub struct TableLayout {
     pub dealer: Vec2,
     /// The dealer's chip tray.
     pub dealer_tray: Vec2,
-    /// The dealer's total, below the cards.
+    /// The top centre of the dealer's total, below the cards (larger words grow down from it).
     pub dealer_label: Vec2,
+    /// Where a bet's amount is written, from its circle's centre.
+    pub bet_words: Written,
+    /// Where the chips in the dealer's tray are counted, from the tray's centre.
+    pub tray_words: Written,
     /// Centre of the felt's curve (the seats' curve is an ellipse about it).
     pub centre: Vec2,
     /// The seats' curve: half-width and depth.
@@ -66,7 +90,10 @@ impl TableLayout {
             discards: Vec2::new(-552.0, 280.0),
             dealer: Vec2::new(-23.0, 212.0),
             dealer_tray: Vec2::new(0.0, 300.0),
-            dealer_label: Vec2::new(0.0, 152.0),
+            dealer_label: Vec2::new(0.0, 163.0),
+            // Beside the chips, and the tray's count at its right end.
+            bet_words: Written::new(Vec2::new(34.0, 0.0), Anchor::CENTER_LEFT),
+            tray_words: Written::new(Vec2::new(158.0, 0.0), Anchor::CENTER_LEFT),
             centre: Vec2::new(0.0, 620.0),
             seat_radii: Vec2::splat(800.0),
             seat_step: 13.0,
@@ -90,7 +117,12 @@ impl TableLayout {
             discards: Vec2::new(-282.0, 420.0),
             dealer: Vec2::new(-23.0, 350.0),
             dealer_tray: Vec2::new(0.0, 468.0),
-            dealer_label: Vec2::new(0.0, 288.0),
+            dealer_label: Vec2::new(0.0, 299.0),
+            // The seats stand close on the upright table: a bet's amount lies over its circle's lower half, clear
+            // of the seat's name under it (larger words grow up over the chips); the tray's count under the tray,
+            // clear of the shoe.
+            bet_words: Written::new(Vec2::new(0.0, -31.0), Anchor::BOTTOM_CENTER),
+            tray_words: Written::new(Vec2::new(0.0, -25.0), Anchor::TOP_CENTER),
             centre: Vec2::new(0.0, 170.0),
             seat_radii: Vec2::new(292.0, 545.0),
             seat_step: 25.0,
@@ -185,12 +217,13 @@ impl TableLayout {
     }
 
     /// The table's lasting pieces, named, as boxes in table units: each seat's circle and its label (name and chips),
-    /// the shoe and the discard holder (about 100×130, turned), the dealer's tray. The content holds them all; the
-    /// layout check faults a panel of the HUD over one.
-    pub fn pieces(&self) -> Vec<(String, Rect)> {
+    /// the shoe and the discard holder (about 100×130, turned) with their counts, the dealer's tray and its chips.
+    /// The words are `words` times their size (see [`Framing::words`]), and their boxes with them. The content holds
+    /// them all; the layout check faults a panel of the HUD over one.
+    pub fn pieces(&self, words: f32) -> Vec<(String, Rect)> {
         let piece =
             |name: String, centre: Vec2, size: Vec2| (name, Rect::from_center_size(centre, size));
-        let mut pieces = Vec::with_capacity(17);
+        let mut pieces = Vec::with_capacity(20);
         for seat in 0..7u8 {
             let at = self.seat_point(seat);
             pieces.push(piece(
@@ -198,29 +231,72 @@ impl TableLayout {
                 at,
                 Vec2::splat(64.0),
             ));
+            // Its name and chips hang from under the circle and grow downwards.
+            let label = Vec2::new(100.0, 34.0) * words;
             pieces.push(piece(
                 format!("seat {}'s label", seat + 1),
-                at - Vec2::new(0.0, 60.0),
-                Vec2::new(100.0, 34.0),
+                at - Vec2::new(0.0, LABEL_TOP + label.y / 2.0),
+                label,
             ));
         }
-        pieces.push(piece(
-            "shoe".to_string(),
-            self.shoe,
-            Vec2::new(110.0, 130.0),
-        ));
-        pieces.push(piece(
-            "discard holder".to_string(),
-            self.discards,
-            Vec2::new(110.0, 130.0),
-        ));
+        for (name, at, inward) in [
+            ("shoe", self.shoe, -1.0),
+            ("discard holder", self.discards, 1.0),
+        ] {
+            pieces.push(piece(name.to_string(), at, Vec2::new(110.0, 130.0)));
+            // The count hangs under it from its outer edge and grows inwards (turned with it: a margin for that).
+            let count = Vec2::new(110.0 * words, 18.0 * words + 24.0);
+            let outer = at.x - inward * COUNT_EDGE;
+            pieces.push(piece(
+                format!("{name}'s count"),
+                Vec2::new(
+                    outer + inward * count.x / 2.0,
+                    at.y - COUNT_TOP - count.y / 2.0 + 12.0,
+                ),
+                count,
+            ));
+        }
         pieces.push(piece(
             "dealer's tray".to_string(),
             self.dealer_tray,
             Vec2::new(300.0, 44.0),
         ));
+        pieces.push((
+            "dealer's tray's chips".to_string(),
+            self.tray_words
+                .rect(self.dealer_tray, Vec2::new(72.0, 16.0) * words),
+        ));
         pieces
     }
+
+    /// What must be seen of the table with its words `words` times their size: the content and every piece.
+    pub fn content_for(&self, words: f32) -> Rect {
+        self.pieces(words)
+            .into_iter()
+            .fold(self.content, |content, (_, piece)| content.union(piece))
+    }
+}
+
+/// From a seat's bet circle's centre down to the top of its label.
+pub const LABEL_TOP: f32 = 44.0;
+/// From the shoe's (or the holder's) centre down to the top of its count, and out to the count's outer edge.
+pub const COUNT_TOP: f32 = 62.0;
+pub const COUNT_EDGE: f32 = 50.0;
+
+/// The least size of the words on the felt (a seat's name and chips, a count, a total), in logical pixels (CSS
+/// pixels in a browser): the theme's floor for any words.
+pub const FELT_WORDS_FLOOR: f32 = 13.0;
+/// The smallest words the felt writes, in table units (the holder's count, the tray's chips).
+pub const SMALLEST_FELT_WORDS: f32 = 12.0;
+/// The most the felt's words are enlarged.
+const MOST_WORDS: f32 = 3.0;
+
+/// How many times their size the felt's words are written at `pixels_per_unit`, so the smallest are at least
+/// [`FELT_WORDS_FLOOR`] on the screen: in eighths (a window dragged larger does not lay them out at every size on the
+/// way), never smaller than their size.
+pub fn words_for(pixels_per_unit: f32) -> f32 {
+    let wanted = FELT_WORDS_FLOOR / (SMALLEST_FELT_WORDS * pixels_per_unit.max(1e-3));
+    ((wanted * 8.0 - 1e-3).ceil() / 8.0).clamp(1.0, MOST_WORDS)
 }
 
 /// How much of the window the HUD covers along each edge, in logical pixels: the bands of panels docked at the top
@@ -248,11 +324,16 @@ impl Covered {
     }
 }
 
-/// Where the camera looks and how near: logical pixels per table unit, and the table point at the window's centre.
+/// Where the camera looks and how near: logical pixels per table unit, and the table point at the window's centre;
+/// and how large the felt's words are written for that.
 #[derive(Resource, Clone, Copy, Debug, PartialEq)]
 pub struct Framing {
     pub pixels_per_unit: f32,
     pub centre: Vec2,
+    /// The felt's words are written this many times their size in table units, so that on a small screen (a phone
+    /// shows the table at about half a pixel a unit) a seat's name is still read at [`FELT_WORDS_FLOOR`]. The table
+    /// makes room for the larger words ([`TableLayout::content_for`]).
+    pub words: f32,
 }
 
 impl Default for Framing {
@@ -260,6 +341,7 @@ impl Default for Framing {
         Framing {
             pixels_per_unit: 1.0,
             centre: Vec2::ZERO,
+            words: 1.0,
         }
     }
 }
@@ -277,9 +359,22 @@ impl Framing {
             (window.x - covered.left - covered.right).max(1.0),
             (window.y - covered.top - covered.bottom).max(1.0),
         );
-        let content = layout.content.size();
-        let fitted = (free.x / content.x).min(free.y / content.y);
-        let scale = fitted.max(whole * LEAST_SCALE);
+        let fit = |words: f32| {
+            let content = layout.content_for(words).size();
+            (free.x / content.x)
+                .min(free.y / content.y)
+                .max(whole * LEAST_SCALE)
+        };
+        // Larger words take room and make the table smaller, which wants larger words: a few rounds settle it.
+        let (mut words, mut scale) = (1.0, fit(1.0));
+        for _ in 0..8 {
+            let wanted = words_for(scale);
+            if wanted <= words {
+                break;
+            }
+            words = wanted;
+            scale = fit(words);
+        }
         // The free rectangle's centre, from the window's, in pixels (y up, as the table's units go).
         let offset = Vec2::new(
             (covered.left - covered.right) / 2.0,
@@ -287,7 +382,8 @@ impl Framing {
         );
         Framing {
             pixels_per_unit: scale,
-            centre: layout.content.center() - offset / scale,
+            centre: layout.content_for(words).center() - offset / scale,
+            words,
         }
     }
 
@@ -301,7 +397,8 @@ impl Framing {
     }
 
     /// A step of `seconds` from `self` towards `target`: the table glides to a new framing in about a fifth of a
-    /// second rather than jumping when a band of the HUD changes height.
+    /// second rather than jumping when a band of the HUD changes height. The words take their new size at once (laid
+    /// out again once, not at every step).
     pub fn towards(self, target: Framing, seconds: f32) -> Framing {
         let t = 1.0 - (-seconds * 15.0).exp();
         let near = |a: f32, b: f32| (a - b).abs() < 0.001 * b.abs().max(1.0);
@@ -309,6 +406,7 @@ impl Framing {
             pixels_per_unit: self.pixels_per_unit
                 + (target.pixels_per_unit - self.pixels_per_unit) * t,
             centre: self.centre + (target.centre - self.centre) * t,
+            words: target.words,
         };
         if near(step.pixels_per_unit, target.pixels_per_unit)
             && step.centre.distance(target.centre) < 0.5
@@ -407,7 +505,7 @@ mod tests {
             }
             // Every lasting piece (the seats' circles and labels, the shoe, the holder, the house's tray), and the
             // dealer's cards.
-            let pieces = layout.pieces();
+            let pieces = layout.pieces(1.0);
             for name in ["shoe", "discard holder", "dealer's tray"] {
                 assert!(pieces.iter().any(|(piece, _)| piece == name), "{name}");
             }
@@ -422,7 +520,8 @@ mod tests {
     fn framed(layout: &TableLayout, window: Vec2, covered: Covered) -> (Rect, Rect) {
         let framing = Framing::of(layout, window, covered);
         let corner = |p: Vec2| framing.on_screen(window, p);
-        let content = Rect::from_corners(corner(layout.content.min), corner(layout.content.max));
+        let whole = layout.content_for(framing.words);
+        let content = Rect::from_corners(corner(whole.min), corner(whole.max));
         let free = Rect::new(
             covered.left,
             covered.top,
@@ -484,6 +583,55 @@ mod tests {
     }
 
     #[test]
+    fn the_felts_words_are_read_at_the_floor_and_the_table_makes_room_for_them() {
+        let phone = Covered {
+            top: 121.0,
+            bottom: 200.0,
+            ..Covered::default()
+        };
+        let desk = Covered {
+            bottom: 190.0,
+            ..Covered::default()
+        };
+        for (layout, window, covered) in [
+            (TableLayout::portrait(), Vec2::new(390.0, 844.0), phone),
+            (TableLayout::portrait(), Vec2::new(360.0, 640.0), phone),
+            (TableLayout::landscape(), Vec2::new(1280.0, 720.0), desk),
+            (TableLayout::landscape(), Vec2::new(1920.0, 1080.0), desk),
+        ] {
+            let framing = Framing::of(&layout, window, covered);
+            let smallest = SMALLEST_FELT_WORDS * framing.words * framing.pixels_per_unit;
+            // (A small phone whose HUD leaves a third of it gets the largest words there are.)
+            assert!(
+                smallest >= FELT_WORDS_FLOOR - 0.01 || framing.words == MOST_WORDS,
+                "at {window}: the smallest words at {smallest} px ({framing:?})"
+            );
+            // Every piece with its larger words inside what is framed.
+            let content = layout.content_for(framing.words);
+            for (name, piece) in layout.pieces(framing.words) {
+                assert!(
+                    content.contains(piece.min) && content.contains(piece.max),
+                    "{name}"
+                );
+            }
+            let (free, shown) = framed(&layout, window, covered);
+            assert!(
+                free.inflate(0.01).contains(shown.min) && free.inflate(0.01).contains(shown.max),
+                "at {window}: {shown:?} leaves {free:?}"
+            );
+        }
+        // A phone's table writes its words about twice their size; a large window, at their size.
+        let phone = Framing::of(&TableLayout::portrait(), Vec2::new(390.0, 844.0), phone);
+        assert!(phone.words >= 1.75 && phone.words < MOST_WORDS, "{phone:?}");
+        let large = Framing::of(&TableLayout::landscape(), Vec2::new(1920.0, 1080.0), desk);
+        assert_eq!(large.words, 1.0, "{large:?}");
+        // In eighths, never under their size.
+        assert_eq!(words_for(10.0), 1.0);
+        assert_eq!(words_for(13.0 / 12.0), 1.0);
+        assert_eq!(words_for(0.5), 2.25);
+    }
+
+    #[test]
     fn a_window_mostly_covered_keeps_the_table_readable() {
         // A phone on its side: the bands leave a strip; the table keeps LEAST_SCALE of its size in the whole window.
         let layout = TableLayout::landscape();
@@ -508,6 +656,7 @@ mod tests {
         let to = Framing {
             pixels_per_unit: 0.5,
             centre: Vec2::new(0.0, 40.0),
+            words: 2.0,
         };
         let mut at = from;
         let mut frames = 0;

@@ -7,7 +7,7 @@
 //! out again when that changes, so the words stay sharp at any window size and device-pixel ratio.
 
 use super::fonts::{BOLD_FAMILY, FontFile, GameFonts, font_bytes, font_definitions};
-use crate::game::felt::layout::TableLayout;
+use crate::game::felt::layout::{Framing, TableLayout};
 use bevy::asset::RenderAssetUsages;
 use bevy::camera::visibility::NoFrustumCulling;
 use bevy::mesh::{Indices, PrimitiveTopology};
@@ -49,7 +49,14 @@ impl Lettering {
         Self { anchor, ..self }
     }
 
-    fn job(&self) -> LayoutJob {
+    /// The words laid out at `words` times their size ([`Framing::words`]); the rules printed along the felt's edge
+    /// keep theirs, as a table's print does.
+    fn job(&self, words: f32) -> LayoutJob {
+        let size = if self.arc.is_some() {
+            self.size
+        } else {
+            self.size * words
+        };
         let family = if self.bold {
             egui::FontFamily::Name(BOLD_FAMILY.into())
         } else {
@@ -57,7 +64,7 @@ impl Lettering {
         };
         let mut job = LayoutJob::simple(
             self.words.clone(),
-            egui::FontId::new(self.size, family),
+            egui::FontId::new(size, family),
             egui::Color32::WHITE,
             f32::INFINITY,
         );
@@ -104,6 +111,8 @@ pub struct Letterer {
     atlas: Handle<Image>,
     /// Device pixels per table unit the glyphs are rasterised for.
     pixels_per_unit: f32,
+    /// How many times their size the words were laid out ([`Framing::words`]).
+    words: f32,
 }
 
 impl Letterer {
@@ -125,6 +134,7 @@ pub(crate) fn plugin(app: &mut App) {
         fonts: None,
         atlas,
         pixels_per_unit: 1.0,
+        words: 1.0,
     })
     .add_systems(
         PostUpdate,
@@ -206,11 +216,12 @@ pub fn pixels_per_unit(window: Option<&Window>) -> f32 {
     ((exact * 8.0).round() / 8.0).clamp(0.25, 8.0)
 }
 
-/// Lays out lettering whose words changed (all of it when the pixel density or the atlas changed), rasterising new
-/// glyphs into the atlas, and builds each one's mesh.
+/// Lays out lettering whose words changed (all of it when the pixel density, the words' size or the atlas changed),
+/// rasterising new glyphs into the atlas, and builds each one's mesh.
 fn lay_out(
     mut letterer: ResMut<Letterer>,
     windows: Query<&Window>,
+    framing: Option<Res<Framing>>,
     mut images: ResMut<Assets<Image>>,
     mut meshes: ResMut<Assets<Mesh>>,
     mut lettering: Query<(Entity, Ref<Lettering>, &mut LaidOut)>,
@@ -221,8 +232,10 @@ fn lay_out(
         return;
     };
     let density = pixels_per_unit(windows.iter().next());
-    let mut everything = density != letterer.pixels_per_unit;
+    let words = framing.map_or(1.0, |framing| framing.words);
+    let mut everything = density != letterer.pixels_per_unit || words != letterer.words;
     letterer.pixels_per_unit = density;
+    letterer.words = words;
     // A nearly full atlas starts again empty; every glyph is then rasterised anew.
     if fonts.font_atlas_fill_ratio() > 0.8 {
         *fonts = Fonts::new(text_options(), fonts.definitions().clone());
@@ -234,7 +247,7 @@ fn lay_out(
         if everything || lettering.is_changed() || laid.galley.is_none() {
             let galley = fonts
                 .with_pixels_per_point(density)
-                .layout_job(lettering.job());
+                .layout_job(lettering.job(words));
             laid.size = Vec2::new(galley.rect.width(), galley.rect.height());
             laid.galley = Some(galley);
             changed.push(entity);
@@ -386,7 +399,9 @@ mod tests {
 
     /// The mesh of `lettering` laid out at one pixel per unit, as vertex positions (x, y).
     fn laid_out(fonts: &mut Fonts, lettering: &Lettering) -> Vec<Vec2> {
-        let galley = fonts.with_pixels_per_point(1.0).layout_job(lettering.job());
+        let galley = fonts
+            .with_pixels_per_point(1.0)
+            .layout_job(lettering.job(1.0));
         let mesh = galley_mesh(&galley, lettering, Vec2::splat(1024.0))
             .unwrap_or_else(|| panic!("{:?} drew nothing", lettering.words));
         let Some(bevy::mesh::VertexAttributeValues::Float32x3(positions)) =

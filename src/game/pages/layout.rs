@@ -77,6 +77,9 @@ pub struct Laid {
     /// The table's pieces on the screen (a seat's circle and label, the shoe, …), by name: no docked panel may lie
     /// over one.
     pub felt: Vec<(String, egui::Rect)>,
+    /// The words written on the felt (names, chips, counts, totals; not the rules printed along its edge), as shown:
+    /// each at least the floor, none over another, no docked panel over one.
+    pub felt_words: Vec<Words>,
 }
 
 /// Where the Title's decorations lie this pass (`backdrop` records them).
@@ -107,9 +110,9 @@ fn decorations(ctx: &egui::Context) -> Vec<egui::Rect> {
 const FELT: &str = "the felt's pieces on the screen";
 
 /// Where the table's pieces lie on the screen this pass (`table_hud` records them), in points.
-pub fn record_felt(ctx: &egui::Context, pieces: Vec<(String, egui::Rect)>) {
+pub fn record_felt(ctx: &egui::Context, pieces: Vec<(String, egui::Rect)>, words: Vec<Words>) {
     let pass = ctx.cumulative_pass_nr();
-    ctx.data_mut(|data| data.insert_temp(egui::Id::new(FELT), (pass, pieces)));
+    ctx.data_mut(|data| data.insert_temp(egui::Id::new(FELT), (pass, pieces, words)));
 }
 
 /// Where the area (or window) `name` was drawn, if it was shown in the last pass: egui keeps the rectangles of areas
@@ -126,11 +129,13 @@ pub fn shown_area(ctx: &egui::Context, name: &str) -> Option<egui::Rect> {
     })
 }
 
-fn felt(ctx: &egui::Context) -> Vec<(String, egui::Rect)> {
+/// The felt's pieces and words recorded in this pass (or the one before).
+fn felt(ctx: &egui::Context) -> (Vec<(String, egui::Rect)>, Vec<Words>) {
+    type Recorded = (u64, Vec<(String, egui::Rect)>, Vec<Words>);
     let pass = ctx.cumulative_pass_nr();
-    ctx.data(|data| data.get_temp::<(u64, Vec<(String, egui::Rect)>)>(egui::Id::new(FELT)))
-        .filter(|(at, _)| *at + 1 >= pass)
-        .map(|(_, pieces)| pieces)
+    ctx.data(|data| data.get_temp::<Recorded>(egui::Id::new(FELT)))
+        .filter(|(at, _, _)| *at + 1 >= pass)
+        .map(|(_, pieces, words)| (pieces, words))
         .unwrap_or_default()
 }
 
@@ -175,6 +180,7 @@ impl Laid {
                 .iter()
                 .any(|d| d.expand(2.0).contains_rect(w.rect))
         });
+        let (felt, felt_words) = felt(ctx);
         Laid {
             screen: ctx.content_rect(),
             zoom: ctx.zoom_factor(),
@@ -183,7 +189,8 @@ impl Laid {
             areas,
             decorations,
             docked,
-            felt: felt(ctx),
+            felt,
+            felt_words,
         }
     }
 
@@ -265,6 +272,32 @@ impl Laid {
                     faults.push(format!("the HUD's {panel} lies over the table's {piece}"));
                 }
             }
+            for words in &self.felt_words {
+                if overlap(*over, words.rect) > 2.0 {
+                    faults.push(format!(
+                        "the HUD's {panel} lies over the felt's words {:?}",
+                        words.text
+                    ));
+                }
+            }
+        }
+        // The felt's words: read at the floor, and apart.
+        for (i, words) in self.felt_words.iter().enumerate() {
+            if px(words.size) < TEXT_FLOOR - 0.01 {
+                faults.push(format!(
+                    "the felt's words under {TEXT_FLOOR} px: {:?} at {:.1} px",
+                    words.text,
+                    px(words.size)
+                ));
+            }
+            for other in &self.felt_words[i + 1..] {
+                if overlap(words.rect, other.rect) > 4.0 / self.zoom {
+                    faults.push(format!(
+                        "the felt's words {:?} and {:?} overlap",
+                        words.text, other.text
+                    ));
+                }
+            }
         }
         for (name, rect) in &self.areas {
             if !screen.contains_rect(*rect) {
@@ -326,6 +359,7 @@ impl Laid {
             "screen": [self.screen.width() * self.zoom, self.screen.height() * self.zoom],
             "zoom": self.zoom,
             "smallest_words": self.words.iter().map(|w| w.size * self.zoom).fold(f32::INFINITY, f32::min),
+            "smallest_felt_words": self.felt_words.iter().map(|w| w.size * self.zoom).fold(f32::INFINITY, f32::min),
             "faults": self.faults(shape),
             "widgets": widgets,
         })

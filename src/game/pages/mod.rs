@@ -492,9 +492,16 @@ mod tests {
             let framing = Framing::of(&layout, window, covered);
             let unframed = Framing::of(&layout, window, Covered::default());
             let mut under = 0;
+            let pieces = layout.pieces(framing.words);
             for seat in 0..7 {
-                // The label's foot: under the circle, as `felt::view` writes the name and the chips.
-                let foot = layout.seat_point(seat) - Vec2::new(0.0, 77.0);
+                // The label's foot: under the circle, as `felt::view` writes the name and the chips (as large as the
+                // framing writes them).
+                let label = format!("seat {}'s label", seat + 1);
+                let (_, label) = pieces
+                    .iter()
+                    .find(|(name, _)| *name == label)
+                    .expect("a label");
+                let foot = Vec2::new(label.center().x, label.min.y);
                 let at = framing.on_screen(window, foot);
                 assert!(
                     at.y < bar.top() && at.x > 0.0 && at.x < screen.x,

@@ -850,23 +850,62 @@ pub(super) fn covered(ctx: &egui::Context, portrait: bool) -> crate::game::felt:
     }
 }
 
-/// Where the table's lasting pieces ([`TableLayout::pieces`](crate::game::felt::layout::TableLayout::pieces)) are
-/// on the screen, for the layout check.
-fn mark_the_felt(mut contexts: EguiContexts, felt: Felt) -> Result {
+/// Where the table's lasting pieces ([`TableLayout::pieces`](crate::game::felt::layout::TableLayout::pieces)) and
+/// the words written on the felt are on the screen, for the layout check.
+fn mark_the_felt(
+    mut contexts: EguiContexts,
+    felt: Felt,
+    framing: Res<crate::game::felt::layout::Framing>,
+    lettering: Query<FeltWords>,
+) -> Result {
     let ctx = contexts.ctx_mut()?;
+    let on_screen = |rect: Rect| {
+        let a = felt.on_screen(ctx, rect.min)?;
+        let b = felt.on_screen(ctx, rect.max)?;
+        Some(egui::Rect::from_two_pos(a, b))
+    };
     let pieces = felt
         .layout
-        .pieces()
+        .pieces(framing.words)
         .into_iter()
-        .filter_map(|(name, rect)| {
-            let a = felt.on_screen(ctx, rect.min)?;
-            let b = felt.on_screen(ctx, rect.max)?;
-            Some((name, egui::Rect::from_two_pos(a, b)))
+        .filter_map(|(name, rect)| Some((name, on_screen(rect)?)))
+        .collect();
+    // Words as drawn: laid out at the framing's size, scaled with what carries them (a banner), over half inked.
+    let zoom = ctx.zoom_factor();
+    let words = lettering
+        .iter()
+        .filter(|(lettering, _, _, shown, ink)| {
+            lettering.arc.is_none()
+                && !lettering.words.trim().is_empty()
+                && shown.get()
+                && ink.0.alpha() > 0.5
+        })
+        .filter_map(|(lettering, laid, at, _, _)| {
+            let scale = at.scale().x;
+            let size = laid.size * scale;
+            let anchor = at.translation().truncate();
+            // The anchor is a point of the words' box: from it to the box's centre.
+            let centre = anchor - lettering.anchor.as_vec() * size;
+            Some(super::layout::Words {
+                rect: on_screen(Rect::from_center_size(centre, size))?,
+                off_screen: false,
+                size: lettering.size * framing.words * scale * framing.pixels_per_unit / zoom,
+                text: lettering.words.clone(),
+            })
         })
         .collect();
-    super::layout::record_felt(ctx, pieces);
+    super::layout::record_felt(ctx, pieces, words);
     Ok(())
 }
+
+/// A run of the felt's words, as the layout check reads it.
+type FeltWords = (
+    &'static crate::game::felt::lettering::Lettering,
+    &'static crate::game::felt::lettering::LaidOut,
+    &'static GlobalTransform,
+    &'static InheritedVisibility,
+    &'static crate::game::felt::lettering::Ink,
+);
 
 /// Gives the felt what the HUD covers, once the HUD is drawn: the camera frames the table in the rest.
 pub(super) fn frame_the_felt(

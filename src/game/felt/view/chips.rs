@@ -10,11 +10,44 @@ pub(super) fn dress_piles(
 ) {
     for entity in bankrolls.iter().chain(&circles) {
         commands.entity(entity).insert(ShownAmount::default());
+        // Placed where the layout writes a bet's amount (`place_fixtures`), on a dark backing.
         commands.entity(entity).with_child((
             PileLabel,
-            anchored(text(true, 13.0, Color::WHITE, ""), Anchor::CENTER_LEFT),
-            Transform::from_xyz(34.0, 0.0, 0.2),
+            text(true, 13.0, Color::WHITE, ""),
+            Transform::from_xyz(0.0, 0.0, 3.0),
+            children![(
+                Backing,
+                Sprite::from_color(Color::srgba(0.0, 0.0, 0.0, 0.55), Vec2::ONE),
+                Transform::from_xyz(0.0, 0.0, -0.1),
+                Visibility::Hidden,
+            )],
         ));
+    }
+}
+
+/// The dark box behind a bet's amount, so it reads over chips and felt alike.
+#[derive(Component)]
+pub(super) struct Backing;
+
+/// Each backing fits the words in front of it (as last laid out), a little larger, and shows only behind words.
+pub(super) fn fit_backings(
+    mut backings: Query<(&ChildOf, &mut Sprite, &mut Transform, &mut Visibility), With<Backing>>,
+    words: Query<(&Lettering, &crate::game::felt::lettering::LaidOut)>,
+) {
+    for (parent, mut sprite, mut transform, mut visibility) in &mut backings {
+        let Ok((lettering, laid)) = words.get(parent.parent()) else {
+            continue;
+        };
+        let shown = !lettering.words.is_empty() && laid.size.x > 0.0;
+        let size = laid.size + Vec2::new(laid.size.y * 0.5, 2.0);
+        let centre = -lettering.anchor.as_vec() * laid.size;
+        if sprite.custom_size != Some(size) {
+            sprite.custom_size = Some(size);
+        }
+        if transform.translation.truncate() != centre {
+            transform.translation = centre.extend(-0.1);
+        }
+        visibility.set_if_neq(visible(shown));
     }
 }
 

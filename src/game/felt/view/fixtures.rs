@@ -73,7 +73,7 @@ pub(super) fn dress_table(
                     art.back(*look, session.level.card_back, CARD_SIZE * 0.92),
                     Transform::from_xyz(0.0, 7.0, 0.1),
                 ),
-                count_label(),
+                count_label(Anchor::TOP_RIGHT, COUNT_EDGE),
             ],
         ));
     }
@@ -89,7 +89,7 @@ pub(super) fn dress_table(
                     Transform::from_xyz(0.0, 0.0, 0.1).with_rotation(Quat::from_rotation_z(0.06)),
                     Visibility::Hidden,
                 ),
-                count_label(),
+                count_label(Anchor::TOP_LEFT, -COUNT_EDGE),
             ],
         ));
     }
@@ -99,15 +99,11 @@ pub(super) fn dress_table(
             picture(&art.chip_tray, Vec2::new(300.0, 44.0)),
             ShownAmount::default(),
             children![
-                (
-                    PileLabel,
-                    anchored(text(false, 12.0, ink, ""), Anchor::CENTER_LEFT),
-                    Transform::from_xyz(158.0, 0.0, 0.2),
-                ),
+                (PileLabel, text(false, 12.0, ink, "")),
                 (
                     DealerLabel,
                     Fixture::DealerLabel,
-                    text(true, 18.0, Color::WHITE, ""),
+                    anchored(text(true, 18.0, Color::WHITE, ""), Anchor::TOP_CENTER),
                 ),
             ],
         ));
@@ -132,12 +128,32 @@ pub(super) fn dress_table(
     }
 }
 
-/// Puts the fixed pieces where the layout says: on entering the table and whenever the window changes shape.
+/// Puts the fixed pieces where the layout says, and the amounts of the bets and the tray where it writes them: on
+/// entering the table and whenever the window changes shape or the felt's words their size.
+#[allow(clippy::type_complexity)]
 pub(super) fn place_fixtures(
-    layout: Res<TableLayout>,
+    (layout, framing): (Res<TableLayout>, Res<Framing>),
     mut fixtures: Query<(&Fixture, &mut Transform), Without<Printed>>,
     mut printed: Query<(&Printed, &mut Transform, &mut Lettering)>,
+    mut amounts: Query<
+        (&ChildOf, &mut Transform, &mut Lettering),
+        (With<PileLabel>, Without<Fixture>, Without<Printed>),
+    >,
+    (trays, circles): (Query<(), With<DealerTray>>, Query<(), With<BetCircle>>),
 ) {
+    for (parent, mut transform, mut lettering) in &mut amounts {
+        let written = if trays.contains(parent.parent()) {
+            layout.tray_words
+        } else if circles.contains(parent.parent()) {
+            layout.bet_words
+        } else {
+            continue;
+        };
+        transform.translation = written.at.extend(transform.translation.z);
+        if lettering.anchor != written.anchor {
+            lettering.anchor = written.anchor;
+        }
+    }
     for (fixture, mut transform) in &mut fixtures {
         *transform = match *fixture {
             Fixture::Rail => Transform::from_translation(layout.centre.extend(0.0)).with_scale(
@@ -157,29 +173,35 @@ pub(super) fn place_fixtures(
             }
             Fixture::Seat(seat) => {
                 let at = layout.seat_point(seat);
-                Transform::from_xyz(at.x, at.y - 44.0, 3.0)
+                Transform::from_xyz(at.x, at.y - LABEL_TOP, 3.0)
             }
             Fixture::Circle(seat) => {
                 Transform::from_translation(layout.seat_point(seat).extend(3.0))
             }
         };
     }
-    // The rules follow the felt's edge, each line a little further in than the one before.
+    // The rules follow the felt's edge, each line a little further in than the one before, and clear of the
+    // dealer's total above them however large it is written.
+    let below_the_total = DEALER_WORDS * (framing.words - 1.0);
     for (line, mut transform, mut lettering) in &mut printed {
         *transform = Transform::from_translation(layout.print_centre.extend(1.0));
-        let radius = Some(layout.print_radius + 28.0 * line.line as f32);
+        let radius = Some(layout.print_radius + below_the_total + 28.0 * line.line as f32);
         if lettering.arc != radius {
             lettering.arc = radius;
         }
     }
 }
 
-/// The count under the shoe or the discard holder.
-pub(super) fn count_label() -> impl Bundle {
+/// The height of a line of the dealer's total (18 units, bold), in table units.
+const DEALER_WORDS: f32 = 22.0;
+
+/// The count under the shoe or the discard holder, hung from its outer edge (`anchor`, `x`) so that larger words
+/// grow in towards the middle of the table.
+pub(super) fn count_label(anchor: Anchor, x: f32) -> impl Bundle {
     (
         CountLabel,
-        text(false, 13.0, Color::WHITE, ""),
-        Transform::from_xyz(0.0, -70.0, 0.2),
+        anchored(text(false, 13.0, Color::WHITE, ""), anchor),
+        Transform::from_xyz(x, -COUNT_TOP, 0.2),
     )
 }
 

@@ -11,7 +11,7 @@ pub(super) fn raise_banners(
     beats: Res<Beats>,
     look: Res<Look>,
     art: Res<Art>,
-    layout: Res<TableLayout>,
+    (layout, framing): (Res<TableLayout>, Res<Framing>),
     session: Res<Session>,
     cards: Query<&CardView>,
     hands: Query<&HandView>,
@@ -51,7 +51,8 @@ pub(super) fn raise_banners(
         commands.spawn((
             Name::new(format!("Banner {words}")),
             Banner::new(scale, beats.speed, look.reduced_motion),
-            picture(&art.banner, Vec2::new(168.0, 37.0)),
+            // The ribbon grows with the words on it.
+            picture(&art.banner, Vec2::new(168.0, 37.0) * framing.words),
             Transform::from_translation(at.extend(80.0)).with_scale(Vec3::splat(scale)),
             DespawnOnExit(Screen::Table),
             children![(

@@ -5,7 +5,9 @@
 
 use crate::engine::{Card, Cents, Event, Outcome, Spot, TableState, Total};
 use crate::game::felt::art::{Art, Look};
-use crate::game::felt::layout::{CARD_SIZE, Covered, Framing, TableLayout};
+use crate::game::felt::layout::{
+    CARD_SIZE, COUNT_EDGE, COUNT_TOP, Covered, Framing, LABEL_TOP, TableLayout,
+};
 use crate::game::felt::lettering::{Ink, Lettering};
 use crate::game::felt::motion::{Animate, Banner, Fade, Flight, Glide};
 use crate::game::model::screen::Screen;
@@ -132,7 +134,8 @@ pub(crate) fn plugin(app: &mut App) {
             Update,
             (
                 fit_layout,
-                place_fixtures.run_if(resource_changed::<TableLayout>),
+                place_fixtures
+                    .run_if(resource_changed::<TableLayout>.or_eager(resource_changed::<Framing>)),
                 dress_cards,
                 dress_hands,
                 dress_piles,
@@ -145,6 +148,7 @@ pub(crate) fn plugin(app: &mut App) {
                 label_dealer,
                 label_seats,
                 redraw_piles,
+                fit_backings,
                 count_cards,
                 glow_turn,
             )
