@@ -815,6 +815,15 @@ fn half_sent_requests_and_huge_bodies_are_cut_off(db: &Db) {
     let _ = huge.read_to_string(&mut answer);
     assert!(answer.starts_with("HTTP/1.1 413"), "{answer}");
     assert!(answer.contains(r#"{"error":"#), "{answer}");
+    // A body small enough to be read, sent only in part: its time runs out too, and the connection is answered
+    // and closed rather than held.
+    let mut slow = std::net::TcpStream::connect(addr).expect("connects");
+    slow.write_all(
+        b"POST /api/register HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"name\":",
+    )
+    .expect("a request");
+    let took = closed_within(slow, Duration::from_secs(5));
+    assert!(took < Duration::from_secs(3), "{took:?}");
 }
 
 /// Many idle connections from one address (each counted as it is accepted, before anything of it is read) take
@@ -1048,6 +1057,29 @@ mod one_writer {
 mod out_of_files {
     use super::*;
 
+    /// A server started under a soft file limit below its hard one raises it to the hard one (the soft 1,024 of
+    /// most systems would lock players out long before the machine runs short).
+    #[test]
+    fn a_server_raises_its_file_limit_to_the_hard_one() {
+        let db = Db::on(serving::Backend::Sqlite).expect("SQLite is always here");
+        let server = serving::launch_under_file_limit(&db, ("1", "1", "0"), (256, 4096));
+        let limits = std::fs::read_to_string(format!("/proc/{}/limits", server.child.id()))
+            .expect("the server's limits");
+        let files: Vec<&str> = limits
+            .lines()
+            .find(|line| line.starts_with("Max open files"))
+            .expect("its file limit")
+            .split_whitespace()
+            .collect();
+        assert_eq!(
+            files[3..5],
+            ["4096", "4096"],
+            "the soft limit raised to the hard: {limits}"
+        );
+        let said = server.kill();
+        assert!(!said.contains("panicked"), "{said}");
+    }
+
     /// More connections at once, from many addresses, than the process's file limit leaves room for: those over
     /// it are closed as they come (a newcomer too, while they stay), the server keeps what it holds (its ledger
     /// among them) and runs on, and when they go it serves again.
@@ -1055,7 +1087,7 @@ mod out_of_files {
     fn a_server_at_its_file_limit_holds_on_and_serves_again() {
         use std::io::Read;
         let db = Db::on(serving::Backend::Sqlite).expect("SQLite is always here");
-        let mut server = serving::launch_under_file_limit(&db, ("1", "1", "0"), 256);
+        let mut server = serving::launch_under_file_limit(&db, ("1", "1", "0"), (256, 256));
         let mut held = Vec::new();
         for n in 0..300u16 {
             let [high, low] = n.to_be_bytes();

@@ -793,10 +793,15 @@ pub fn launch_with(db: &Db, pace: (&str, &str, &str), more: &[&str]) -> Process 
 }
 
 /// The same, with the process allowed `files` open files at most (soft and hard limit, through `prlimit`).
-pub fn launch_under_file_limit(db: &Db, pace: (&str, &str, &str), files: usize) -> Process {
+pub fn launch_under_file_limit(
+    db: &Db,
+    pace: (&str, &str, &str),
+    files: (usize, usize),
+) -> Process {
+    let (soft, hard) = files;
     let mut command = Command::new("prlimit");
     command.args([
-        format!("--nofile={files}:{files}"),
+        format!("--nofile={soft}:{hard}"),
         "--".to_string(),
         env!("CARGO_BIN_EXE_holecard-server").to_string(),
     ]);
