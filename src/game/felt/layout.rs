@@ -53,6 +53,9 @@ pub struct TableLayout {
     pub bet_words: Written,
     /// Where the chips in the dealer's tray are counted, from the tray's centre.
     pub tray_words: Written,
+    /// Where the shoe's and the discard holder's counts are written, from each one's centre (turned with it).
+    pub shoe_count: Written,
+    pub holder_count: Written,
     /// Centre of the felt's curve (the seats' curve is an ellipse about it).
     pub centre: Vec2,
     /// The seats' curve: half-width and depth.
@@ -94,6 +97,9 @@ impl TableLayout {
             // Beside the chips, and the tray's count at its right end.
             bet_words: Written::new(Vec2::new(34.0, 0.0), Anchor::CENTER_LEFT),
             tray_words: Written::new(Vec2::new(158.0, 0.0), Anchor::CENTER_LEFT),
+            // The counts under the shoe and the holder.
+            shoe_count: Written::new(Vec2::new(0.0, -70.0), Anchor::CENTER),
+            holder_count: Written::new(Vec2::new(0.0, -70.0), Anchor::CENTER),
             centre: Vec2::new(0.0, 620.0),
             seat_radii: Vec2::splat(800.0),
             seat_step: 13.0,
@@ -123,6 +129,9 @@ impl TableLayout {
             // clear of the shoe.
             bet_words: Written::new(Vec2::new(0.0, -31.0), Anchor::BOTTOM_CENTER),
             tray_words: Written::new(Vec2::new(0.0, -25.0), Anchor::TOP_CENTER),
+            // The counts hang from the shoe's and the holder's outer edges and grow in towards the middle.
+            shoe_count: Written::new(Vec2::new(50.0, -62.0), Anchor::TOP_RIGHT),
+            holder_count: Written::new(Vec2::new(-50.0, -62.0), Anchor::TOP_LEFT),
             centre: Vec2::new(0.0, 170.0),
             seat_radii: Vec2::new(292.0, 545.0),
             seat_step: 25.0,
@@ -218,9 +227,10 @@ impl TableLayout {
 
     /// The table's lasting pieces, named, as boxes in table units: each seat's circle and its label (name and chips),
     /// the shoe and the discard holder (about 100×130, turned) with their counts, the dealer's tray and its chips.
-    /// The words are `words` times their size (see [`Framing::words`]), and their boxes with them. The content holds
-    /// them all; the layout check faults a panel of the HUD over one.
-    pub fn pieces(&self, words: f32) -> Vec<(String, Rect)> {
+    /// No words are written smaller than `least` units (see [`Framing::least_words`]), and their boxes grow with
+    /// them. The content holds them all; the layout check faults a panel of the HUD over one.
+    pub fn pieces(&self, least: f32) -> Vec<(String, Rect)> {
+        let grown = |size: f32| written(size, least) / size;
         let piece =
             |name: String, centre: Vec2, size: Vec2| (name, Rect::from_center_size(centre, size));
         let mut pieces = Vec::with_capacity(20);
@@ -232,28 +242,24 @@ impl TableLayout {
                 Vec2::splat(64.0),
             ));
             // Its name and chips hang from under the circle and grow downwards.
-            let label = Vec2::new(100.0, 34.0) * words;
+            let label = Vec2::new(100.0, 34.0) * grown(SEAT_WORDS);
             pieces.push(piece(
                 format!("seat {}'s label", seat + 1),
                 at - Vec2::new(0.0, LABEL_TOP + label.y / 2.0),
                 label,
             ));
         }
-        for (name, at, inward) in [
-            ("shoe", self.shoe, -1.0),
-            ("discard holder", self.discards, 1.0),
+        for (name, at, count) in [
+            ("shoe", self.shoe, self.shoe_count),
+            ("discard holder", self.discards, self.holder_count),
         ] {
             pieces.push(piece(name.to_string(), at, Vec2::new(110.0, 130.0)));
-            // The count hangs under it from its outer edge and grows inwards (turned with it: a margin for that).
-            let count = Vec2::new(110.0 * words, 18.0 * words + 24.0);
-            let outer = at.x - inward * COUNT_EDGE;
+            // Its count, turned with it: a margin above and below for that.
+            let words = count.rect(at, Vec2::new(100.0, 18.0) * grown(COUNT_WORDS));
             pieces.push(piece(
                 format!("{name}'s count"),
-                Vec2::new(
-                    outer + inward * count.x / 2.0,
-                    at.y - COUNT_TOP - count.y / 2.0 + 12.0,
-                ),
-                count,
+                words.center(),
+                words.size() + Vec2::new(0.0, 16.0),
             ));
         }
         pieces.push(piece(
@@ -264,14 +270,14 @@ impl TableLayout {
         pieces.push((
             "dealer's tray's chips".to_string(),
             self.tray_words
-                .rect(self.dealer_tray, Vec2::new(72.0, 16.0) * words),
+                .rect(self.dealer_tray, Vec2::new(72.0, 16.0) * grown(TRAY_WORDS)),
         ));
         pieces
     }
 
-    /// What must be seen of the table with its words `words` times their size: the content and every piece.
-    pub fn content_for(&self, words: f32) -> Rect {
-        self.pieces(words)
+    /// What must be seen of the table with no words under `least` units: the content and every piece.
+    pub fn content_for(&self, least: f32) -> Rect {
+        self.pieces(least)
             .into_iter()
             .fold(self.content, |content, (_, piece)| content.union(piece))
     }
@@ -279,24 +285,31 @@ impl TableLayout {
 
 /// From a seat's bet circle's centre down to the top of its label.
 pub const LABEL_TOP: f32 = 44.0;
-/// From the shoe's (or the holder's) centre down to the top of its count, and out to the count's outer edge.
-pub const COUNT_TOP: f32 = 62.0;
-pub const COUNT_EDGE: f32 = 50.0;
+
+/// The sizes of the felt's words, in table units: a seat's name and chips, the shoe's and the holder's counts, the
+/// tray's chips.
+pub const SEAT_WORDS: f32 = 14.0;
+pub const COUNT_WORDS: f32 = 13.0;
+pub const TRAY_WORDS: f32 = 12.0;
 
 /// The least size of the words on the felt (a seat's name and chips, a count, a total), in logical pixels (CSS
 /// pixels in a browser): the theme's floor for any words.
 pub const FELT_WORDS_FLOOR: f32 = 13.0;
-/// The smallest words the felt writes, in table units (the holder's count, the tray's chips).
-pub const SMALLEST_FELT_WORDS: f32 = 12.0;
-/// The most the felt's words are enlarged.
-const MOST_WORDS: f32 = 3.0;
+/// The largest least size, in table units (four times the smallest words'), however small the table is shown.
+const MOST_LEAST: f32 = 48.0;
 
-/// How many times their size the felt's words are written at `pixels_per_unit`, so the smallest are at least
-/// [`FELT_WORDS_FLOOR`] on the screen: in eighths (a window dragged larger does not lay them out at every size on the
-/// way), never smaller than their size.
-pub fn words_for(pixels_per_unit: f32) -> f32 {
-    let wanted = FELT_WORDS_FLOOR / (SMALLEST_FELT_WORDS * pixels_per_unit.max(1e-3));
-    ((wanted * 8.0 - 1e-3).ceil() / 8.0).clamp(1.0, MOST_WORDS)
+/// The least size of the felt's words, in table units, at `pixels_per_unit`: what puts them at
+/// [`FELT_WORDS_FLOOR`] on the screen, in whole units (a window dragged larger does not lay them out at every size on
+/// the way).
+pub fn least_words_for(pixels_per_unit: f32) -> f32 {
+    let wanted = FELT_WORDS_FLOOR / pixels_per_unit.max(1e-3);
+    (wanted - 1e-3).ceil().min(MOST_LEAST)
+}
+
+/// The size words of `size` table units are written at when none may be under `least`: only words under the floor
+/// grow, to the floor, so a small screen keeps every word readable and the table's words no larger than that.
+pub fn written(size: f32, least: f32) -> f32 {
+    size.max(least)
 }
 
 /// How much of the window the HUD covers along each edge, in logical pixels: the bands of panels docked at the top
@@ -330,10 +343,10 @@ impl Covered {
 pub struct Framing {
     pub pixels_per_unit: f32,
     pub centre: Vec2,
-    /// The felt's words are written this many times their size in table units, so that on a small screen (a phone
-    /// shows the table at about half a pixel a unit) a seat's name is still read at [`FELT_WORDS_FLOOR`]. The table
-    /// makes room for the larger words ([`TableLayout::content_for`]).
-    pub words: f32,
+    /// No word on the felt is written under this many table units, so that on a small screen (a phone shows the
+    /// table at about half a pixel a unit) a seat's name is still read at [`FELT_WORDS_FLOOR`] ([`written`]). The
+    /// table makes room for the larger words ([`TableLayout::content_for`]).
+    pub least_words: f32,
 }
 
 impl Default for Framing {
@@ -341,7 +354,7 @@ impl Default for Framing {
         Framing {
             pixels_per_unit: 1.0,
             centre: Vec2::ZERO,
-            words: 1.0,
+            least_words: 0.0,
         }
     }
 }
@@ -359,21 +372,21 @@ impl Framing {
             (window.x - covered.left - covered.right).max(1.0),
             (window.y - covered.top - covered.bottom).max(1.0),
         );
-        let fit = |words: f32| {
-            let content = layout.content_for(words).size();
+        let fit = |least: f32| {
+            let content = layout.content_for(least).size();
             (free.x / content.x)
                 .min(free.y / content.y)
                 .max(whole * LEAST_SCALE)
         };
         // Larger words take room and make the table smaller, which wants larger words: a few rounds settle it.
-        let (mut words, mut scale) = (1.0, fit(1.0));
+        let (mut least, mut scale) = (0.0, fit(0.0));
         for _ in 0..8 {
-            let wanted = words_for(scale);
-            if wanted <= words {
+            let wanted = least_words_for(scale);
+            if wanted <= least {
                 break;
             }
-            words = wanted;
-            scale = fit(words);
+            least = wanted;
+            scale = fit(least);
         }
         // The free rectangle's centre, from the window's, in pixels (y up, as the table's units go).
         let offset = Vec2::new(
@@ -382,8 +395,8 @@ impl Framing {
         );
         Framing {
             pixels_per_unit: scale,
-            centre: layout.content_for(words).center() - offset / scale,
-            words,
+            centre: layout.content_for(least).center() - offset / scale,
+            least_words: least,
         }
     }
 
@@ -397,8 +410,8 @@ impl Framing {
     }
 
     /// A step of `seconds` from `self` towards `target`: the table glides to a new framing in about a fifth of a
-    /// second rather than jumping when a band of the HUD changes height. The words take their new size at once (laid
-    /// out again once, not at every step).
+    /// second rather than jumping when a band of the HUD changes height. The words keep the larger of the two least
+    /// sizes until it arrives (laid out again at most twice, not at every step).
     pub fn towards(self, target: Framing, seconds: f32) -> Framing {
         let t = 1.0 - (-seconds * 15.0).exp();
         let near = |a: f32, b: f32| (a - b).abs() < 0.001 * b.abs().max(1.0);
@@ -406,7 +419,8 @@ impl Framing {
             pixels_per_unit: self.pixels_per_unit
                 + (target.pixels_per_unit - self.pixels_per_unit) * t,
             centre: self.centre + (target.centre - self.centre) * t,
-            words: target.words,
+            // Words never under the floor on the way: the larger least until the glide arrives.
+            least_words: self.least_words.max(target.least_words),
         };
         if near(step.pixels_per_unit, target.pixels_per_unit)
             && step.centre.distance(target.centre) < 0.5
@@ -505,7 +519,7 @@ mod tests {
             }
             // Every lasting piece (the seats' circles and labels, the shoe, the holder, the house's tray), and the
             // dealer's cards.
-            let pieces = layout.pieces(1.0);
+            let pieces = layout.pieces(0.0);
             for name in ["shoe", "discard holder", "dealer's tray"] {
                 assert!(pieces.iter().any(|(piece, _)| piece == name), "{name}");
             }
@@ -520,7 +534,7 @@ mod tests {
     fn framed(layout: &TableLayout, window: Vec2, covered: Covered) -> (Rect, Rect) {
         let framing = Framing::of(layout, window, covered);
         let corner = |p: Vec2| framing.on_screen(window, p);
-        let whole = layout.content_for(framing.words);
+        let whole = layout.content_for(framing.least_words);
         let content = Rect::from_corners(corner(whole.min), corner(whole.max));
         let free = Rect::new(
             covered.left,
@@ -600,15 +614,15 @@ mod tests {
             (TableLayout::landscape(), Vec2::new(1920.0, 1080.0), desk),
         ] {
             let framing = Framing::of(&layout, window, covered);
-            let smallest = SMALLEST_FELT_WORDS * framing.words * framing.pixels_per_unit;
+            let smallest = written(TRAY_WORDS, framing.least_words) * framing.pixels_per_unit;
             // (A small phone whose HUD leaves a third of it gets the largest words there are.)
             assert!(
-                smallest >= FELT_WORDS_FLOOR - 0.01 || framing.words == MOST_WORDS,
+                smallest >= FELT_WORDS_FLOOR - 0.01 || framing.least_words == MOST_LEAST,
                 "at {window}: the smallest words at {smallest} px ({framing:?})"
             );
             // Every piece with its larger words inside what is framed.
-            let content = layout.content_for(framing.words);
-            for (name, piece) in layout.pieces(framing.words) {
+            let content = layout.content_for(framing.least_words);
+            for (name, piece) in layout.pieces(framing.least_words) {
                 assert!(
                     content.contains(piece.min) && content.contains(piece.max),
                     "{name}"
@@ -620,15 +634,24 @@ mod tests {
                 "at {window}: {shown:?} leaves {free:?}"
             );
         }
-        // A phone's table writes its words about twice their size; a large window, at their size.
+        // A phone's table writes its smallest words about twice their size, and its largest no larger than those; a
+        // large window writes every word at its size.
         let phone = Framing::of(&TableLayout::portrait(), Vec2::new(390.0, 844.0), phone);
-        assert!(phone.words >= 1.75 && phone.words < MOST_WORDS, "{phone:?}");
+        assert!(
+            phone.least_words >= 2.0 * TRAY_WORDS && phone.least_words < MOST_LEAST,
+            "{phone:?}"
+        );
+        assert_eq!(written(18.0, phone.least_words), phone.least_words);
         let large = Framing::of(&TableLayout::landscape(), Vec2::new(1920.0, 1080.0), desk);
-        assert_eq!(large.words, 1.0, "{large:?}");
-        // In eighths, never under their size.
-        assert_eq!(words_for(10.0), 1.0);
-        assert_eq!(words_for(13.0 / 12.0), 1.0);
-        assert_eq!(words_for(0.5), 2.25);
+        assert_eq!(
+            written(TRAY_WORDS, large.least_words),
+            TRAY_WORDS,
+            "{large:?}"
+        );
+        // In whole units; words over the least keep their size.
+        assert_eq!(least_words_for(0.5), 26.0);
+        assert_eq!(least_words_for(1.0), 13.0);
+        assert_eq!(written(24.0, 13.0), 24.0);
     }
 
     #[test]
@@ -656,7 +679,7 @@ mod tests {
         let to = Framing {
             pixels_per_unit: 0.5,
             centre: Vec2::new(0.0, 40.0),
-            words: 2.0,
+            least_words: 24.0,
         };
         let mut at = from;
         let mut frames = 0;

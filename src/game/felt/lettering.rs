@@ -7,7 +7,7 @@
 //! out again when that changes, so the words stay sharp at any window size and device-pixel ratio.
 
 use super::fonts::{BOLD_FAMILY, FontFile, GameFonts, font_bytes, font_definitions};
-use crate::game::felt::layout::{Framing, TableLayout};
+use crate::game::felt::layout::{Framing, TableLayout, written};
 use bevy::asset::RenderAssetUsages;
 use bevy::camera::visibility::NoFrustumCulling;
 use bevy::mesh::{Indices, PrimitiveTopology};
@@ -49,13 +49,13 @@ impl Lettering {
         Self { anchor, ..self }
     }
 
-    /// The words laid out at `words` times their size ([`Framing::words`]); the rules printed along the felt's edge
-    /// keep theirs, as a table's print does.
-    fn job(&self, words: f32) -> LayoutJob {
+    /// The words laid out no smaller than `least` units ([`Framing::least_words`]); the rules printed along the
+    /// felt's edge keep their size, as a table's print does.
+    fn job(&self, least: f32) -> LayoutJob {
         let size = if self.arc.is_some() {
             self.size
         } else {
-            self.size * words
+            written(self.size, least)
         };
         let family = if self.bold {
             egui::FontFamily::Name(BOLD_FAMILY.into())
@@ -111,8 +111,8 @@ pub struct Letterer {
     atlas: Handle<Image>,
     /// Device pixels per table unit the glyphs are rasterised for.
     pixels_per_unit: f32,
-    /// How many times their size the words were laid out ([`Framing::words`]).
-    words: f32,
+    /// The least size the words were laid out at ([`Framing::least_words`]).
+    least_words: f32,
 }
 
 impl Letterer {
@@ -134,7 +134,7 @@ pub(crate) fn plugin(app: &mut App) {
         fonts: None,
         atlas,
         pixels_per_unit: 1.0,
-        words: 1.0,
+        least_words: 0.0,
     })
     .add_systems(
         PostUpdate,
@@ -232,10 +232,10 @@ fn lay_out(
         return;
     };
     let density = pixels_per_unit(windows.iter().next());
-    let words = framing.map_or(1.0, |framing| framing.words);
-    let mut everything = density != letterer.pixels_per_unit || words != letterer.words;
+    let least = framing.map_or(0.0, |framing| framing.least_words);
+    let mut everything = density != letterer.pixels_per_unit || least != letterer.least_words;
     letterer.pixels_per_unit = density;
-    letterer.words = words;
+    letterer.least_words = least;
     // A nearly full atlas starts again empty; every glyph is then rasterised anew.
     if fonts.font_atlas_fill_ratio() > 0.8 {
         *fonts = Fonts::new(text_options(), fonts.definitions().clone());
@@ -247,7 +247,7 @@ fn lay_out(
         if everything || lettering.is_changed() || laid.galley.is_none() {
             let galley = fonts
                 .with_pixels_per_point(density)
-                .layout_job(lettering.job(words));
+                .layout_job(lettering.job(least));
             laid.size = Vec2::new(galley.rect.width(), galley.rect.height());
             laid.galley = Some(galley);
             changed.push(entity);
@@ -401,7 +401,7 @@ mod tests {
     fn laid_out(fonts: &mut Fonts, lettering: &Lettering) -> Vec<Vec2> {
         let galley = fonts
             .with_pixels_per_point(1.0)
-            .layout_job(lettering.job(1.0));
+            .layout_job(lettering.job(0.0));
         let mesh = galley_mesh(&galley, lettering, Vec2::splat(1024.0))
             .unwrap_or_else(|| panic!("{:?} drew nothing", lettering.words));
         let Some(bevy::mesh::VertexAttributeValues::Float32x3(positions)) =

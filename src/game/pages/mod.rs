@@ -492,7 +492,7 @@ mod tests {
             let framing = Framing::of(&layout, window, covered);
             let unframed = Framing::of(&layout, window, Covered::default());
             let mut under = 0;
-            let pieces = layout.pieces(framing.words);
+            let pieces = layout.pieces(framing.least_words);
             for seat in 0..7 {
                 // The label's foot: under the circle, as `felt::view` writes the name and the chips (as large as the
                 // framing writes them).

@@ -866,7 +866,7 @@ fn mark_the_felt(
     };
     let pieces = felt
         .layout
-        .pieces(framing.words)
+        .pieces(framing.least_words)
         .into_iter()
         .filter_map(|(name, rect)| Some((name, on_screen(rect)?)))
         .collect();
@@ -889,7 +889,10 @@ fn mark_the_felt(
             Some(super::layout::Words {
                 rect: on_screen(Rect::from_center_size(centre, size))?,
                 off_screen: false,
-                size: lettering.size * framing.words * scale * framing.pixels_per_unit / zoom,
+                size: crate::game::felt::layout::written(lettering.size, framing.least_words)
+                    * scale
+                    * framing.pixels_per_unit
+                    / zoom,
                 text: lettering.words.clone(),
             })
         })

@@ -73,7 +73,7 @@ pub(super) fn dress_table(
                     art.back(*look, session.level.card_back, CARD_SIZE * 0.92),
                     Transform::from_xyz(0.0, 7.0, 0.1),
                 ),
-                count_label(Anchor::TOP_RIGHT, COUNT_EDGE),
+                count_label(),
             ],
         ));
     }
@@ -89,7 +89,7 @@ pub(super) fn dress_table(
                     Transform::from_xyz(0.0, 0.0, 0.1).with_rotation(Quat::from_rotation_z(0.06)),
                     Visibility::Hidden,
                 ),
-                count_label(Anchor::TOP_LEFT, -COUNT_EDGE),
+                count_label(),
             ],
         ));
     }
@@ -99,7 +99,7 @@ pub(super) fn dress_table(
             picture(&art.chip_tray, Vec2::new(300.0, 44.0)),
             ShownAmount::default(),
             children![
-                (PileLabel, text(false, 12.0, ink, "")),
+                (PileLabel, text(false, TRAY_WORDS, ink, "")),
                 (
                     DealerLabel,
                     Fixture::DealerLabel,
@@ -115,7 +115,10 @@ pub(super) fn dress_table(
             Visibility::default(),
             children![(
                 SeatLabel(spot.seat),
-                anchored(text(false, 14.0, Color::WHITE, ""), Anchor::TOP_CENTER),
+                anchored(
+                    text(false, SEAT_WORDS, Color::WHITE, ""),
+                    Anchor::TOP_CENTER
+                ),
             )],
         ));
     }
@@ -128,6 +131,15 @@ pub(super) fn dress_table(
     }
 }
 
+/// What carries the words the layout places: the dealer's tray, the bet circles, the shoe and the discard holder.
+#[derive(SystemParam)]
+pub(super) struct Holders<'w, 's> {
+    trays: Query<'w, 's, (), With<DealerTray>>,
+    circles: Query<'w, 's, (), With<BetCircle>>,
+    shoes: Query<'w, 's, (), With<ShoeStack>>,
+    holders: Query<'w, 's, (), With<DiscardTray>>,
+}
+
 /// Puts the fixed pieces where the layout says, and the amounts of the bets and the tray where it writes them: on
 /// entering the table and whenever the window changes shape or the felt's words their size.
 #[allow(clippy::type_complexity)]
@@ -137,15 +149,24 @@ pub(super) fn place_fixtures(
     mut printed: Query<(&Printed, &mut Transform, &mut Lettering)>,
     mut amounts: Query<
         (&ChildOf, &mut Transform, &mut Lettering),
-        (With<PileLabel>, Without<Fixture>, Without<Printed>),
+        (
+            Or<(With<PileLabel>, With<CountLabel>)>,
+            Without<Fixture>,
+            Without<Printed>,
+        ),
     >,
-    (trays, circles): (Query<(), With<DealerTray>>, Query<(), With<BetCircle>>),
+    holders: Holders,
 ) {
     for (parent, mut transform, mut lettering) in &mut amounts {
-        let written = if trays.contains(parent.parent()) {
+        let parent = parent.parent();
+        let written = if holders.trays.contains(parent) {
             layout.tray_words
-        } else if circles.contains(parent.parent()) {
+        } else if holders.circles.contains(parent) {
             layout.bet_words
+        } else if holders.shoes.contains(parent) {
+            layout.shoe_count
+        } else if holders.holders.contains(parent) {
+            layout.holder_count
         } else {
             continue;
         };
@@ -182,7 +203,7 @@ pub(super) fn place_fixtures(
     }
     // The rules follow the felt's edge, each line a little further in than the one before, and clear of the
     // dealer's total above them however large it is written.
-    let below_the_total = DEALER_WORDS * (framing.words - 1.0);
+    let below_the_total = DEALER_WORDS * (written(18.0, framing.least_words) / 18.0 - 1.0);
     for (line, mut transform, mut lettering) in &mut printed {
         *transform = Transform::from_translation(layout.print_centre.extend(1.0));
         let radius = Some(layout.print_radius + below_the_total + 28.0 * line.line as f32);
@@ -195,13 +216,12 @@ pub(super) fn place_fixtures(
 /// The height of a line of the dealer's total (18 units, bold), in table units.
 const DEALER_WORDS: f32 = 22.0;
 
-/// The count under the shoe or the discard holder, hung from its outer edge (`anchor`, `x`) so that larger words
-/// grow in towards the middle of the table.
-pub(super) fn count_label(anchor: Anchor, x: f32) -> impl Bundle {
+/// The count under the shoe or the discard holder (placed where the layout writes it: `place_fixtures`).
+pub(super) fn count_label() -> impl Bundle {
     (
         CountLabel,
-        anchored(text(false, 13.0, Color::WHITE, ""), anchor),
-        Transform::from_xyz(x, -COUNT_TOP, 0.2),
+        text(false, COUNT_WORDS, Color::WHITE, ""),
+        Transform::from_xyz(0.0, 0.0, 0.2),
     )
 }
 

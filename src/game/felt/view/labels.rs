@@ -48,15 +48,16 @@ pub(super) fn raise_banners(
             }
             None => (layout.dealer + Vec2::new(46.0, 0.0), 1.0),
         };
+        // Its words no smaller than the felt's least, shown at the banner's scale; the ribbon grows with them.
+        let size = written(19.0, framing.least_words / scale);
         commands.spawn((
             Name::new(format!("Banner {words}")),
             Banner::new(scale, beats.speed, look.reduced_motion),
-            // The ribbon grows with the words on it.
-            picture(&art.banner, Vec2::new(168.0, 37.0) * framing.words),
+            picture(&art.banner, Vec2::new(168.0, 37.0) * size / 19.0),
             Transform::from_translation(at.extend(80.0)).with_scale(Vec3::splat(scale)),
             DespawnOnExit(Screen::Table),
             children![(
-                text(true, 19.0, colour, words),
+                text(true, size, colour, words),
                 Transform::from_xyz(0.0, 0.0, 0.1),
             )],
         ));

@@ -6,7 +6,8 @@
 use crate::engine::{Card, Cents, Event, Outcome, Spot, TableState, Total};
 use crate::game::felt::art::{Art, Look};
 use crate::game::felt::layout::{
-    CARD_SIZE, COUNT_EDGE, COUNT_TOP, Covered, Framing, LABEL_TOP, TableLayout,
+    CARD_SIZE, COUNT_WORDS, Covered, Framing, LABEL_TOP, SEAT_WORDS, TRAY_WORDS, TableLayout,
+    written,
 };
 use crate::game::felt::lettering::{Ink, Lettering};
 use crate::game::felt::motion::{Animate, Banner, Fade, Flight, Glide};
