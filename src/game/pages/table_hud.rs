@@ -35,7 +35,11 @@ pub(super) fn plugin(app: &mut App) {
                 .in_set(Draw::Page)
                 .run_if(in_state(Screen::Table)),
             game_over.in_set(Draw::Over).run_if(in_state(Screen::Table)),
-            (frame_the_felt, mark_the_felt)
+            (
+                frame_the_felt,
+                // Only where the layout is checked: it reads every word on the felt each frame.
+                mark_the_felt.run_if(resource_exists::<super::layout::LayoutCheck>),
+            )
                 .after(Draw::Over)
                 .run_if(in_state(Screen::Table)),
         ),
