@@ -22,8 +22,13 @@ impl Written {
 
     /// The box of words of `size` written here, from the piece at `from`.
     pub fn rect(&self, from: Vec2, size: Vec2) -> Rect {
-        Rect::from_center_size(from + self.at - self.anchor.as_vec() * size, size)
+        words_box(self.anchor, from + self.at, size)
     }
+}
+
+/// The box of words of `size` whose `anchor` point lies at `point` (y up, as the table's units go).
+pub fn words_box(anchor: Anchor, point: Vec2, size: Vec2) -> Rect {
+    Rect::from_center_size(point - anchor.as_vec() * size, size)
 }
 
 /// A card on the felt, in table units.
@@ -230,56 +235,57 @@ impl TableLayout {
     /// No words are written smaller than `least` units (see [`Framing::least_words`]), and their boxes grow with
     /// them. The content holds them all; the layout check faults a panel of the HUD over one.
     pub fn pieces(&self, least: f32) -> Vec<(String, Rect)> {
-        let grown = |size: f32| written(size, least) / size;
-        let piece =
-            |name: String, centre: Vec2, size: Vec2| (name, Rect::from_center_size(centre, size));
         let mut pieces = Vec::with_capacity(20);
+        self.each_piece(least, |name, rect| pieces.push((name(), rect)));
+        pieces
+    }
+
+    /// What must be seen of the table with no words under `least` units: the content and every piece. (The camera
+    /// asks each frame: the pieces' names are not made for it.)
+    pub fn content_for(&self, least: f32) -> Rect {
+        let mut content = self.content;
+        self.each_piece(least, |_, rect| content = content.union(rect));
+        content
+    }
+
+    /// Each of [`TableLayout::pieces`], with a way to name it.
+    fn each_piece(&self, least: f32, mut piece: impl FnMut(&dyn Fn() -> String, Rect)) {
+        let grown = |size: f32| written(size, least) / size;
+        let centred = Rect::from_center_size;
         for seat in 0..7u8 {
             let at = self.seat_point(seat);
-            pieces.push(piece(
-                format!("seat {}'s circle", seat + 1),
-                at,
-                Vec2::splat(64.0),
-            ));
+            piece(
+                &|| format!("seat {}'s circle", seat + 1),
+                centred(at, Vec2::splat(64.0)),
+            );
             // Its name and chips hang from under the circle and grow downwards.
             let label = Vec2::new(100.0, 34.0) * grown(SEAT_WORDS);
-            pieces.push(piece(
-                format!("seat {}'s label", seat + 1),
-                at - Vec2::new(0.0, LABEL_TOP + label.y / 2.0),
-                label,
-            ));
+            piece(
+                &|| format!("seat {}'s label", seat + 1),
+                centred(at - Vec2::new(0.0, LABEL_TOP + label.y / 2.0), label),
+            );
         }
         for (name, at, count) in [
             ("shoe", self.shoe, self.shoe_count),
             ("discard holder", self.discards, self.holder_count),
         ] {
-            pieces.push(piece(name.to_string(), at, Vec2::new(110.0, 130.0)));
+            piece(&|| name.to_string(), centred(at, Vec2::new(110.0, 130.0)));
             // Its count, turned with it: a margin above and below for that.
             let words = count.rect(at, Vec2::new(100.0, 18.0) * grown(COUNT_WORDS));
-            pieces.push(piece(
-                format!("{name}'s count"),
-                words.center(),
-                words.size() + Vec2::new(0.0, 16.0),
-            ));
+            piece(
+                &|| format!("{name}'s count"),
+                centred(words.center(), words.size() + Vec2::new(0.0, 16.0)),
+            );
         }
-        pieces.push(piece(
-            "dealer's tray".to_string(),
-            self.dealer_tray,
-            Vec2::new(300.0, 44.0),
-        ));
-        pieces.push((
-            "dealer's tray's chips".to_string(),
+        piece(
+            &|| "dealer's tray".to_string(),
+            centred(self.dealer_tray, Vec2::new(300.0, 44.0)),
+        );
+        piece(
+            &|| "dealer's tray's chips".to_string(),
             self.tray_words
                 .rect(self.dealer_tray, Vec2::new(72.0, 16.0) * grown(TRAY_WORDS)),
-        ));
-        pieces
-    }
-
-    /// What must be seen of the table with no words under `least` units: the content and every piece.
-    pub fn content_for(&self, least: f32) -> Rect {
-        self.pieces(least)
-            .into_iter()
-            .fold(self.content, |content, (_, piece)| content.union(piece))
+        );
     }
 }
 
@@ -372,21 +378,25 @@ impl Framing {
             (window.x - covered.left - covered.right).max(1.0),
             (window.y - covered.top - covered.bottom).max(1.0),
         );
+        // The scale the content with no words under `least` fits at, and that content.
         let fit = |least: f32| {
-            let content = layout.content_for(least).size();
-            (free.x / content.x)
-                .min(free.y / content.y)
-                .max(whole * LEAST_SCALE)
+            let content = layout.content_for(least);
+            let size = content.size();
+            let scale = (free.x / size.x)
+                .min(free.y / size.y)
+                .max(whole * LEAST_SCALE);
+            (scale, content)
         };
         // Larger words take room and make the table smaller, which wants larger words: a few rounds settle it.
-        let (mut least, mut scale) = (0.0, fit(0.0));
+        let mut least = 0.0;
+        let (mut scale, mut content) = fit(least);
         for _ in 0..8 {
             let wanted = least_words_for(scale);
             if wanted <= least {
                 break;
             }
             least = wanted;
-            scale = fit(least);
+            (scale, content) = fit(least);
         }
         // The free rectangle's centre, from the window's, in pixels (y up, as the table's units go).
         let offset = Vec2::new(
@@ -395,7 +405,7 @@ impl Framing {
         );
         Framing {
             pixels_per_unit: scale,
-            centre: layout.content_for(least).center() - offset / scale,
+            centre: content.center() - offset / scale,
             least_words: least,
         }
     }

@@ -888,10 +888,12 @@ fn mark_the_felt(
             let scale = at.scale().x;
             let size = laid.size * scale;
             let anchor = at.translation().truncate();
-            // The anchor is a point of the words' box: from it to the box's centre.
-            let centre = anchor - lettering.anchor.as_vec() * size;
             Some(super::layout::Words {
-                rect: on_screen(Rect::from_center_size(centre, size))?,
+                rect: on_screen(crate::game::felt::layout::words_box(
+                    lettering.anchor,
+                    anchor,
+                    size,
+                ))?,
                 off_screen: false,
                 size: crate::game::felt::layout::written(lettering.size, framing.least_words)
                     * scale

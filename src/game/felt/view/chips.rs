@@ -40,7 +40,7 @@ pub(super) fn fit_backings(
         };
         let shown = !lettering.words.is_empty() && laid.size.x > 0.0;
         let size = laid.size + Vec2::new(laid.size.y * 0.5, 2.0);
-        let centre = -lettering.anchor.as_vec() * laid.size;
+        let centre = words_box(lettering.anchor, Vec2::ZERO, laid.size).center();
         if sprite.custom_size != Some(size) {
             sprite.custom_size = Some(size);
         }

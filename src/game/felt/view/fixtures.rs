@@ -213,6 +213,13 @@ pub(super) fn place_fixtures(
     }
 }
 
+/// The felt's least word size changed since the last look ([`Framing::least_words`]): the fixtures' words move
+/// then, not at every step of a glide.
+pub(super) fn words_resized(framing: Res<Framing>, mut was: Local<Option<f32>>) -> bool {
+    let now = Some(framing.least_words);
+    std::mem::replace(&mut *was, now) != now
+}
+
 /// The height of a line of the dealer's total (18 units, bold), in table units.
 const DEALER_WORDS: f32 = 22.0;
 

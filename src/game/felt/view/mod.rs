@@ -7,7 +7,7 @@ use crate::engine::{Card, Cents, Event, Outcome, Spot, TableState, Total};
 use crate::game::felt::art::{Art, Look};
 use crate::game::felt::layout::{
     CARD_SIZE, COUNT_WORDS, Covered, Framing, LABEL_TOP, SEAT_WORDS, TRAY_WORDS, TableLayout,
-    written,
+    words_box, written,
 };
 use crate::game::felt::lettering::{Ink, Lettering};
 use crate::game::felt::motion::{Animate, Banner, Fade, Flight, Glide};
@@ -135,8 +135,7 @@ pub(crate) fn plugin(app: &mut App) {
             Update,
             (
                 fit_layout,
-                place_fixtures
-                    .run_if(resource_changed::<TableLayout>.or_eager(resource_changed::<Framing>)),
+                place_fixtures.run_if(resource_changed::<TableLayout>.or_eager(words_resized)),
                 dress_cards,
                 dress_hands,
                 dress_piles,
