@@ -11,6 +11,7 @@ use holecard::engine::{Cents, Event, Phase, Spot, TableState, Viewer};
 use holecard::game::keep::preferences::Preferences;
 use holecard::game::keep::sitting::{self, Sitting};
 use holecard::game::local::table::HostedTable;
+use holecard::game::model::frames::{AskForFrames, Redraw};
 use holecard::game::model::player::{BetSlip, Intent, PlayOptions};
 use holecard::game::model::screen::{RoundPhase, Screen};
 use holecard::game::model::seen::Seen;
@@ -1794,4 +1795,69 @@ fn a_second_copy_on_a_data_folder_keeps_nothing_while_the_first_plays() {
         String::from_utf8_lossy(&third.stderr)
     );
     let _ = std::fs::remove_dir_all(&data);
+}
+
+/// What each frame asked of the window (model::frames), in order, from now on.
+#[derive(Resource, Default)]
+struct Asked(Vec<Redraw>);
+
+fn record_what_frames_ask(app: &mut App) {
+    app.init_resource::<Asked>().add_systems(
+        Last,
+        (|mut redraw: ResMut<Redraw>, mut asked: ResMut<Asked>| {
+            asked.0.push(std::mem::take(&mut *redraw));
+        })
+        .after(AskForFrames),
+    );
+}
+
+fn asked_since(app: &mut App, from: usize) -> Vec<Redraw> {
+    app.world().resource::<Asked>().0[from..].to_vec()
+}
+
+fn all_asked(asked: &[Redraw], redraw: Redraw, what: &str) {
+    assert!(
+        !asked.is_empty() && asked.iter().all(|&r| r == redraw),
+        "{what}: {asked:?}"
+    );
+}
+
+/// The table asks for frames while it shows what it decided or plays on its own, and for none while it waits for the
+/// player: a phone's window then draws nothing until the player does something.
+#[test]
+fn the_table_asks_for_frames_only_while_something_happens() {
+    let mut app = human_app(&[Ten, Six, Nine, Ten, Seven]);
+    record_what_frames_ask(&mut app);
+    settle(&mut app);
+    all_asked(
+        &asked_since(&mut app, 150),
+        Redraw::WhenTouched,
+        "waiting for the bet",
+    );
+    let from = app.world().resource::<Asked>().0.len();
+    intend(&mut app, Intent::Chip(Cents::units(25)));
+    intend(&mut app, Intent::Deal);
+    settle(&mut app);
+    assert_eq!(
+        *app.world().resource::<State<RoundPhase>>().get(),
+        RoundPhase::PlayerTurn
+    );
+    let dealt = asked_since(&mut app, from);
+    let moving = dealt
+        .iter()
+        .take_while(|&&r| r == Redraw::EveryFrame)
+        .count();
+    // The chip, the deal (five cards, one event a frame at least) and the turn to act.
+    assert!(moving >= 6, "the deal asked for {moving} frames: {dealt:?}");
+    all_asked(&dealt[moving..], Redraw::WhenTouched, "the player's turn");
+
+    // The player's seat on autoplay: the table plays on its own, and asks for every frame.
+    let mut app = stacked_app(&[Ten, Six, Nine, Ten, Seven]);
+    record_what_frames_ask(&mut app);
+    settle(&mut app);
+    all_asked(
+        &asked_since(&mut app, 0),
+        Redraw::EveryFrame,
+        "an autoplayed table",
+    );
 }

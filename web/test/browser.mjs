@@ -159,10 +159,44 @@ try {
         }
       }, 250);
     });
+    // The frames the game draws: a task of the page that makes WebGL draw calls is one frame drawn.
+    await context.addInitScript(() => {
+      window.__testFramesDrawn = 0;
+      let inFrame = false;
+      const gl = WebGL2RenderingContext.prototype;
+      for (const name of ['drawArrays', 'drawElements', 'drawArraysInstanced', 'drawElementsInstanced',
+        'drawRangeElements']) {
+        const draw = gl[name];
+        gl[name] = function (...args) {
+          if (!inFrame) {
+            inFrame = true;
+            window.__testFramesDrawn += 1;
+            setTimeout(() => { inFrame = false; }, 0);
+          }
+          return draw.apply(this, args);
+        };
+      }
+    });
     const page = await context.newPage();
     const table = new Table(page, 'mouse');
     await page.goto(`${base}/?seed=7&layout`);
     await table.mark('holecard-ready');
+    // A page standing still draws nothing (a phone's battery pays for every frame): the Title, left alone for six
+    // seconds once up, draws at most the frame its five-second wait allows, and one more.
+    const framesDrawn = () => table.read('window.__testFramesDrawn');
+    await table.settledLayout('the Title');
+    // Its sounds load in the background first, a frame at a time; then it waits for the player.
+    let [last, lastAt] = [await framesDrawn(), Date.now()];
+    await table.until('the Title to stop drawing', async () => {
+      const now = await framesDrawn();
+      if (now !== last) [last, lastAt] = [now, Date.now()];
+      return Date.now() - lastAt > 1500;
+    }, 30_000);
+    const stillFrom = await framesDrawn();
+    await sleep(6000);
+    const stillFrames = (await framesDrawn()) - stillFrom;
+    report.framesDrawnStandingStill = `${stillFrames} in 6 s on the Title`;
+    if (stillFrames > 2) throw new Error(`the Title, standing still, drew ${stillFrames} frames in 6 s`);
     const audioStates = () => table.read('window.__testAudioContexts.map((c) => c.state)');
     report.audioBeforeClick = await audioStates();
     if (!report.audioBeforeClick.length) throw new Error('the game made no AudioContext');
@@ -177,7 +211,12 @@ try {
     if (report.audioPeakBeforeClick !== 0) {
       throw new Error(`the game was heard before any gesture: peak ${report.audioPeakBeforeClick}`);
     }
+    const roundFrom = await framesDrawn();
     await table.playFirstRound(false, '');
+    // ...and every frame while the cards move (the deal, the dealer's turn, the payouts).
+    const roundFrames = (await framesDrawn()) - roundFrom;
+    report.framesDrawnInTheRound = roundFrames;
+    if (roundFrames < 60) throw new Error(`the first round drew only ${roundFrames} frames`);
     report.audioAfterRound = await audioStates();
     if (report.audioAfterRound.some((state) => state !== 'running')) {
       throw new Error(`the audio did not resume after the first click: ${report.audioAfterRound}`);
@@ -290,7 +329,8 @@ try {
         }, 120_000);
         await sleep(800);
         if (n === 1) await table.shot('phone-practice');
-        await table.tap(/^Next\b/, true);
+        // A tap (down and up in the same instant) can be lost while the page draws in software; tapped again then.
+        await table.tapAway(/^Next\b/, true);
         await sleep(800);
       }
       const said = answers().map((l) => l.text);

@@ -3,6 +3,7 @@
 
 use crate::engine::{Card, Cents};
 use crate::game::felt::asset_tracking::Preload;
+use crate::game::model::frames::{DrawWhile, Redraw};
 pub use crate::game::model::settings::Look;
 use crate::host::design;
 use crate::host::level::CardBack;
@@ -135,7 +136,20 @@ pub(crate) fn plugin(app: &mut App) {
         .add_systems(
             PreUpdate,
             load_chosen_deck.run_if(resource_exists::<Art>.and_then(resource_changed::<Look>)),
-        );
+        )
+        .draw_while(Redraw::EveryFrame, deck_on_its_way);
+}
+
+/// The deck the look asks for is still loading (a change in Settings shows once it has come).
+fn deck_on_its_way(art: Option<Res<Art>>, look: Res<Look>, assets: Res<AssetServer>) -> bool {
+    art.is_some_and(|art| {
+        let deck = &art.decks[deck_index(*look)];
+        *deck != Handle::default()
+            && !matches!(
+                assets.load_state(deck.id()),
+                bevy::asset::LoadState::Loaded | bevy::asset::LoadState::Failed(_)
+            )
+    })
 }
 
 /// Starts loading a picture. Its pixels go to the GPU and are not kept in the game's memory as well: nothing reads

@@ -5,6 +5,7 @@
 //! The sounds are not part of the Loading screen: they are asked for once the first screen after it is drawn.
 
 use crate::engine::{Event, Outcome};
+use crate::game::model::frames::{DrawWhile, Redraw};
 use crate::game::model::player::{Intent, human_seat};
 use crate::game::model::session::Session;
 pub use crate::game::model::settings::{Fader, Mix};
@@ -141,6 +142,23 @@ pub(crate) fn plugin(app: &mut App) {
                 .run_if(not(in_state(crate::game::model::screen::Screen::Loading))),
         );
     load_after_the_first_screen(app);
+    // The sounds are asked for and taken in frame by frame: a page left alone right after loading still gets them.
+    app.draw_while(
+        Redraw::EveryFrame,
+        not(in_state(crate::game::model::screen::Screen::Loading)).and_then(sounds_on_their_way),
+    );
+}
+
+/// The sounds are not asked for yet, or some are still loading.
+fn sounds_on_their_way(sounds: Option<Res<Sounds>>, assets: Res<AssetServer>) -> bool {
+    sounds.is_none_or(|sounds| {
+        sounds.handles().any(|(_, handle)| {
+            !matches!(
+                assets.load_state(handle.id()),
+                bevy::asset::LoadState::Loaded | bevy::asset::LoadState::Failed(_)
+            )
+        })
+    })
 }
 
 /// How many frames after the Loading screen the sounds are asked for. Nothing plays before the player's first

@@ -151,12 +151,32 @@ impl Banner {
 }
 
 pub(crate) fn plugin(app: &mut App) {
+    use crate::game::model::frames::{DrawWhile, Redraw};
+    use crate::game::model::screen::Screen;
     app.add_systems(
         Update,
         (glide, fade, fly, show_banners)
             .in_set(Animate)
-            .run_if(in_state(crate::game::model::screen::Screen::Table)),
-    );
+            .run_if(in_state(Screen::Table)),
+    )
+    .draw_while(Redraw::EveryFrame, in_state(Screen::Table).and_then(moving));
+}
+
+/// A fade, a chip's flight or a banner.
+type UnderWay = Or<(With<Fade>, With<Flight>, With<Banner>)>;
+
+/// Something is under way: a card gliding (or not yet where it goes), a fade, a chip's flight, a banner. The table's
+/// clock stopped (the pause menu) stops them all.
+fn moving(
+    time: Res<Time<Virtual>>,
+    glides: Query<(&Glide, &Transform)>,
+    under_way: Query<(), UnderWay>,
+) -> bool {
+    !time.is_paused()
+        && (!under_way.is_empty()
+            || glides
+                .iter()
+                .any(|(glide, transform)| glide.moving() || transform.translation != glide.to))
 }
 
 /// The systems that animate; the view sets targets before them.

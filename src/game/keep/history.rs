@@ -3,6 +3,7 @@
 //! into the totals), and exported with `holecard --export-history FILE.csv|FILE.json`.
 
 use crate::engine::TableState;
+use crate::game::model::frames::{DrawWhile, Redraw};
 use crate::game::model::screen::Screen;
 use crate::game::model::session::Session;
 use crate::game::model::table::{Beats, Restored, SeatView};
@@ -203,7 +204,13 @@ pub(crate) fn plugin(app: &mut App) {
             record.in_set(Recording).run_if(in_state(Screen::Table)),
         )
         .add_systems(OnExit(Screen::Table), write_now)
-        .add_systems(Last, write_on_quit.after(bevy::window::ExitSystems));
+        .add_systems(Last, write_on_quit.after(bevy::window::ExitSystems))
+        // Hands not yet written are written within two seconds, by a frame: the window draws until then.
+        .draw_while(
+            Redraw::EveryFrame,
+            in_state(Screen::Table)
+                .and_then(|kept: Res<Kept>| kept.unwritten > 0 && kept.store.is_some()),
+        );
 }
 
 /// Reads the platform's history and keeps it there.

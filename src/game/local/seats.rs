@@ -5,7 +5,8 @@
 use crate::engine::ai::Personality;
 use crate::engine::{Phase, TableState};
 use crate::game::local::table::HostedTable;
-use crate::game::model::screen::RoundSet;
+use crate::game::model::frames::{DrawWhile, Redraw};
+use crate::game::model::screen::{RoundSet, Screen};
 use crate::game::model::session::Session;
 use crate::game::model::table::{Beats, Restored};
 use crate::host::Occupant;
@@ -37,7 +38,28 @@ pub(crate) fn plugin(app: &mut App) {
             act_in_turn
                 .in_set(RoundSet::PlayerTurn)
                 .run_if(resource_exists::<HostedTable>),
+        )
+        .draw_while(
+            Redraw::EveryFrame,
+            in_state(Screen::Table)
+                .and_then(resource_exists::<HostedTable>.and_then(plays_on_its_own)),
         );
+}
+
+/// The table goes on without the player, on its clock: a seat a mind plays thinking, the deal where nobody plays by
+/// hand, rounds counted at an empty table. (A table waiting for the player's bet or play waits without frames.)
+fn plays_on_its_own(
+    engine: Res<HostedTable>,
+    beats: Res<Beats>,
+    session: Res<Session>,
+    time: Res<Time<Virtual>>,
+) -> bool {
+    !time.is_paused()
+        && beats.settled()
+        && (engine.mind_to_act().is_some()
+            || engine.phase() == Phase::Betting
+                && (crate::game::model::session::human_seat(&session).is_none()
+                    || engine.occupants().next().is_none()))
 }
 
 /// The player and the level's regulars sit down at a freshly opened table (a restored one has its seats taken).

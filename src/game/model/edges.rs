@@ -17,6 +17,11 @@ pub struct HouseEdges {
 }
 
 impl HouseEdges {
+    /// Some edge is being worked out (taken in a frame at a time).
+    pub fn working(&self) -> bool {
+        !self.working.is_empty()
+    }
+
     /// The house edge of `rules` in percent, if known; if not, it is set to be worked out.
     pub fn edge(&mut self, rules: &Rules) -> Option<f64> {
         let key = (rules.decks, ExactRules::of(rules));

@@ -12,6 +12,7 @@
 //! - `player`: the player's intents and bet slip; `coach`: the player's choices judged before they become intents.
 //! - `seen`: the cards the seat has seen; `advisor`: every play's exact value from them.
 //! - `edges`, `strategy`, `practice`: each table's house edge, its chart and index plays, and the drills.
+//! - `frames`: when the window draws (while something moves or waits on the clock), as each room asks.
 //!
 //! A new page's state or request goes here first (as a resource or a message), so that the pages and the drivers
 //! meet in the model and never name each other.
@@ -20,6 +21,7 @@ pub mod advisor;
 pub mod casino;
 pub mod coach;
 pub mod edges;
+pub mod frames;
 pub mod player;
 pub mod practice;
 pub mod screen;
@@ -46,5 +48,6 @@ pub fn plugin(app: &mut App) {
         edges::plugin,
         strategy::plugin,
         practice::plugin,
+        frames::plugin,
     ));
 }

@@ -161,6 +161,11 @@ impl Practice {
         self.deck.is_none()
     }
 
+    /// The deck is being worked out now (taken in a frame at a time).
+    pub fn working(&self) -> bool {
+        self.deck_task.is_some()
+    }
+
     /// Takes in the deck once worked out and puts a card on the table.
     pub fn work(&mut self) {
         if let Some(task) = self.deck_task.as_mut()

@@ -94,6 +94,11 @@ impl StrategyBook {
         self.chart_task.is_some()
     }
 
+    /// The chart or the index plays are being worked out (taken in a frame at a time).
+    pub fn working(&self) -> bool {
+        self.chart_task.is_some() || self.work.is_some()
+    }
+
     /// The chart, once worked out.
     pub fn chart(&self) -> Option<&Grid> {
         self.chart.as_ref()

@@ -80,6 +80,11 @@ impl Online {
         }
     }
 
+    /// What the casino sends and answers wakes the window through `waker` (it waits for the player between frames).
+    pub fn wake_with(&mut self, waker: crate::game::model::frames::Waker) {
+        self.requests.wake = waker;
+    }
+
     /// Playing at `address` with nothing read from or kept in the data folder (the tests' clients).
     pub fn apart(address: Address) -> Online {
         Online {

@@ -3,6 +3,7 @@
 //! through [`Connection`] and [`Requests`], so either client crate can be swapped here alone.
 
 use crate::game::model::casino::Asked;
+use crate::game::model::frames::Waker;
 use crate::protocol::{ClientMessage, ServerMessage};
 use std::sync::{Arc, Mutex};
 
@@ -118,14 +119,16 @@ pub struct Connection {
 const MAX_FRAME: usize = 1 << 20;
 
 impl Connection {
-    /// Starts connecting (it opens in the background: [`Heard::Opened`] says when).
-    pub fn open(url: &str, record: bool) -> Result<Connection, String> {
+    /// Starts connecting (it opens in the background: [`Heard::Opened`] says when). Whatever it hears wakes the
+    /// window (`wake`), which waits for the player between frames.
+    pub fn open(url: &str, record: bool, wake: &Waker) -> Result<Connection, String> {
         let options = ewebsock::Options {
             max_incoming_frame_size: MAX_FRAME,
             ..ewebsock::Options::default()
         };
-        let (sender, receiver) =
-            ewebsock::connect(url, options).map_err(|e| format!("{url}: {e}"))?;
+        let wake = wake.clone();
+        let (sender, receiver) = ewebsock::connect_with_wakeup(url, options, move || wake.wake())
+            .map_err(|e| format!("{url}: {e}"))?;
         Ok(Connection {
             sender,
             receiver,
@@ -183,10 +186,11 @@ impl Connection {
 /// What an HTTP request came back with: its body, or what went wrong in words.
 pub type Answer = Result<String, String>;
 
-/// HTTP requests under way, each answered into a slot the game picks up from.
+/// HTTP requests under way, each answered into a slot the game picks up from; an answer wakes the window.
 #[derive(Default, Clone)]
 pub struct Requests {
     answers: Arc<Mutex<Vec<(Asked, Answer)>>>,
+    pub wake: Waker,
 }
 
 impl Requests {
@@ -215,6 +219,7 @@ impl Requests {
         }
         request.timeout = Some(std::time::Duration::from_secs(15));
         let answers = self.answers.clone();
+        let wake = self.wake.clone();
         ehttp::fetch(request, move |response| {
             let answer = match response {
                 Ok(response) => {
@@ -239,6 +244,7 @@ impl Requests {
             if let Ok(mut answers) = answers.lock() {
                 answers.push((asked, answer));
             }
+            wake.wake();
         });
     }
 

@@ -19,6 +19,7 @@ use wire::*;
 
 use crate::engine::{Phase, SeatId, TableState, TableView};
 use crate::game::model::casino::{Asked, AtTable, Casino, CasinoRequest, ChatLine, Clock, Status};
+use crate::game::model::frames::{DrawWhile, Redraw};
 use crate::game::model::player::{
     BetSlip, Intent, Pending, PlayOptions, deal_refusal, slip_change, stands_on_21,
 };
@@ -89,7 +90,25 @@ pub(crate) fn plugin(app: &mut App) {
                 .in_set(RoundSet::Betting)
                 .run_if(resource_exists::<OnlineTable>),
         )
-        .add_systems(OnEnter(Screen::Title), go_home);
+        .add_systems(OnEnter(Screen::Title), go_home)
+        // What the casino sends wakes the window (`Online::wake_with`); frames are asked for while the wire has work
+        // of its own: a connection opening (and its time limit), messages queued either way, a table to arrive at,
+        // and once a second the clocks it shows in seconds (a turn's, a reconnection's).
+        .draw_while(
+            Redraw::EveryFrame,
+            resource_exists::<Online>.and_then(|online: Res<Online>, casino: Res<Casino>| {
+                !online.outbox.is_empty()
+                    || !online.inbox.is_empty()
+                    || matches!(casino.status, Status::Connecting { .. })
+            }),
+        )
+        .draw_while(Redraw::EveryFrame, resource_exists::<Arrival>)
+        .draw_while(
+            Redraw::EverySecond,
+            resource_exists::<Casino>.and_then(|casino: Res<Casino>| {
+                casino.clock.is_some() || matches!(casino.status, Status::Lost { .. })
+            }),
+        );
 }
 
 /// What the player asked of the casino this frame, done (before the wire sends it).

@@ -45,7 +45,11 @@ pub(super) fn pump(
     // Not while the game loads: its frames can be seconds apart there (a browser compiling shaders in software),
     // and a connection would wait on them.
     if link.0.is_none() && due && *screen.get() != Screen::Loading {
-        match Connection::open(&online.address.ws, online.record_frames) {
+        match Connection::open(
+            &online.address.ws,
+            online.record_frames,
+            &online.requests.wake,
+        ) {
             Ok(connection) => {
                 link.0 = Some(connection);
                 if !matches!(casino.status, Status::Lost { .. }) {

@@ -205,6 +205,11 @@ pub fn grid(width: f32, count: usize, least: f32) -> (usize, f32) {
 pub fn dress(ctx: &egui::Context, shape: Shape) {
     use egui::{FontFamily, FontId, TextStyle};
     let target = shape.target();
+    // A tap is a click however long the frames around it take. egui times a press from the frame that reads it to
+    // the frame that reads its release; a window that waits for the player draws the frame of a tap's touch at once
+    // and reads its release a frame later, which takes a second where a phone's browser draws in software, past
+    // egui's 0.8 s for a click. Nothing here is pressed and held for its own meaning (no context menus).
+    ctx.options_mut(|options| options.input_options.max_click_duration = 4.0);
     ctx.all_styles_mut(|style| {
         style.text_styles = [
             (

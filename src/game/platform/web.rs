@@ -88,7 +88,7 @@ fn agent() -> Option<web_sys::Element> {
 }
 
 /// Whether the hidden input has the page's focus (the phone's keyboard types into it).
-fn agent_focused() -> bool {
+pub(crate) fn agent_focused() -> bool {
     document()
         .and_then(|d| d.active_element())
         .is_some_and(|e| e.id() == AGENT)

@@ -1,12 +1,16 @@
 //! The game in a window (or the browser page's canvas): Bevy's default plugins, egui, the table's look and HUD, and
 //! the command line's `--screenshot PATH --frames N`.
 
+#[cfg(target_arch = "wasm32")]
+use crate::game::model::frames::DrawWhile;
+use crate::game::model::frames::{AskForFrames, Redraw, Waker};
 use crate::game::model::screen::Screen;
 use crate::game::pages::{Menu, StartAt, StartPage};
 use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured, save_to_disk};
 use bevy::window::WindowResolution;
 use std::path::PathBuf;
+use std::time::Duration;
 
 /// What only a window has: its size, the screen it opens on, and the command line's screenshot.
 #[derive(Clone, Debug)]
@@ -105,7 +109,91 @@ pub(crate) fn platform(app: &mut App, options: &WindowOptions, table_name: &str)
         .configure_sets(
             PostUpdate,
             bevy_egui::EguiPostUpdateSet::PostProcessOutput.before(bevy::asset::AssetEventSystems),
+        )
+        .add_systems(
+            PreUpdate,
+            modifiers_only_when_changed
+                .after(bevy_egui::EguiInputSet::WriteEguiEvents)
+                .before(bevy_egui::EguiPreUpdateSet::BeginPass),
         );
+    // The window draws while something moves and otherwise waits for the player (model::frames); a screenshot's run
+    // counts its frames, and draws every one. What arrives off the frame (the casino's messages and answers) wakes it.
+    if options.screenshot.is_none() {
+        app.add_systems(Last, draw_as_asked.after(AskForFrames));
+    }
+    if let Some(proxy) = app
+        .world()
+        .get_resource::<bevy::winit::EventLoopProxyWrapper>()
+    {
+        let proxy = (**proxy).clone();
+        app.insert_resource(Waker::new(move || {
+            // Refused only once the window has closed: there is nothing to wake then.
+            let _ = proxy.send_event(bevy::winit::WinitUserEvent::WakeUp);
+        }));
+    }
+}
+
+/// bevy_egui tells egui the modifier keys' state every frame as an event; egui takes any event for input and asks
+/// for the next frame, so a window would never stop drawing. An event that changes nothing is dropped: egui reads the
+/// keys held from the frame's input and its events, and the state is the same without it.
+fn modifiers_only_when_changed(
+    mut inputs: Query<(Entity, &mut bevy_egui::EguiInput)>,
+    mut told: Local<std::collections::HashMap<Entity, bevy_egui::egui::Modifiers>>,
+) {
+    use bevy_egui::egui::Event;
+    for (context, mut input) in &mut inputs {
+        // Losing the window's focus lets go of every key in egui: what it is told next is news.
+        if input
+            .0
+            .events
+            .iter()
+            .any(|event| matches!(event, Event::WindowFocused(_)))
+        {
+            told.remove(&context);
+            continue;
+        }
+        let mut last = told.get(&context).copied();
+        input.0.events.retain(|event| match event {
+            Event::ModifiersChanged(now) if last == Some(*now) => false,
+            Event::ModifiersChanged(now) => {
+                last = Some(*now);
+                true
+            }
+            _ => true,
+        });
+        if let Some(last) = last {
+            told.insert(context, last);
+        }
+    }
+}
+
+/// The longest a window waiting for the player goes without a frame. Nothing on the screen needs one; the frame it
+/// draws then takes in what came without waking it, and writes the hands kept since the last write.
+const STILL: Duration = Duration::from_secs(5);
+
+/// Turns what the rooms asked for into frames: every frame (a redraw asked at once), once a second (the window's
+/// wait), or only when the player does something.
+fn draw_as_asked(
+    mut asked: ResMut<Redraw>,
+    mut redraws: MessageWriter<bevy::window::RequestRedraw>,
+    mut winit: ResMut<bevy::winit::WinitSettings>,
+) {
+    use bevy::winit::UpdateMode;
+    let redraw = std::mem::take(&mut *asked);
+    if redraw == Redraw::EveryFrame {
+        redraws.write(bevy::window::RequestRedraw);
+    }
+    let wait = if redraw >= Redraw::EverySecond {
+        Duration::from_secs(1)
+    } else {
+        STILL
+    };
+    // Window events only: the pointer moving elsewhere on the desktop wakes nothing.
+    let mode = UpdateMode::reactive_low_power(wait);
+    if winit.focused_mode != mode || winit.unfocused_mode != mode {
+        winit.focused_mode = mode;
+        winit.unfocused_mode = mode;
+    }
 }
 
 /// What the window shows and plays: the art, sound, lettering, motion, the table's look, the HUD, saves, the screen
@@ -179,6 +267,9 @@ pub(crate) fn presentation(
     match online_address(options.server.as_deref()) {
         Ok(address) => {
             let mut online = crate::game::online::Online::new(address);
+            if let Some(waker) = app.world().get_resource::<Waker>() {
+                online.wake_with(waker.clone());
+            }
             let mut casino = online.casino();
             // Opening on the casino with a session kept from last time: straight to the lobby (or the page asked for).
             let at_the_casino = matches!(
@@ -253,7 +344,12 @@ pub(crate) fn presentation(
         crate::game::platform::web::keyboard_follows_the_field
             .after(bevy_egui::EguiPostUpdateSet::EndPass),
     )
-    .add_systems(Last, show_why_it_stopped);
+    .add_systems(Last, show_why_it_stopped)
+    // Typing on a phone goes to the page's hidden input, not the window: its keys wake nothing.
+    .draw_while(
+        Redraw::EveryFrame,
+        crate::game::platform::web::agent_focused,
+    );
     if let Some(path) = options.screenshot.clone() {
         // The clock steps 16 ms a frame (as in headless runs), so frame N after loading names the same moment of
         // play on every run and every machine (a mid-flip frame stays mid-flip), however slowly frames are drawn.

@@ -11,6 +11,7 @@ use crate::game::felt::layout::{
 };
 use crate::game::felt::lettering::{Ink, Lettering};
 use crate::game::felt::motion::{Animate, Banner, Fade, Flight, Glide};
+use crate::game::model::frames::{DrawWhile, Redraw};
 use crate::game::model::screen::Screen;
 use crate::game::model::session::Session;
 use crate::game::model::table::{
@@ -164,7 +165,26 @@ pub(crate) fn plugin(app: &mut App) {
                 .before(bevy::transform::TransformSystems::Propagate)
                 .before(bevy::camera::CameraUpdateSystems)
                 .run_if(in_state(Screen::Table)),
+        )
+        // A card turning over, and the camera gliding to a new framing (or the HUD or the layout just changed, which
+        // the next frame frames and places).
+        .draw_while(
+            Redraw::EveryFrame,
+            in_state(Screen::Table).and_then(
+                turning
+                    .or_eager(resource_changed::<Framing>)
+                    .or_eager(resource_changed::<Covered>)
+                    .or_eager(resource_changed::<TableLayout>),
+            ),
         );
+}
+
+/// A card is turning over, or about to (the clock stopped stops it).
+fn turning(time: Res<Time<Virtual>>, cards: Query<(&CardView, &Drawn)>) -> bool {
+    !time.is_paused()
+        && cards
+            .iter()
+            .any(|(view, drawn)| drawn.flipping.is_some() || drawn.face_up != view.face_up())
 }
 
 fn text(bold: bool, size: f32, colour: Color, words: impl Into<String>) -> (Lettering, Ink) {

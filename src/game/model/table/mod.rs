@@ -84,6 +84,16 @@ impl Beats {
     pub fn settled(&self) -> bool {
         self.queue.is_empty() && self.wait <= 0.0
     }
+
+    /// The table is showing what it decided and needs frames to go on: a beat running out, or (with the clock
+    /// stopped, `paused`) news that shows without waiting on it.
+    pub fn moving(&self, paused: bool) -> bool {
+        if paused {
+            self.wait <= 0.0 && !self.queue.is_empty()
+        } else {
+            !self.settled()
+        }
+    }
 }
 
 /// An event the table has just shown (for the log, sounds and companions' remarks).
