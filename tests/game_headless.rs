@@ -1861,3 +1861,22 @@ fn the_table_asks_for_frames_only_while_something_happens() {
         "an autoplayed table",
     );
 }
+
+/// With the table's clock stopped (the pause menu), messages still go after two frames: a message that stayed would
+/// ask for a frame after every frame, and the paused window would draw at full speed.
+#[test]
+fn a_paused_table_lets_its_messages_go_and_waits() {
+    let mut app = human_app(&[Ten, Six, Nine, Ten, Seven]);
+    record_what_frames_ask(&mut app);
+    settle(&mut app);
+    app.world_mut().resource_mut::<Time<Virtual>>().pause();
+    // A chip put down while paused (the HUD's buttons stay live under the menu).
+    app.world_mut().write_message(Intent::Chip(Cents::units(5)));
+    let from = app.world().resource::<Asked>().0.len();
+    for _ in 0..5 {
+        app.update();
+    }
+    assert!(app.world().resource::<Messages<Intent>>().is_empty());
+    let asked = asked_since(&mut app, from);
+    all_asked(&asked[3..], Redraw::WhenTouched, "paused, nothing moving");
+}

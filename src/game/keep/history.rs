@@ -205,11 +205,13 @@ pub(crate) fn plugin(app: &mut App) {
         )
         .add_systems(OnExit(Screen::Table), write_now)
         .add_systems(Last, write_on_quit.after(bevy::window::ExitSystems))
-        // Hands not yet written are written within two seconds, by a frame: the window draws until then.
+        // Hands not yet written are written within two seconds, by a frame: the window draws until then (not when
+        // writing failed: that is said, and tried again with the next hands).
         .draw_while(
             Redraw::EveryFrame,
-            in_state(Screen::Table)
-                .and_then(|kept: Res<Kept>| kept.unwritten > 0 && kept.store.is_some()),
+            in_state(Screen::Table).and_then(|kept: Res<Kept>| {
+                kept.unwritten > 0 && kept.store.is_some() && kept.problem.is_none()
+            }),
         );
 }
 

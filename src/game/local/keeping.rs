@@ -113,6 +113,9 @@ impl Keep<'_> {
             .is_some_and(|engine| engine.commands().len() > written)
             || !self.kept.fresh().is_empty();
         if !pending {
+            // Every hand is journaled: the history may be written, when it is due (two seconds after the last write).
+            let now = self.time.elapsed_secs_f64();
+            self.kept.write_due(now);
             return;
         }
         let (Some((slot, sitting, log)), Some(engine), Some(seat)) =

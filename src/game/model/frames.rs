@@ -102,29 +102,29 @@ pub(crate) fn plugin(app: &mut App) {
                 .or_else(unread::<Choice>)
                 .or_else(unread::<CasinoRequest>),
         )
+        // The table's own (its news, the coach's stop, the advisor) only at the table: a table left in the middle of
+        // a beat keeps its beats until it opens again.
         .draw_while(
             Redraw::EveryFrame,
-            |beats: Res<Beats>, time: Res<Time<Virtual>>| beats.moving(time.is_paused()),
+            in_state(Screen::Table).and_then(
+                |beats: Res<Beats>,
+                 coach: Res<Coach>,
+                 advisor: Res<Advisor>,
+                 clock: Res<Time<Virtual>>,
+                 real: Res<Time<Real>>| {
+                    beats.moving(clock.is_paused())
+                        || coach
+                            .stop
+                            .as_ref()
+                            .is_some_and(|stop| !stop.answerable(real.elapsed()))
+                        || matches!(advisor.counsel(), Counsel::Thinking)
+                },
+            ),
         )
         .draw_while(
             Redraw::EveryFrame,
-            |coach: Res<Coach>, time: Res<Time<Real>>| {
-                coach
-                    .stop
-                    .as_ref()
-                    .is_some_and(|stop| !stop.answerable(time.elapsed()))
-            },
-        )
-        .draw_while(
-            Redraw::EveryFrame,
-            |advisor: Res<Advisor>,
-             book: Res<StrategyBook>,
-             edges: Res<HouseEdges>,
-             practice: Res<Practice>| {
-                matches!(advisor.counsel(), Counsel::Thinking)
-                    || book.working()
-                    || edges.working()
-                    || practice.working()
+            |book: Res<StrategyBook>, edges: Res<HouseEdges>, practice: Res<Practice>| {
+                book.working() || edges.working() || practice.working()
             },
         );
 }

@@ -92,21 +92,25 @@ pub(crate) fn plugin(app: &mut App) {
         )
         .add_systems(OnEnter(Screen::Title), go_home)
         // What the casino sends wakes the window (`Online::wake_with`); frames are asked for while the wire has work
-        // of its own: a connection opening (and its time limit), messages queued either way, a table to arrive at,
-        // and once a second the clocks it shows in seconds (a turn's, a reconnection's).
+        // of its own: messages taken in and not yet read, messages to send on an open connection, a table to arrive
+        // at, and once a second the clocks it shows in seconds (a turn's, a reconnection's) and a connection's time
+        // limit while it opens.
         .draw_while(
             Redraw::EveryFrame,
             resource_exists::<Online>.and_then(|online: Res<Online>, casino: Res<Casino>| {
-                !online.outbox.is_empty()
-                    || !online.inbox.is_empty()
-                    || matches!(casino.status, Status::Connecting { .. })
+                !online.inbox.is_empty()
+                    || !online.outbox.is_empty() && casino.status == Status::Open
             }),
         )
         .draw_while(Redraw::EveryFrame, resource_exists::<Arrival>)
         .draw_while(
             Redraw::EverySecond,
             resource_exists::<Casino>.and_then(|casino: Res<Casino>| {
-                casino.clock.is_some() || matches!(casino.status, Status::Lost { .. })
+                casino.clock.is_some()
+                    || matches!(
+                        casino.status,
+                        Status::Lost { .. } | Status::Connecting { .. }
+                    )
             }),
         );
 }

@@ -211,6 +211,8 @@ pub fn dress(ctx: &egui::Context, shape: Shape) {
     // egui's 0.8 s for a click. Nothing here is pressed and held for its own meaning (no context menus).
     ctx.options_mut(|options| options.input_options.max_click_duration = 4.0);
     ctx.all_styles_mut(|style| {
+        // A steady cursor: a blinking one asks egui for a frame every half second, for as long as a field waits.
+        style.visuals.text_cursor.blink = false;
         style.text_styles = [
             (
                 TextStyle::Small,

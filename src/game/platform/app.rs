@@ -108,6 +108,17 @@ impl Plugin for AppPlugin {
 /// The game's logic, which runs the same with a window or without one: screens and round phases, the table's
 /// entities, the seats and the player's intents.
 pub fn logic_plugin(app: &mut App) {
+    // Messages last two frames, every frame. Bevy's clock keeps them until a fixed-timestep step has run, which never
+    // happens while the pause menu stops the table's clock: every message written meanwhile would stay (a redraw
+    // asked for once would be asked for again after every frame: model::frames). Nothing here runs on fixed steps.
+    // (Said every frame: each fixed step of Bevy's clock says it again its own way.)
+    app.add_systems(
+        First,
+        (|mut registry: ResMut<bevy::ecs::message::MessageRegistry>| {
+            registry.should_update = bevy::ecs::message::ShouldUpdateMessages::Always;
+        })
+        .before(bevy::ecs::message::MessageUpdateSystems),
+    );
     app.add_plugins((model::plugin, local::plugin, keep::plugin, online::plugin))
         .add_systems(
             OnEnter(Screen::Table),

@@ -246,6 +246,7 @@ pub(crate) fn presentation(
                     intents.write(crate::game::model::player::Intent::Deal);
                 }
             })
+            .after(crate::game::model::screen::RoundSet::Present)
             .run_if(in_state(Screen::Table)),
         );
         if options.coach {
