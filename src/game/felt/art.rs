@@ -145,10 +145,7 @@ fn deck_on_its_way(art: Option<Res<Art>>, look: Res<Look>, assets: Res<AssetServ
     art.is_some_and(|art| {
         let deck = &art.decks[deck_index(*look)];
         *deck != Handle::default()
-            && !matches!(
-                assets.load_state(deck.id()),
-                bevy::asset::LoadState::Loaded | bevy::asset::LoadState::Failed(_)
-            )
+            && crate::game::felt::asset_tracking::on_its_way(&assets, deck.id())
     })
 }
 

@@ -43,15 +43,29 @@ impl Tally {
     ) -> Tally {
         let mut tally = Tally::default();
         for (path, id) in assets {
-            match server.load_state(id) {
-                bevy::asset::LoadState::Loaded => tally.done += 1,
-                bevy::asset::LoadState::Failed(error) => {
-                    tally.done += 1;
-                    tally.failures.push(format!("{path}: {error}"));
-                }
-                _ => tally.pending += 1,
+            let state = server.load_state(id);
+            if let bevy::asset::LoadState::Failed(error) = &state {
+                tally.failures.push(format!("{path}: {error}"));
+            }
+            if over(&state) {
+                tally.done += 1;
+            } else {
+                tally.pending += 1;
             }
         }
         tally
     }
+}
+
+/// The asset `id` is not loaded yet and has not failed: asked for, or not even that.
+pub fn on_its_way(server: &AssetServer, id: impl Into<bevy::asset::UntypedAssetId>) -> bool {
+    !over(&server.load_state(id.into()))
+}
+
+/// Loading is over: loaded, or failed.
+fn over(state: &bevy::asset::LoadState) -> bool {
+    matches!(
+        state,
+        bevy::asset::LoadState::Loaded | bevy::asset::LoadState::Failed(_)
+    )
 }

@@ -83,11 +83,15 @@ impl Sounds {
 
     /// Every sound, with the file it comes from.
     pub fn handles(&self) -> impl Iterator<Item = (String, &Handle<AudioSource>)> {
+        self.named()
+            .map(|(name, handle)| (sound_path(name), handle))
+    }
+
+    /// Every sound, with its name (no path made: asked every frame while they load).
+    fn named(&self) -> impl Iterator<Item = (&'static str, &Handle<AudioSource>)> {
         let effects = self.effects.iter().map(|(name, handle)| (*name, handle));
         let loops = LOOPS.into_iter().zip([&self.ambience, &self.music]);
-        effects
-            .chain(loops)
-            .map(|(name, handle)| (sound_path(name), handle))
+        effects.chain(loops)
     }
 }
 
@@ -152,12 +156,9 @@ pub(crate) fn plugin(app: &mut App) {
 /// The sounds are not asked for yet, or some are still loading.
 fn sounds_on_their_way(sounds: Option<Res<Sounds>>, assets: Res<AssetServer>) -> bool {
     sounds.is_none_or(|sounds| {
-        sounds.handles().any(|(_, handle)| {
-            !matches!(
-                assets.load_state(handle.id()),
-                bevy::asset::LoadState::Loaded | bevy::asset::LoadState::Failed(_)
-            )
-        })
+        sounds
+            .named()
+            .any(|(_, handle)| crate::game::felt::asset_tracking::on_its_way(&assets, handle.id()))
     })
 }
 

@@ -190,7 +190,7 @@ pub type Answer = Result<String, String>;
 #[derive(Default, Clone)]
 pub struct Requests {
     answers: Arc<Mutex<Vec<(Asked, Answer)>>>,
-    pub wake: Waker,
+    pub(super) wake: Waker,
 }
 
 impl Requests {
