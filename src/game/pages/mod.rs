@@ -456,6 +456,58 @@ mod tests {
         (rect, above_bottom_bar(&ctx, portrait))
     }
 
+    /// A watcher's bar is a line of words and never the rack: the panels over it (the casino's row) stand on it, not
+    /// where the rack would stand, and leave no empty band under the felt. A player's betting bar keeps them above
+    /// the rack through the round's shorter bars.
+    #[test]
+    fn the_panels_over_the_bar_stand_on_the_bar_that_was_drawn() {
+        let screen = egui::vec2(390.0, 844.0);
+        let (slip, rules) = (slip(), Preset::LasVegasStrip.rules());
+        let theme = Theme {
+            shape: theme::Shape::PhonePortrait,
+            keyboard: false,
+        };
+        // Each bar drawn for two frames (a new area measures itself, then is placed): the bar, and the panels' lift.
+        let draw = |ctx: &egui::Context, betting: bool| {
+            let (mut bar, mut above) = (egui::Rect::NOTHING, 0.0);
+            for _ in 0..2 {
+                ctx.run_ui(window(screen), |ui| {
+                    bar = bottom_bar(ui.ctx(), |ui| {
+                        if betting {
+                            betting_bar(ui, &slip, &rules, false, true, &theme);
+                        } else {
+                            ui.label("Place your bets");
+                        }
+                    })
+                    .rect;
+                    above = above_bottom_bar(ui.ctx(), true);
+                })
+                .drop_without_applying_deltas();
+            }
+            (bar, above)
+        };
+        let watcher = context();
+        theme::dress(&watcher, theme.shape);
+        let (line, above) = draw(&watcher, false);
+        assert!(
+            (above - (line.height() + 16.0)).abs() < 1.0 && above < 148.0,
+            "a watcher's panels stand {above} above the bottom, over a bar {line:?}"
+        );
+
+        let player = context();
+        theme::dress(&player, theme.shape);
+        let (rack, rack_above) = draw(&player, true);
+        assert!(
+            rack_above >= rack.height() + 16.0 - 1.0,
+            "{rack_above} {rack:?}"
+        );
+        let (_, then) = draw(&player, false);
+        assert_eq!(
+            then, rack_above,
+            "the panels moved when the bar grew shorter"
+        );
+    }
+
     /// The felt framed in what the bottom bar leaves, measured as the HUD draws it: every seat's circle and label
     /// lands above the betting bar (the tallest the bar is), on a desktop window and on a phone held upright; without
     /// the framing the bar would lie over the seats nearest it.

@@ -1106,20 +1106,24 @@ pub(super) fn counsel_line(
 /// How far above the window's bottom edge the panels over the bottom bar stand: clear of the bar at the tallest it
 /// has been drawn in a window of this size (it changes height between the betting, a decision and a line of words;
 /// the panels stay put). Before the bar is first measured: upright (a phone), the chip rack and the betting buttons
-/// take two rows, so the panels sit higher.
+/// take two rows, so the panels sit higher. Only what the bar has been counts once it is drawn: a watcher's bar, a
+/// line of words, never holds the rack, and the panels over it stand on it rather than where the rack would be.
 pub(super) fn above_bottom_bar(ctx: &egui::Context, portrait: bool) -> f32 {
     let before = if portrait { 148.0 } else { 84.0 };
     let screen = ctx.content_rect().size();
     let id = egui::Id::new("the bottom bar at its tallest");
     let drawn = egui::AreaState::load(ctx, "bottom bar".into())
         .and_then(|area| area.size)
-        .map_or(0.0, |size| size.y + 16.0);
+        .map(|size| size.y + 16.0);
     ctx.data_mut(|data| {
-        let tallest = data
+        let kept = data
             .get_temp::<(egui::Vec2, f32)>(id)
             .filter(|(at, _)| *at == screen)
-            .map_or(before, |(_, tallest)| tallest)
-            .max(drawn);
+            .map(|(_, tallest)| tallest);
+        let tallest = match (kept, drawn) {
+            (None, None) => before,
+            (kept, drawn) => kept.unwrap_or(0.0).max(drawn.unwrap_or(0.0)),
+        };
         data.insert_temp(id, (screen, tallest));
         tallest
     })
