@@ -11,7 +11,7 @@ use holecard::engine::{Cents, Event, Phase, Spot, TableState, Viewer};
 use holecard::game::keep::preferences::Preferences;
 use holecard::game::keep::sitting::{self, Sitting};
 use holecard::game::local::table::HostedTable;
-use holecard::game::model::frames::{AskForFrames, Redraw};
+use holecard::game::model::frames::{AskForFrames, DrawsAsAsked, Redraw};
 use holecard::game::model::player::{BetSlip, Intent, PlayOptions};
 use holecard::game::model::screen::{RoundPhase, Screen};
 use holecard::game::model::seen::Seen;
@@ -1802,6 +1802,8 @@ fn a_second_copy_on_a_data_folder_keeps_nothing_while_the_first_plays() {
 struct Asked(Vec<Redraw>);
 
 fn record_what_frames_ask(app: &mut App) {
+    // As a window does: the frames' conditions run only where something reads them.
+    app.init_resource::<DrawsAsAsked>();
     app.init_resource::<Asked>().add_systems(
         Last,
         (|mut redraw: ResMut<Redraw>, mut asked: ResMut<Asked>| {

@@ -10,7 +10,7 @@
 // screenshots in web/test-output/. Nothing on the page is there for the test: it reads the console and the
 // performance marks the page's loading screen uses.
 import { launch, serve } from './serve.mjs';
-import { Table, phonePage, root, shots, sleep } from './page.mjs';
+import { Table, countFrames, framesStandingStill, phonePage, root, shots, sleep } from './page.mjs';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -159,24 +159,8 @@ try {
         }
       }, 250);
     });
-    // The frames the game draws: a task of the page that makes WebGL draw calls is one frame drawn.
-    await context.addInitScript(() => {
-      window.__testFramesDrawn = 0;
-      let inFrame = false;
-      const gl = WebGL2RenderingContext.prototype;
-      for (const name of ['drawArrays', 'drawElements', 'drawArraysInstanced', 'drawElementsInstanced',
-        'drawRangeElements']) {
-        const draw = gl[name];
-        gl[name] = function (...args) {
-          if (!inFrame) {
-            inFrame = true;
-            window.__testFramesDrawn += 1;
-            setTimeout(() => { inFrame = false; }, 0);
-          }
-          return draw.apply(this, args);
-        };
-      }
-    });
+    // The frames the game draws.
+    await countFrames(context);
     const page = await context.newPage();
     const table = new Table(page, 'mouse');
     await page.goto(`${base}/?seed=7&layout`);
@@ -186,15 +170,7 @@ try {
     const framesDrawn = () => table.read('window.__testFramesDrawn');
     await table.settledLayout('the Title');
     // Its sounds load in the background first, a frame at a time; then it waits for the player.
-    let [last, lastAt] = [await framesDrawn(), Date.now()];
-    await table.until('the Title to stop drawing', async () => {
-      const now = await framesDrawn();
-      if (now !== last) [last, lastAt] = [now, Date.now()];
-      return Date.now() - lastAt > 1500;
-    }, 30_000);
-    const stillFrom = await framesDrawn();
-    await sleep(6000);
-    const stillFrames = (await framesDrawn()) - stillFrom;
+    const stillFrames = await framesStandingStill(table, 'the Title', 6000);
     report.framesDrawnStandingStill = `${stillFrames} in 6 s on the Title`;
     if (stillFrames > 2) throw new Error(`the Title, standing still, drew ${stillFrames} frames in 6 s`);
     const audioStates = () => table.read('window.__testAudioContexts.map((c) => c.state)');

@@ -10,7 +10,9 @@
 // number pad), that the digits typed arrive, that Enter on the phone's keyboard answers (and the keyboard shuts), and
 // that the coach's stop holds against two quick taps. Screenshots of every state go to web/test-output/layout-*.png.
 import { launch, serve } from './serve.mjs';
-import { PHONE_AGENT, Table, focused, lookAt, phonePage, root, sleep } from './page.mjs';
+import {
+  PHONE_AGENT, Table, countFrames, focused, framesStandingStill, lookAt, phonePage, root, sleep,
+} from './page.mjs';
 import path from 'node:path';
 
 const dist = path.resolve(process.argv[2] ?? path.join(root, 'web/dist'));
@@ -173,6 +175,7 @@ try {
   // which opens the phone's keyboard), asking for the number pad, and the digits typed are the answer checked.
   {
     const { context, page } = await phonePage(phone, PHONE_AGENT);
+    await countFrames(context);
     const table = new Table(page, 'phone typing');
     await page.goto(`${base}/?seed=7&start=practice&layout`);
     await table.mark('holecard-ready', 120_000);
@@ -181,6 +184,11 @@ try {
     await table.tap('10 cards', true);
     const focus = await table.tapField('The running count', { role: 'TextInput', timeout: 30_000 });
     if (focus[2] !== 'decimal') throw new Error(`the answer field's input asks for ${focus[2] || 'letters'}`);
+    // The keyboard open and nothing typed, the page waits like any other (a phone's battery pays for every frame):
+    // what is typed wakes it.
+    const keyboardFrames = await framesStandingStill(table, 'the page with the keyboard open', 4000);
+    report.framesWithTheKeyboardOpen = `${keyboardFrames} in 4 s`;
+    if (keyboardFrames > 2) throw new Error(`the page drew ${keyboardFrames} frames in 4 s with the keyboard open`);
     await page.keyboard.type('-3');
     await sleep(500);
     await page.keyboard.press('Enter');

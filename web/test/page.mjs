@@ -323,3 +323,40 @@ export async function phonePage(browser, userAgent) {
   }
   throw new Error(`the phone window is ${size.join(', ')}, not 390, 844, 3`);
 }
+
+// Counts the frames the game draws in `context`'s pages (window.__testFramesDrawn): a task of the page that makes
+// WebGL draw calls is one frame drawn. Added before the page opens.
+export async function countFrames(context) {
+  await context.addInitScript(() => {
+    window.__testFramesDrawn = 0;
+    let inFrame = false;
+    const gl = WebGL2RenderingContext.prototype;
+    for (const name of ['drawArrays', 'drawElements', 'drawArraysInstanced', 'drawElementsInstanced',
+      'drawRangeElements']) {
+      const draw = gl[name];
+      gl[name] = function (...args) {
+        if (!inFrame) {
+          inFrame = true;
+          window.__testFramesDrawn += 1;
+          setTimeout(() => { inFrame = false; }, 0);
+        }
+        return draw.apply(this, args);
+      };
+    }
+  });
+}
+
+// Waits until `table`'s page has drawn nothing for 1.5 s (at most `timeout`), then counts the frames it draws in
+// the next `ms`: what a page left alone costs.
+export async function framesStandingStill(table, what, ms, timeout = 30_000) {
+  const drawn = () => table.read('window.__testFramesDrawn');
+  let [last, lastAt] = [await drawn(), Date.now()];
+  await table.until(`${what} to stop drawing`, async () => {
+    const now = await drawn();
+    if (now !== last) [last, lastAt] = [now, Date.now()];
+    return Date.now() - lastAt > 1500;
+  }, timeout);
+  const from = await drawn();
+  await sleep(ms);
+  return (await drawn()) - from;
+}

@@ -22,9 +22,15 @@ pub enum Redraw {
     EveryFrame,
 }
 
-/// The systems that ask for frames, in `Last`; the platform reads the answer after them.
+/// The systems that ask for frames, in `Last`; the platform reads the answer after them. They run only where a window
+/// reads the answer ([`DrawsAsAsked`]): a headless app steps itself, and two dozen conditions asked in each of its
+/// frames were a tenth of an animated soak's frame time.
 #[derive(SystemSet, Debug, Clone, PartialEq, Eq, Hash)]
 pub struct AskForFrames;
+
+/// A window draws as the frames ask (the platform inserts it where it reads [`Redraw`]).
+#[derive(Resource, Default)]
+pub struct DrawsAsAsked;
 
 /// Asking for frames while something holds.
 pub trait DrawWhile {
@@ -88,6 +94,7 @@ pub(crate) fn plugin(app: &mut App) {
     };
     app.init_resource::<Redraw>()
         .init_resource::<Waker>()
+        .configure_sets(Last, AskForFrames.run_if(resource_exists::<DrawsAsAsked>))
         .draw_while(Redraw::EveryFrame, in_state(Screen::Loading))
         .draw_while(
             Redraw::EveryFrame,

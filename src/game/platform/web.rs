@@ -101,9 +101,13 @@ thread_local! {
     static ENTERS: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
 }
 
-/// Listens for Enter on the hidden input (on a phone's browser; elsewhere the canvas has the focus and the key
-/// reaches egui through winit).
-pub(crate) fn listen_for_enter() {
+/// Listens to the hidden input (on a phone's browser; elsewhere the canvas has the focus and its keys reach egui
+/// through winit, which wakes the window): Enter is kept for egui, and every key and every letter typed there wakes
+/// the window, which otherwise waits for the player while the phone's keyboard is open (bevy_egui's own listeners
+/// hand the letters to a frame that would not come).
+pub(crate) fn listen_to_the_agent(
+    waker: Option<bevy::prelude::Res<crate::game::model::frames::Waker>>,
+) {
     use web_sys::wasm_bindgen::{JsCast, closure::Closure};
     if !phone() {
         return;
@@ -111,26 +115,49 @@ pub(crate) fn listen_for_enter() {
     let Some(document) = document() else {
         return;
     };
-    let listener =
-        Closure::<dyn FnMut(web_sys::KeyboardEvent)>::new(|event: web_sys::KeyboardEvent| {
-            let on_agent = event
-                .target()
-                .and_then(|target| target.dyn_into::<web_sys::Element>().ok())
-                .is_some_and(|element| element.id() == AGENT);
-            if on_agent && event.key() == "Enter" && !event.is_composing() {
+    let waker = waker.map(|waker| (*waker).clone()).unwrap_or_default();
+    let on_agent = |event: &web_sys::Event| {
+        event
+            .target()
+            .and_then(|target| target.dyn_into::<web_sys::Element>().ok())
+            .is_some_and(|element| element.id() == AGENT)
+    };
+    let keys = {
+        let waker = waker.clone();
+        Closure::<dyn FnMut(web_sys::KeyboardEvent)>::new(move |event: web_sys::KeyboardEvent| {
+            if !on_agent(&event) {
+                return;
+            }
+            if event.key() == "Enter" && !event.is_composing() {
                 ENTERS.with(|enters| enters.set(enters.get() + 1));
             }
-        });
-    if document
-        .add_event_listener_with_callback("keydown", listener.as_ref().unchecked_ref())
-        .is_err()
-    {
+            waker.wake();
+        })
+    };
+    // What the keyboard types arrives as input events (a phone's keyboard sends few key events: a word chosen from
+    // its suggestions is one input), and a word being composed ends with compositionend.
+    let typed = Closure::<dyn FnMut(web_sys::Event)>::new(move |event: web_sys::Event| {
+        if on_agent(&event) {
+            waker.wake();
+        }
+    });
+    let mut listening = document
+        .add_event_listener_with_callback("keydown", keys.as_ref().unchecked_ref())
+        .is_ok();
+    for kind in ["input", "compositionend"] {
+        listening &= document
+            .add_event_listener_with_callback(kind, typed.as_ref().unchecked_ref())
+            .is_ok();
+    }
+    if !listening {
         warn(
-            "Enter on a phone's keyboard could not be listened for; the fields' buttons still answer",
+            "the phone's keyboard could not be listened to: what is typed shows at the next touch, and the \
+             fields' buttons still answer",
         );
     }
-    // The listener lives as long as the page.
-    listener.forget();
+    // The listeners live as long as the page.
+    keys.forget();
+    typed.forget();
 }
 
 /// Gives egui the Enter keys pressed on a phone's keyboard (a press and a release each).

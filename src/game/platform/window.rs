@@ -1,9 +1,7 @@
 //! The game in a window (or the browser page's canvas): Bevy's default plugins, egui, the table's look and HUD, and
 //! the command line's `--screenshot PATH --frames N`.
 
-#[cfg(target_arch = "wasm32")]
-use crate::game::model::frames::DrawWhile;
-use crate::game::model::frames::{AskForFrames, Redraw, Waker};
+use crate::game::model::frames::{AskForFrames, DrawsAsAsked, Redraw, Waker};
 use crate::game::model::screen::Screen;
 use crate::game::pages::{Menu, StartAt, StartPage};
 use bevy::prelude::*;
@@ -119,7 +117,8 @@ pub(crate) fn platform(app: &mut App, options: &WindowOptions, table_name: &str)
     // The window draws while something moves and otherwise waits for the player (model::frames); a screenshot's run
     // counts its frames, and draws every one. What arrives off the frame (the casino's messages and answers) wakes it.
     if options.screenshot.is_none() {
-        app.add_systems(Last, draw_as_asked.after(AskForFrames));
+        app.init_resource::<DrawsAsAsked>()
+            .add_systems(Last, draw_as_asked.after(AskForFrames));
     }
     if let Some(proxy) = app
         .world()
@@ -329,7 +328,7 @@ pub(crate) fn presentation(
     })
     .add_systems(Update, announce_table.run_if(in_state(Screen::Table)))
     .add_systems(Update, crate::game::platform::web::number_pad)
-    .add_systems(Startup, crate::game::platform::web::listen_for_enter)
+    .add_systems(Startup, crate::game::platform::web::listen_to_the_agent)
     .add_systems(
         PreUpdate,
         (
@@ -345,12 +344,9 @@ pub(crate) fn presentation(
         crate::game::platform::web::keyboard_follows_the_field
             .after(bevy_egui::EguiPostUpdateSet::EndPass),
     )
-    .add_systems(Last, show_why_it_stopped)
-    // Typing on a phone goes to the page's hidden input, not the window: its keys wake nothing.
-    .draw_while(
-        Redraw::EveryFrame,
-        crate::game::platform::web::agent_focused,
-    );
+    // Typing on a phone goes to the page's hidden input, not the window: its keys wake the window
+    // (web::listen_to_the_agent).
+    .add_systems(Last, show_why_it_stopped);
     if let Some(path) = options.screenshot.clone() {
         // The clock steps 16 ms a frame (as in headless runs), so frame N after loading names the same moment of
         // play on every run and every machine (a mid-flip frame stays mid-flip), however slowly frames are drawn.
