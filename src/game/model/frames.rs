@@ -23,8 +23,8 @@ pub enum Redraw {
 }
 
 /// The systems that ask for frames, in `Last`; the platform reads the answer after them. They run only where a window
-/// reads the answer ([`DrawsAsAsked`]): a headless app steps itself, and two dozen conditions asked in each of its
-/// frames were a tenth of an animated soak's frame time.
+/// reads the answer ([`DrawsAsAsked`]): a headless app steps itself and reads none of them, so its frames skip the
+/// two dozen conditions.
 #[derive(SystemSet, Debug, Clone, PartialEq, Eq, Hash)]
 pub struct AskForFrames;
 
