@@ -130,9 +130,9 @@ async function walk(table, size, touch) {
   await table.mark('holecard-table');
   await sleep(1500);
   await look(table, size, 'replay');
-  await table.widget('Back to the hands', { timeout: 120_000 });
+  await table.widget('Hand history', { timeout: 120_000 });
   await look(table, size, 'replay-over');
-  await table.tap('Back to the hands', touch);
+  await table.tap('Hand history', touch);
   await table.widget('Replay');
   // The Title with a sitting kept: Resume, and Start afresh, which asks first and then forgets it.
   for (let i = 0; i < 3 && !table.layout?.widgets.some((w) => w.label === 'Start afresh'); i++) {

@@ -1,5 +1,5 @@
 //! Where everything sits on the felt, for a landscape window (1280×720, 1920×1080: the same table scaled) and for a
-//! phone held upright (720×1280: the seats on a deeper curve, the dealer higher up). The view reads every position
+//! phone held upright (720×1280: the seats in a deep U, the dealer higher up). The view reads every position
 //! from here, so switching layouts moves the whole table. The camera frames the table's content in what the HUD
 //! leaves of the window ([`Covered`], [`Framing`]): nothing of the table lies under a panel.
 
@@ -61,24 +61,28 @@ pub struct TableLayout {
     /// Where the shoe's and the discard holder's counts are written, from each one's centre (turned with it).
     pub shoe_count: Written,
     pub holder_count: Written,
-    /// Centre of the felt's curve (the seats' curve is an ellipse about it).
+    /// Centre of the felt's curve.
     pub centre: Vec2,
-    /// The seats' curve: half-width and depth.
-    pub seat_radii: Vec2,
-    /// Degrees between neighbouring seats.
-    pub seat_step: f32,
+    /// Each seat's bet circle, first base (seat 0, the dealer's left) first.
+    pub seats: [Vec2; 7],
     /// Radius of the felt (the rail is a little wider).
     pub felt_radius: f32,
     /// The printed rules: the curve's centre and the first line's radius.
     pub print_centre: Vec2,
     /// Radius of the first printed line; later lines lie further in.
     pub print_radius: f32,
-    /// How each card of a hand sits on the one before (x points towards the middle of the table).
-    pub fan: Vec2,
+    /// From each seat's bet circle to its hand's first card.
+    pub hands: [Vec2; 7],
+    /// How each card of a seat's hand sits on the one before: up, and in towards the middle of the table (x).
+    pub fans: [Vec2; 7],
     /// Distance between a seat's split hands.
     pub split_gap: f32,
-    /// From a seat's bet circle to its first card.
-    pub hand_above_circle: f32,
+    /// A seat's split hands go in towards the middle from its first (the upright table's sides have no room
+    /// outwards) rather than either side of where one hand would be.
+    pub splits_inward: bool,
+    /// The seats' labels carry only names (the upright table: its neighbours stand close, and the player's chips
+    /// are in the header).
+    pub names_only: bool,
 }
 
 impl Default for TableLayout {
@@ -93,37 +97,43 @@ impl TableLayout {
         TableLayout {
             size: Vec2::new(1280.0, 720.0),
             portrait: false,
-            content: Rect::new(-630.0, -265.0, 630.0, 352.0),
-            shoe: Vec2::new(552.0, 280.0),
-            discards: Vec2::new(-552.0, 280.0),
+            content: Rect::new(-638.0, -265.0, 638.0, 372.0),
+            // Out at the corners, clear of the highest hands of first and third base.
+            shoe: Vec2::new(580.0, 306.0),
+            discards: Vec2::new(-580.0, 306.0),
             dealer: Vec2::new(-23.0, 212.0),
             dealer_tray: Vec2::new(0.0, 300.0),
             dealer_label: Vec2::new(0.0, 163.0),
             // Beside the chips, and the tray's count at its right end.
             bet_words: Written::new(Vec2::new(34.0, 0.0), Anchor::CENTER_LEFT),
             tray_words: Written::new(Vec2::new(158.0, 0.0), Anchor::CENTER_LEFT),
-            // The counts under the shoe and the holder.
-            shoe_count: Written::new(Vec2::new(0.0, -70.0), Anchor::CENTER),
-            holder_count: Written::new(Vec2::new(0.0, -70.0), Anchor::CENTER),
+            // The counts under the shoe and the holder, a little outwards: clear of first and third base's totals.
+            shoe_count: Written::new(Vec2::new(6.0, -70.0), Anchor::CENTER),
+            holder_count: Written::new(Vec2::new(-6.0, -70.0), Anchor::CENTER),
             centre: Vec2::new(0.0, 620.0),
-            seat_radii: Vec2::splat(800.0),
-            seat_step: 13.0,
+            // A shallow arc under the dealer: 13° apart on a circle of 800 about the felt's centre.
+            seats: std::array::from_fn(|seat| {
+                let angle = ((3.0 - seat as f32) * 13.0).to_radians();
+                Vec2::new(800.0 * angle.sin(), 620.0 - 800.0 * angle.cos())
+            }),
             felt_radius: 930.0,
             print_centre: Vec2::new(0.0, 620.0),
             print_radius: 500.0,
-            fan: Vec2::new(15.0, 22.0),
+            hands: [Vec2::new(0.0, 82.0); 7],
+            fans: inward(Vec2::new(15.0, 22.0)),
             split_gap: 68.0,
-            hand_above_circle: 82.0,
+            splits_inward: false,
+            names_only: false,
         }
     }
 
-    /// The upright table: the same seven seats on a deep curve, the dealer above them, no higher than the highest
+    /// The upright table: the same seven seats in a deep U, the dealer above them, no higher than the highest
     /// hands reach (the table is framed between the phone's header and its bar: every unit of height costs size).
     pub fn portrait() -> TableLayout {
         TableLayout {
             size: Vec2::new(720.0, 1280.0),
             portrait: true,
-            content: Rect::new(-360.0, -460.0, 360.0, 508.0),
+            content: Rect::new(-360.0, -590.0, 360.0, 508.0),
             shoe: Vec2::new(282.0, 420.0),
             discards: Vec2::new(-282.0, 420.0),
             dealer: Vec2::new(-23.0, 350.0),
@@ -138,14 +148,36 @@ impl TableLayout {
             shoe_count: Written::new(Vec2::new(50.0, -62.0), Anchor::TOP_RIGHT),
             holder_count: Written::new(Vec2::new(-50.0, -62.0), Anchor::TOP_LEFT),
             centre: Vec2::new(0.0, 170.0),
-            seat_radii: Vec2::new(292.0, 545.0),
-            seat_step: 25.0,
+            // A deep U: two seats up each side, two low on each side, one at the bottom, each hand over its own
+            // circle and clear of its neighbours' names and hands at a phone's word size (26–28 units: the test
+            // below), found by searching positions for the largest clearance and rounded.
+            seats: mirrored([
+                Vec2::new(270.0, 88.0),
+                Vec2::new(190.0, -46.0),
+                Vec2::new(150.0, -374.0),
+                Vec2::new(0.0, -506.0),
+            ]),
             felt_radius: 820.0,
             print_centre: Vec2::new(0.0, 620.0),
             print_radius: 390.0,
-            fan: Vec2::new(12.0, 22.0),
+            hands: mirrored([
+                Vec2::new(8.0, 71.0),
+                Vec2::new(-38.0, 93.0),
+                Vec2::new(10.0, 100.0),
+                Vec2::new(-10.0, 75.0),
+            ]),
+            fans: [
+                Vec2::new(-12.0, 16.0),
+                Vec2::new(-14.0, 16.0),
+                Vec2::new(-12.0, 16.0),
+                Vec2::new(12.0, 16.0),
+                Vec2::new(12.0, 16.0),
+                Vec2::new(14.0, 16.0),
+                Vec2::new(12.0, 16.0),
+            ],
             split_gap: 64.0,
-            hand_above_circle: 82.0,
+            splits_inward: true,
+            names_only: true,
         }
     }
 
@@ -176,34 +208,33 @@ impl TableLayout {
     /// With jumbo indices the fan opens wider so each card's index shows.
     pub fn with_large_index(mut self, large: bool) -> TableLayout {
         if large {
-            self.fan.x += 7.0;
+            for fan in &mut self.fans {
+                fan.x += 7.0 * fan.x.signum();
+            }
         }
         self
     }
 
     /// A seat's bet circle. Seat 0, first base, is on the dealer's left: the right of the screen.
     pub fn seat_point(&self, seat: u8) -> Vec2 {
-        let angle = ((3.0 - f32::from(seat)) * self.seat_step).to_radians();
-        Vec2::new(
-            self.centre.x + self.seat_radii.x * angle.sin(),
-            self.centre.y - self.seat_radii.y * angle.cos(),
-        )
+        self.seats[usize::from(seat.min(6))]
     }
 
     /// How each card of a seat's hand sits on the one before: up, and in towards the middle of the table.
     pub fn fan(&self, seat: u8) -> Vec2 {
-        if seat < 3 {
-            Vec2::new(-self.fan.x, self.fan.y)
-        } else {
-            self.fan
-        }
+        self.fans[usize::from(seat.min(6))]
     }
 
     /// Where a hand's first card lies, given how many hands its seat has.
     pub fn hand_base(&self, seat: u8, hand: u8, hands_in_seat: u8) -> Vec2 {
-        let spread =
-            (f32::from(hand) - (f32::from(hands_in_seat.max(1)) - 1.0) / 2.0) * self.split_gap;
-        self.seat_point(seat) + Vec2::new(spread, self.hand_above_circle)
+        let place = if self.splits_inward && seat != 3 {
+            f32::from(hand) * self.fan(seat).x.signum()
+        } else {
+            f32::from(hand) - (f32::from(hands_in_seat.max(1)) - 1.0) / 2.0
+        };
+        self.seat_point(seat)
+            + self.hands[usize::from(seat.min(6))]
+            + Vec2::new(place * self.split_gap, 0.0)
     }
 
     /// Where a card belongs on the felt (z stacks later cards over earlier ones).
@@ -218,11 +249,12 @@ impl TableLayout {
         }
     }
 
-    /// The top of a hand of `cards` cards: where its total is written.
+    /// The top of a hand of `cards` cards, over the middle of its fan: where its total is written. (Over the last
+    /// card, the totals of neighbouring hands fanned towards each other would meet.)
     pub fn hand_top(&self, seat: u8, hand: u8, hands_in_seat: u8, cards: usize) -> Vec2 {
+        let fan = self.fan(seat) * cards.saturating_sub(1) as f32;
         self.hand_base(seat, hand, hands_in_seat)
-            + self.fan(seat) * cards.saturating_sub(1) as f32
-            + Vec2::new(0.0, CARD_SIZE.y / 2.0 + 4.0)
+            + Vec2::new(fan.x / 2.0, fan.y + CARD_SIZE.y / 2.0 + 4.0)
     }
 
     /// Where a seat's own chips are: beside its name, under the bet circle.
@@ -238,6 +270,23 @@ impl TableLayout {
         let mut pieces = Vec::with_capacity(20);
         self.each_piece(least, |name, rect| pieces.push((name(), rect)));
         pieces
+    }
+
+    /// A seat's label (its name, and its chips under it where the seats stand apart), hanging from under its circle
+    /// and growing downwards, with no words under `least` units. A name on the upright table is at most
+    /// [`NAME_ON_PHONE`] letters, about 0.6 of the words' size across each (DejaVu Sans: "Lucky Lou" is 4.96 times
+    /// its size across); a wide table's label leaves room for a name and "$12,345".
+    pub fn seat_label(&self, seat: u8, least: f32) -> Rect {
+        let size = written(SEAT_WORDS, least);
+        let label = if self.names_only {
+            Vec2::new(NAME_ON_PHONE as f32 * 0.6, 1.2) * size
+        } else {
+            Vec2::new(100.0, 34.0) * size / SEAT_WORDS
+        };
+        Rect::from_center_size(
+            self.seat_point(seat) - Vec2::new(0.0, LABEL_TOP + label.y / 2.0),
+            label,
+        )
     }
 
     /// What must be seen of the table with no words under `least` units: the content and every piece. (The camera
@@ -258,11 +307,9 @@ impl TableLayout {
                 &|| format!("seat {}'s circle", seat + 1),
                 centred(at, Vec2::splat(64.0)),
             );
-            // Its name and chips hang from under the circle and grow downwards.
-            let label = Vec2::new(100.0, 34.0) * grown(SEAT_WORDS);
             piece(
                 &|| format!("seat {}'s label", seat + 1),
-                centred(at - Vec2::new(0.0, LABEL_TOP + label.y / 2.0), label),
+                self.seat_label(seat, least),
             );
         }
         for (name, at, count) in [
@@ -271,7 +318,8 @@ impl TableLayout {
         ] {
             piece(&|| name.to_string(), centred(at, Vec2::new(110.0, 130.0)));
             // Its count, turned with it: a margin above and below for that.
-            let words = count.rect(at, Vec2::new(100.0, 18.0) * grown(COUNT_WORDS));
+            // "416 in the shoe" is 7.8 times its size across.
+            let words = count.rect(at, Vec2::new(8.0 * COUNT_WORDS, 18.0) * grown(COUNT_WORDS));
             piece(
                 &|| format!("{name}'s count"),
                 centred(words.center(), words.size() + Vec2::new(0.0, 16.0)),
@@ -288,6 +336,33 @@ impl TableLayout {
         );
     }
 }
+
+/// Four seats' values from first base to the middle, and the three past the middle as their mirror images.
+fn mirrored(half: [Vec2; 4]) -> [Vec2; 7] {
+    std::array::from_fn(|seat| {
+        let other = half[seat.min(6 - seat)];
+        if seat > 3 {
+            Vec2::new(-other.x, other.y)
+        } else {
+            other
+        }
+    })
+}
+
+/// A fan for each seat, its x towards the middle of the table: leftwards from the seats on the right of the screen
+/// (0–2), rightwards from the others.
+fn inward(fan: Vec2) -> [Vec2; 7] {
+    std::array::from_fn(|seat| {
+        if seat < 3 {
+            Vec2::new(-fan.x, fan.y)
+        } else {
+            fan
+        }
+    })
+}
+
+/// The most letters of a name the upright table writes under a seat (longer names end in "…").
+pub const NAME_ON_PHONE: usize = 10;
 
 /// From a seat's bet circle's centre down to the top of its label.
 pub const LABEL_TOP: f32 = 44.0;
@@ -366,8 +441,9 @@ impl Default for Framing {
 }
 
 /// The least share of the whole window's scale the table keeps however much the HUD covers: where the bands leave
-/// too little (a phone on its side), the table stays readable and the bands lie over its edges instead.
-pub const LEAST_SCALE: f32 = 0.6;
+/// too little (a phone on its side), the table stays readable and the bands lie over its edges instead. (The upright
+/// table, 1,100 units high, still fits between a 360×640 phone's header and its bar of plays with their values.)
+pub const LEAST_SCALE: f32 = 0.55;
 
 impl Framing {
     /// The table of `layout` framed in a `window` (logical pixels) of which `covered` is the HUD's: its content as
@@ -502,6 +578,144 @@ mod tests {
                         "bet circles {seat} and {other} touch on the {:?} table",
                         layout.size
                     );
+                }
+            }
+        }
+    }
+
+    /// What a seat shows with a hand of `cards` cards, with words no smaller than `least`: each card, and the
+    /// hand's total over its last card, one line in bold (DejaVu Sans Bold, measured in Chromium: "Bust (24)" is 5.2
+    /// times its size across, "Win +$25" 5.4, "Lose −$10" 5.9; the upright table writes "+$25").
+    fn hand_boxes(layout: &TableLayout, seat: u8, cards: u8, least: f32) -> Vec<(String, Rect)> {
+        let mut boxes: Vec<(String, Rect)> = (0..cards)
+            .map(|order| {
+                let at = layout.card_place(Spot::Player { seat, hand: 0 }, order, 1);
+                (
+                    format!("seat {}'s card {}", seat + 1, order + 1),
+                    Rect::from_center_size(at.truncate(), CARD_SIZE),
+                )
+            })
+            .collect();
+        let size = written(16.0, least);
+        let total = Vec2::new(if layout.portrait { 5.3 } else { 6.0 }, 1.2) * size;
+        let top = layout.hand_top(seat, 0, 1, usize::from(cards));
+        boxes.push((
+            format!("seat {}'s total of {cards} cards", seat + 1),
+            words_box(Anchor::BOTTOM_CENTER, top, total),
+        ));
+        boxes
+    }
+
+    /// What stays on the table whatever the hands: each seat's circle, label and bet ("$5,000", under 0.65 of its
+    /// size across a letter), the shoe, the holder, their counts, the tray, the dealer's six cards and total.
+    fn lasting_boxes(layout: &TableLayout, least: f32) -> Vec<(Option<u8>, String, Rect)> {
+        let mut boxes = Vec::new();
+        for seat in 0..7u8 {
+            let at = layout.seat_point(seat);
+            boxes.push((
+                Some(seat),
+                "circle".to_string(),
+                Rect::from_center_size(at, Vec2::splat(64.0)),
+            ));
+            boxes.push((
+                Some(seat),
+                "label".to_string(),
+                layout.seat_label(seat, least),
+            ));
+            let bet = written(13.0, least);
+            boxes.push((
+                Some(seat),
+                "bet".to_string(),
+                layout.bet_words.rect(at, Vec2::new(6.0 * 0.65, 1.2) * bet),
+            ));
+        }
+        for (name, rect) in layout.pieces(least) {
+            if !name.starts_with("seat ") {
+                boxes.push((None, name, rect));
+            }
+        }
+        let first = layout.card_place(Spot::Dealer, 0, 1).truncate();
+        let last = layout.card_place(Spot::Dealer, 5, 1).truncate();
+        boxes.push((
+            None,
+            "the dealer's cards".to_string(),
+            Rect::from_corners(first - CARD_SIZE / 2.0, last + CARD_SIZE / 2.0),
+        ));
+        let said = Vec2::new(15.0 * 0.66, 1.2) * written(18.0, least);
+        boxes.push((
+            None,
+            "the dealer's total".to_string(),
+            words_box(Anchor::TOP_CENTER, layout.dealer_label, said),
+        ));
+        boxes
+    }
+
+    /// Two boxes share more than a sliver (touching edges do not count).
+    fn over(a: Rect, b: Rect) -> bool {
+        let shared = a.intersect(b);
+        shared.width() > 0.5 && shared.height() > 0.5
+    }
+
+    #[test]
+    fn no_hand_lies_over_another_seat_or_its_words() {
+        // A phone held upright (390×844) frames its table between the header and the bar: the bar of plays, and the
+        // taller one with the advisor's values under them. The words are written at least this large there.
+        let phone = |bar: f32| {
+            let covered = Covered {
+                top: 121.0,
+                bottom: bar,
+                ..Covered::default()
+            };
+            Framing::of(&TableLayout::portrait(), Vec2::new(390.0, 844.0), covered).least_words
+        };
+        let (plays, advised) = (phone(160.0), phone(200.0));
+        assert!(plays >= 25.0 && advised <= 28.0, "{plays} {advised}");
+        let cases = [
+            (TableLayout::landscape(), vec![13.0, 16.0]),
+            (TableLayout::portrait(), vec![plays, advised, 28.0]),
+        ];
+        for (layout, sizes) in cases {
+            let half = layout.size.x / 2.0;
+            for least in sizes {
+                let lasting = lasting_boxes(&layout, least);
+                let all_hands: Vec<Vec<(String, Rect)>> = (0..7u8)
+                    .map(|seat| {
+                        (1..=5)
+                            .flat_map(|cards| hand_boxes(&layout, seat, cards, least))
+                            .collect()
+                    })
+                    .collect();
+                for seat in 0..7u8 {
+                    for cards in 1..=5 {
+                        for (what, rect) in hand_boxes(&layout, seat, cards, least) {
+                            let table = format!("the {:?} table at {least}", layout.size);
+                            assert!(
+                                rect.min.x >= -half && rect.max.x <= half,
+                                "{what} leaves {table}: {rect:?}"
+                            );
+                            for (owner, name, other) in &lasting {
+                                // A hand lies over its own circle's top edge no more than it may; its own label
+                                // and bet are words it must leave clear.
+                                let own_circle = *owner == Some(seat) && name == "circle";
+                                assert!(
+                                    own_circle || !over(rect, *other),
+                                    "{what} lies over {} {name} on {table}",
+                                    owner.map_or(String::new(), |o| format!("seat {}'s", o + 1)),
+                                );
+                            }
+                            for (other_seat, hand) in all_hands.iter().enumerate() {
+                                if other_seat == usize::from(seat) {
+                                    continue;
+                                }
+                                for (that, other) in hand {
+                                    assert!(
+                                        !over(rect, *other),
+                                        "{what} lies over {that} on {table}"
+                                    );
+                                }
+                            }
+                        }
+                    }
                 }
             }
         }

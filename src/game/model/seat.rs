@@ -44,6 +44,13 @@ impl Replay {
         })
     }
 
+    /// Which round it is, where the table's name shows already: "Replay · round 199".
+    pub fn short_label(&self) -> String {
+        self.round.first().map_or_else(String::new, |first| {
+            format!("Replay · round {}", first.round)
+        })
+    }
+
     /// Every command has been given and shown: the round is over on the felt.
     pub fn done(&self, view: &SeatView, beats: &Beats) -> bool {
         self.dealt && beats.settled() && view.0.phase() == Phase::Betting

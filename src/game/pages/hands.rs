@@ -148,8 +148,14 @@ pub(super) fn replay_bar(
     theme: &Theme,
 ) -> Option<AfterReplay> {
     ui.set_width(width);
-    // The bar does not wrap its contents; these words do, within a phone's width.
-    ui.add(egui::Label::new(bold(replaying.label()).size(theme::size::LARGE).color(GOLD)).wrap());
+    // The bar does not wrap its contents; these words do, within a phone's width. A phone's header names the table
+    // already, and every line here is a line less of the table.
+    let label = if theme.shape.phone() {
+        replaying.short_label()
+    } else {
+        replaying.label()
+    };
+    ui.add(egui::Label::new(bold(label).size(theme::size::LARGE).color(GOLD)).wrap());
     if !done {
         ui.add(egui::Label::new("Dealt again from the record, as it was played.").wrap());
         return None;
@@ -158,8 +164,9 @@ pub(super) fn replay_bar(
     let mut asked = None;
     ui.horizontal_wrapped(|ui| {
         for (words, after) in [
-            ("Watch it again", AfterReplay::Again),
-            ("Back to the hands", AfterReplay::Back),
+            // Side by side on a phone: short enough for half its width each.
+            ("Watch again", AfterReplay::Again),
+            ("Hand history", AfterReplay::Back),
         ] {
             let button = egui::Button::new(bold(words).size(theme::size::BUTTON))
                 .min_size(egui::vec2(each, theme.target()))

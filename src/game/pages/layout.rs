@@ -80,6 +80,8 @@ pub struct Laid {
     /// The words written on the felt (names, chips, counts, totals; not the rules printed along its edge), as shown:
     /// each at least the floor, none over another, no docked panel over one.
     pub felt_words: Vec<Words>,
+    /// The cards on the felt, each where it comes to rest: no words on the felt under one, no docked panel over one.
+    pub cards: Vec<egui::Rect>,
 }
 
 /// Where the Title's decorations lie this pass (`backdrop` records them).
@@ -110,10 +112,19 @@ fn decorations(ctx: &egui::Context) -> Vec<egui::Rect> {
 const FELT: &str = "the felt's pieces on the screen";
 
 /// Where the table's pieces lie on the screen this pass (`table_hud` records them), in points.
-pub fn record_felt(ctx: &egui::Context, pieces: Vec<(String, egui::Rect)>, words: Vec<Words>) {
+pub fn record_felt(
+    ctx: &egui::Context,
+    pieces: Vec<(String, egui::Rect)>,
+    cards: Vec<egui::Rect>,
+    words: Vec<Words>,
+) {
     let pass = ctx.cumulative_pass_nr();
-    ctx.data_mut(|data| data.insert_temp(egui::Id::new(FELT), (pass, pieces, words)));
+    let felt: Felt = (pieces, cards, words);
+    ctx.data_mut(|data| data.insert_temp(egui::Id::new(FELT), (pass, felt)));
 }
+
+/// The felt's pieces, cards and words, as [`record_felt`] keeps them.
+type Felt = (Vec<(String, egui::Rect)>, Vec<egui::Rect>, Vec<Words>);
 
 /// Where the area (or window) `name` was drawn, if it was shown in the last pass: egui keeps the rectangles of areas
 /// no longer drawn.
@@ -130,12 +141,11 @@ pub fn shown_area(ctx: &egui::Context, name: &str) -> Option<egui::Rect> {
 }
 
 /// The felt's pieces and words recorded in this pass (or the one before).
-fn felt(ctx: &egui::Context) -> (Vec<(String, egui::Rect)>, Vec<Words>) {
-    type Recorded = (u64, Vec<(String, egui::Rect)>, Vec<Words>);
+fn felt(ctx: &egui::Context) -> Felt {
     let pass = ctx.cumulative_pass_nr();
-    ctx.data(|data| data.get_temp::<Recorded>(egui::Id::new(FELT)))
-        .filter(|(at, _, _)| *at + 1 >= pass)
-        .map(|(_, pieces, words)| (pieces, words))
+    ctx.data(|data| data.get_temp::<(u64, Felt)>(egui::Id::new(FELT)))
+        .filter(|(at, _)| *at + 1 >= pass)
+        .map(|(_, felt)| felt)
         .unwrap_or_default()
 }
 
@@ -180,7 +190,7 @@ impl Laid {
                 .iter()
                 .any(|d| d.expand(2.0).contains_rect(w.rect))
         });
-        let (felt, felt_words) = felt(ctx);
+        let (felt, cards, felt_words) = felt(ctx);
         Laid {
             screen: ctx.content_rect(),
             zoom: ctx.zoom_factor(),
@@ -191,6 +201,7 @@ impl Laid {
             docked,
             felt,
             felt_words,
+            cards,
         }
     }
 
@@ -272,6 +283,9 @@ impl Laid {
                     faults.push(format!("the HUD's {panel} lies over the table's {piece}"));
                 }
             }
+            if self.cards.iter().any(|card| overlap(*over, *card) > 2.0) {
+                faults.push(format!("the HUD's {panel} lies over a card"));
+            }
             for words in &self.felt_words {
                 if overlap(*over, words.rect) > 2.0 {
                     faults.push(format!(
@@ -288,6 +302,16 @@ impl Laid {
                     "the felt's words under {TEXT_FLOOR} px: {:?} at {:.1} px",
                     words.text,
                     px(words.size)
+                ));
+            }
+            if self
+                .cards
+                .iter()
+                .any(|card| overlap(*card, words.rect) > 4.0 / self.zoom)
+            {
+                faults.push(format!(
+                    "a card lies over the felt's words {:?}",
+                    words.text
                 ));
             }
             for other in &self.felt_words[i + 1..] {

@@ -8,10 +8,13 @@ pub(super) fn plugin(app: &mut App) {
     // A table opens with the chat closed (left open at the casino's, it would hide a phone's bar here).
     app.add_systems(
         OnEnter(Screen::Table),
-        |mut log: ResMut<RoundLog>, mut typed: ResMut<Typed>| {
-            log.lines.clear();
-            typed.chat_open = false;
-        },
+        (
+            |mut log: ResMut<RoundLog>, mut typed: ResMut<Typed>| {
+                log.lines.clear();
+                typed.chat_open = false;
+            },
+            forget_the_bar,
+        ),
     )
     .add_systems(
         Update,
@@ -854,13 +857,15 @@ pub(super) fn covered(ctx: &egui::Context, portrait: bool) -> crate::game::felt:
     }
 }
 
-/// Where the table's lasting pieces ([`TableLayout::pieces`](crate::game::felt::layout::TableLayout::pieces)) and
-/// the words written on the felt are on the screen, for the layout check.
+/// Where the table's lasting pieces ([`TableLayout::pieces`](crate::game::felt::layout::TableLayout::pieces)), the
+/// cards (where each comes to rest) and the words written on the felt are on the screen, for the layout check.
 fn mark_the_felt(
     mut contexts: EguiContexts,
     felt: Felt,
     framing: Res<crate::game::felt::layout::Framing>,
     lettering: Query<FeltWords>,
+    cards: Query<&crate::game::felt::motion::Glide, With<crate::game::model::table::CardView>>,
+    banners: Query<(), With<crate::game::felt::motion::Banner>>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let on_screen = |rect: Rect| {
@@ -878,13 +883,13 @@ fn mark_the_felt(
     let zoom = ctx.zoom_factor();
     let words = lettering
         .iter()
-        .filter(|(lettering, _, _, shown, ink)| {
+        .filter(|(lettering, _, _, shown, ink, _)| {
             lettering.arc.is_none()
                 && !lettering.words.trim().is_empty()
                 && shown.get()
                 && ink.0.alpha() > 0.5
         })
-        .filter_map(|(lettering, laid, at, _, _)| {
+        .filter_map(|(lettering, laid, at, _, _, _)| {
             let scale = at.scale().x;
             let size = laid.size * scale;
             let anchor = at.translation().truncate();
@@ -903,7 +908,31 @@ fn mark_the_felt(
             })
         })
         .collect();
-    super::layout::record_felt(ctx, pieces, words);
+    // A banner ("Bust", "Blackjack!") lies over its hand for a moment: that hand's cards are not counted then.
+    let over_hands: Vec<egui::Rect> = lettering
+        .iter()
+        .filter(|(.., parent)| parent.is_some_and(|p| banners.contains(p.parent())))
+        .filter_map(|(lettering, laid, at, ..)| {
+            let size = laid.size * at.scale().x;
+            let anchor = at.translation().truncate();
+            on_screen(crate::game::felt::layout::words_box(
+                lettering.anchor,
+                anchor,
+                size,
+            ))
+        })
+        .collect();
+    let cards = cards
+        .iter()
+        .filter_map(|glide| {
+            on_screen(Rect::from_center_size(
+                glide.to.truncate(),
+                crate::game::felt::layout::CARD_SIZE,
+            ))
+        })
+        .filter(|card| !over_hands.iter().any(|banner| banner.intersects(*card)))
+        .collect();
+    super::layout::record_felt(ctx, pieces, cards, words);
     Ok(())
 }
 
@@ -914,6 +943,7 @@ type FeltWords = (
     &'static GlobalTransform,
     &'static InheritedVisibility,
     &'static crate::game::felt::lettering::Ink,
+    Option<&'static ChildOf>,
 );
 
 /// Gives the felt what the HUD covers, once the HUD is drawn: the camera frames the table in the rest.
@@ -1111,7 +1141,7 @@ pub(super) fn counsel_line(
 pub(super) fn above_bottom_bar(ctx: &egui::Context, portrait: bool) -> f32 {
     let before = if portrait { 148.0 } else { 84.0 };
     let screen = ctx.content_rect().size();
-    let id = egui::Id::new("the bottom bar at its tallest");
+    let id = egui::Id::new(TALLEST_BAR);
     let drawn = egui::AreaState::load(ctx, "bottom bar".into())
         .and_then(|area| area.size)
         .map(|size| size.y + 16.0);
@@ -1127,6 +1157,18 @@ pub(super) fn above_bottom_bar(ctx: &egui::Context, portrait: bool) -> f32 {
         data.insert_temp(id, (screen, tallest));
         tallest
     })
+}
+
+/// Where [`above_bottom_bar`] keeps the bar's tallest height for the screen's size.
+const TALLEST_BAR: &str = "the bottom bar at its tallest";
+
+/// A table opens with no bar measured: the last table's (a player's chip rack) would leave an empty band over a
+/// replay's bar, which is one line and two buttons.
+/// (A headless app has no egui context, and no bar.)
+fn forget_the_bar(mut contexts: EguiContexts) {
+    if let Ok(ctx) = contexts.ctx_mut() {
+        ctx.data_mut(|data| data.remove::<(egui::Vec2, f32)>(egui::Id::new(TALLEST_BAR)));
+    }
 }
 
 /// An area of the table's HUD (a panel, a seat's "Sit here"). egui shows an area it has not seen before unseen, only

@@ -80,12 +80,34 @@ pub fn total_words(cards: &[Card], from_split: bool) -> String {
 
 /// An outcome and its amount: "Win +$20", "Lose −$10", "Push".
 pub fn outcome_words(settlement: &Settlement) -> String {
-    let amount = settlement.net;
-    match settlement.outcome {
-        Outcome::Push => "Push".to_string(),
-        outcome if amount.0 > 0 => format!("{} +{amount}", outcome.label()),
-        outcome if amount.0 < 0 => format!("{} −{}", outcome.label(), -amount),
-        outcome => outcome.label().to_string(),
+    match (settlement.outcome, signed(settlement.net)) {
+        (Outcome::Push, _) => "Push".to_string(),
+        (outcome, Some(amount)) => format!("{} {amount}", outcome.label()),
+        (outcome, None) => outcome.label().to_string(),
+    }
+}
+
+/// An outcome in few words, for the upright table (the colour says won or lost): "+$20", "−$10", "Push".
+pub fn short_outcome_words(settlement: &Settlement) -> String {
+    signed(settlement.net).unwrap_or_else(|| settlement.outcome.label().to_string())
+}
+
+/// A non-zero amount with its sign: "+$20", "−$10".
+fn signed(amount: Cents) -> Option<String> {
+    match amount.0.signum() {
+        1 => Some(format!("+{amount}")),
+        -1 => Some(format!("−{}", -amount)),
+        _ => None,
+    }
+}
+
+/// A name as the upright table writes it: at most [`NAME_ON_PHONE`] letters, a longer one cut with "…".
+pub fn name_on_phone(name: &str) -> String {
+    if name.chars().count() <= NAME_ON_PHONE {
+        name.to_string()
+    } else {
+        let kept: String = name.chars().take(NAME_ON_PHONE - 1).collect();
+        format!("{}…", kept.trim_end())
     }
 }
 
@@ -106,8 +128,14 @@ pub(super) fn label_hands(
         } else {
             total_words(&faces, from_split)
         };
+        // Once settled, the outcome takes the total's place, on one line (a second would reach the next seat's
+        // hand); the upright table's hands stand closest, and the colour says won or lost.
         if let Some(settlement) = settlement {
-            words = format!("{words}\n{}", outcome_words(settlement));
+            words = if layout.portrait {
+                short_outcome_words(settlement)
+            } else {
+                outcome_words(settlement)
+            };
         }
         let top = layout.hand_top(hand.seat, hand.hand, seat_hands, faces.len());
         for child in children {
@@ -160,6 +188,7 @@ pub(super) fn label_dealer(
 }
 
 pub(super) fn label_seats(
+    layout: Res<TableLayout>,
     occupants: Res<Occupants>,
     session: Res<Session>,
     bankrolls: Query<&Bankroll>,
@@ -169,6 +198,8 @@ pub(super) fn label_seats(
         let seat = label.0;
         let mine = session.player_seat == Some(seat);
         let words = match &occupants.seats[usize::from(seat)] {
+            // The upright table: names only (the player's chips are in the header).
+            Some(name) if layout.names_only => name_on_phone(name),
             Some(name) => {
                 let chips = bankrolls
                     .iter()
