@@ -166,15 +166,12 @@ impl TableLayout {
                 Vec2::new(10.0, 100.0),
                 Vec2::new(-10.0, 75.0),
             ]),
-            fans: [
+            fans: mirrored([
                 Vec2::new(-12.0, 16.0),
                 Vec2::new(-14.0, 16.0),
                 Vec2::new(-12.0, 16.0),
                 Vec2::new(12.0, 16.0),
-                Vec2::new(12.0, 16.0),
-                Vec2::new(14.0, 16.0),
-                Vec2::new(12.0, 16.0),
-            ],
+            ]),
             split_gap: 64.0,
             splits_inward: true,
             names_only: true,
@@ -584,7 +581,7 @@ mod tests {
     }
 
     /// What a seat shows with a hand of `cards` cards, with words no smaller than `least`: each card, and the
-    /// hand's total over its last card, one line in bold (DejaVu Sans Bold, measured in Chromium: "Bust (24)" is 5.2
+    /// hand's total over the middle of its fan, one line in bold (DejaVu Sans Bold, measured in Chromium: "Bust (24)" is 5.2
     /// times its size across, "Win +$25" 5.4, "Lose −$10" 5.9; the upright table writes "+$25").
     fn hand_boxes(layout: &TableLayout, seat: u8, cards: u8, least: f32) -> Vec<(String, Rect)> {
         let mut boxes: Vec<(String, Rect)> = (0..cards)

@@ -880,6 +880,15 @@ fn mark_the_felt(
         .filter_map(|(name, rect)| Some((name, on_screen(rect)?)))
         .collect();
     // Words as drawn: laid out at the framing's size, scaled with what carries them (a banner), over half inked.
+    let drawn = |lettering: &crate::game::felt::lettering::Lettering,
+                 laid: &crate::game::felt::lettering::LaidOut,
+                 at: &GlobalTransform| {
+        on_screen(crate::game::felt::layout::words_box(
+            lettering.anchor,
+            at.translation().truncate(),
+            laid.size * at.scale().x,
+        ))
+    };
     let zoom = ctx.zoom_factor();
     let words = lettering
         .iter()
@@ -890,18 +899,11 @@ fn mark_the_felt(
                 && ink.0.alpha() > 0.5
         })
         .filter_map(|(lettering, laid, at, _, _, _)| {
-            let scale = at.scale().x;
-            let size = laid.size * scale;
-            let anchor = at.translation().truncate();
             Some(super::layout::Words {
-                rect: on_screen(crate::game::felt::layout::words_box(
-                    lettering.anchor,
-                    anchor,
-                    size,
-                ))?,
+                rect: drawn(lettering, laid, at)?,
                 off_screen: false,
                 size: crate::game::felt::layout::written(lettering.size, framing.least_words)
-                    * scale
+                    * at.scale().x
                     * framing.pixels_per_unit
                     / zoom,
                 text: lettering.words.clone(),
@@ -912,15 +914,7 @@ fn mark_the_felt(
     let over_hands: Vec<egui::Rect> = lettering
         .iter()
         .filter(|(.., parent)| parent.is_some_and(|p| banners.contains(p.parent())))
-        .filter_map(|(lettering, laid, at, ..)| {
-            let size = laid.size * at.scale().x;
-            let anchor = at.translation().truncate();
-            on_screen(crate::game::felt::layout::words_box(
-                lettering.anchor,
-                anchor,
-                size,
-            ))
-        })
+        .filter_map(|(lettering, laid, at, ..)| drawn(lettering, laid, at))
         .collect();
     let cards = cards
         .iter()
