@@ -58,6 +58,14 @@ struct Casino {
 
 impl Casino {
     fn start(name: &str) -> Casino {
+        Casino::start_at(
+            name,
+            concat!(env!("CARGO_MANIFEST_DIR"), "/levels").as_ref(),
+        )
+    }
+
+    /// A casino with the tables of the level files in `levels`.
+    fn start_at(name: &str, levels: &std::path::Path) -> Casino {
         let dir =
             std::env::temp_dir().join(format!("holecard-online-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
@@ -75,7 +83,8 @@ impl Casino {
                 "--companion-ms",
                 "20",
             ])
-            .args(["--levels", concat!(env!("CARGO_MANIFEST_DIR"), "/levels")])
+            .arg("--levels")
+            .arg(levels)
             .arg("--web")
             .arg(dir.join("no-page"))
             .arg("--database")
@@ -500,6 +509,63 @@ fn a_game_closed_mid_round_and_opened_again_gets_its_seat_and_chips_back_and_kee
     let view = &app.world().resource::<SeatView>().0;
     assert!(view.seats()[usize::from(seat)].occupied, "still seated");
     assert_eq!(my_seat(&app), Some(seat));
+}
+
+/// A shoe anyone can verify, from the game's side: at a casino's table of one deck cut at half of it, the game plays
+/// rounds until the casino reveals the shoe's seed, deals the shoe again from it, finds every card it saw where the
+/// seed deals it, and says so in the chat panel in words.
+#[test]
+fn the_game_checks_the_shoe_the_casino_reveals_and_says_so() {
+    let levels =
+        std::env::temp_dir().join(format!("holecard-online-levels-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&levels);
+    std::fs::create_dir_all(&levels).expect("a folder for the level");
+    let level = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/levels/double-deck-custom.ron"
+    ))
+    .expect("the double deck's level")
+    .replace("decks: 2,", "decks: 1,")
+    .replace("penetration: 0.7,", "penetration: 0.5,");
+    assert!(level.contains("decks: 1,") && level.contains("penetration: 0.5,"));
+    std::fs::write(levels.join("one-deck.ron"), level).expect("the level written");
+    let casino = Casino::start_at("shoe", &levels);
+    let address = Address::parse(&format!("ws://127.0.0.1:{}", casino.port)).expect("an address");
+    let mut app = headless::app_online(Online::apart(address), Speed::Instant).expect("the app");
+    log_in(&mut app, "Cy", "a checked shoe", true);
+    run_until(&mut app, 30, "the lobby", |app| {
+        at_casino(app).is_open() && !at_casino(app).lobby.is_empty()
+    });
+    let seat = sit_at_the_first_table(&mut app);
+    // A deck cut at half of it: 26 cards, three or four rounds of two players and the dealer.
+    for _ in 0..10 {
+        if !at_casino(&app).checked.is_empty() {
+            break;
+        }
+        let before = bet_25_and_deal(&mut app);
+        play_out_the_round(&mut app, seat, before);
+        run_until(&mut app, 10, "the round's last news", |app| {
+            app.world().resource::<Beats>().settled()
+        });
+    }
+    let checked = &at_casino(&app).checked;
+    assert_eq!(checked.len(), 1, "{checked:?}");
+    let verified = checked[0].outcome.as_ref().expect("the shoe checks out");
+    assert!(verified.cards >= 20, "{verified:?}");
+    let said = checked[0].words();
+    assert!(
+        said.starts_with("Shoe 1 checks out: the ") && said.contains(" cards you saw are the ones"),
+        "{said}"
+    );
+    assert!(
+        at_casino(&app)
+            .chat
+            .iter()
+            .any(|line| line.from.is_none() && line.text == said),
+        "the chat panel says so"
+    );
+    drop(casino);
+    let _ = std::fs::remove_dir_all(&levels);
 }
 
 /// The casino as two server processes behind nginx (`scripts/casino-cluster`, on PostgreSQL): the game reaches it at

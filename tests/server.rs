@@ -7,7 +7,7 @@ use holecard::engine::{Action, Cents, Event, TableState};
 use holecard::host::News;
 use holecard::server::protocol::{Refusal, ServerMessage};
 use holecard::server::table::Pace;
-use serving::{Client, Db, patient, pump, start, start_with};
+use serving::{Client, Db, ann_sits_and_bob_watches, patient, pump, start, start_with};
 use std::net::TcpStream;
 use std::time::Duration;
 use tungstenite::Message;
@@ -241,12 +241,7 @@ fn a_silent_player_is_stood_by_the_clock_and_the_table_plays_on(db: &Db) {
 
 fn chat_reaches_the_table_as_text_and_the_lobby_counts_who_is_there(db: &Db) {
     let running = start(db, patient());
-    let mut ann = Client::connect(&running, "Ann");
-    let mut bob = Client::connect(&running, "Bob");
-    ann.send(r#"{"type":"sit","table":"strip","seat":3}"#);
-    ann.wait_for(|m| matches!(m, ServerMessage::Joined { .. }));
-    bob.send(r#"{"type":"watch","table":"strip"}"#);
-    bob.wait_for(|m| matches!(m, ServerMessage::Joined { .. }));
+    let (mut ann, mut bob) = ann_sits_and_bob_watches(&running);
     ann.send(r#"{"type":"chat","text":"  good luck <b>all</b>\n "}"#);
     let heard = bob.wait_for(|m| matches!(m, ServerMessage::Chat { .. }));
     assert_eq!(

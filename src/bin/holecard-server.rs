@@ -23,7 +23,9 @@ struct Cli {
     /// The folder of table levels (default: `levels`, else the tables built in).
     #[arg(long, value_name = "DIR", default_value = "levels")]
     levels: PathBuf,
-    /// Seed for the tables' shoes and companions (default: fresh from the operating system).
+    /// Seed for the tables' shoes and companions: the same shoes again for the same seed (tests, a reproducible run).
+    /// Without it, each shoe is seeded fresh from the operating system. Either way each shoe's seed is committed to
+    /// (its SHA-256 announced) before its first card and revealed after its last.
     #[arg(long, value_name = "N")]
     seed: Option<u64>,
     /// Seconds the table waits for bets.
@@ -76,10 +78,34 @@ struct Cli {
     /// start and its rounds), print the report as JSON, and exit: 0 when it balances, 1 when not.
     #[arg(long)]
     check_ledger: bool,
+    /// Copy a SQLite ledger, whole and consistent, to this new file and exit (SQLite's `VACUUM INTO`: the server
+    /// keeping the ledger may be running). A PostgreSQL ledger is backed up with `pg_dump` (see the README).
+    #[arg(long, value_name = "FILE", conflicts_with = "check_ledger")]
+    backup_to: Option<PathBuf>,
+    /// How the log on standard error is written: `plain` lines of words, or `json` (one JSON object a line, for a
+    /// log collector).
+    #[arg(long, value_name = "FORMAT", value_enum, default_value = "plain")]
+    log_format: LogFormatArg,
+    /// Count the server's figures (connections, tables, people, rounds, commands and refusals, command-to-news
+    /// times, the ledger's pool and failures) and serve them at /metrics in Prometheus' text format. /healthz and
+    /// /readyz are served either way.
+    #[arg(long)]
+    metrics: bool,
+}
+
+/// `--log-format`.
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+enum LogFormatArg {
+    Plain,
+    Json,
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    server::log_to_stderr(match cli.log_format {
+        LogFormatArg::Plain => server::LogFormat::Plain,
+        LogFormatArg::Json => server::LogFormat::Json,
+    });
     // Room for every player: the soft limit on open files (often 1,024) raised to the hard one.
     server::listen::raise_the_file_limit();
     let database = match cli
@@ -95,6 +121,9 @@ fn main() -> ExitCode {
     };
     if cli.check_ledger {
         return check_ledger(&database);
+    }
+    if let Some(file) = &cli.backup_to {
+        return back_up(&database, file);
     }
     let tables = match server::tables_in(&cli.levels) {
         Ok(tables) => {
@@ -141,6 +170,9 @@ fn main() -> ExitCode {
             registrations_per_address: cli.registrations_per_address,
         },
         route: cli.route.clone(),
+        metrics: cli.metrics,
+        // A pinned --seed deals the same shoes again; without one, every shoe is seeded afresh.
+        fresh_shoes: cli.seed.is_none(),
     };
     let page = if cli.web.join("index.html").is_file() {
         "the game at /".to_string()
@@ -167,10 +199,12 @@ fn main() -> ExitCode {
             .map_err(listening)?;
         let addr = listener.local_addr().map_err(listening)?;
         let app = server::router(&config).await?;
+        let (tables, ledger) = (config.tables.len(), server::ledger::shown(&config.database));
+        // The log says where it listens, and then standard output's first line (scripts and tests wait for it, and
+        // count a server's starts in its log by its words).
+        tracing::info!("listening at http://{addr} with {tables} tables; ledger {ledger}");
         println!(
-            "holecard-server: {} tables on http://{addr} (lobby /api/tables, play /ws), ledger {}; {page}",
-            config.tables.len(),
-            server::ledger::shown(&config.database)
+            "holecard-server: {tables} tables on http://{addr} (lobby /api/tables, play /ws), ledger {ledger}; {page}"
         );
         let stop = async {
             let _ = tokio::signal::ctrl_c().await;
@@ -199,6 +233,37 @@ fn parse_share(text: &str) -> Result<(usize, usize), String> {
         return Err(format!("{text:?}: K/N needs 1 ≤ K ≤ N"));
     }
     Ok((k, n))
+}
+
+/// `--backup-to FILE`: a SQLite ledger copied whole to a new file while the server may be keeping it.
+fn back_up(database: &str, file: &std::path::Path) -> ExitCode {
+    let done = tokio::runtime::Runtime::new()
+        .map_err(|e| e.to_string())
+        .and_then(|runtime| {
+            runtime
+                .block_on(async {
+                    let store = server::ledger::Store::open_reader(database).await?;
+                    store.back_up_to(file).await
+                })
+                .map_err(|e| e.to_string())
+        });
+    match done {
+        Ok(()) => {
+            println!(
+                "holecard-server: the ledger {} is copied to {}",
+                server::ledger::shown(database),
+                file.display()
+            );
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!(
+                "holecard-server: backing up the ledger {}: {e}",
+                server::ledger::shown(database)
+            );
+            ExitCode::from(2)
+        }
+    }
 }
 
 /// `--check-ledger`: the report as JSON; 0 when the ledger balances.

@@ -54,7 +54,7 @@ pub use rules::{
     DoubleOn, EnhcLoss, HoleCard, Payout, Preset, RuleError, Rules, Soft17, Surrender,
 };
 pub use seat::{Hand, HandState, MAX_SEATS, Seat};
-pub use shoe::Shoe;
+pub use shoe::{Shoe, shoe_from_seed};
 pub use strategy::BasicStrategy;
 pub use table::Table;
 pub use view::{DealerView, ShoeView, TableView, Viewer};

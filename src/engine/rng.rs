@@ -63,6 +63,15 @@ impl TableRng {
         below_u32(bound, || rng.next_u32())
     }
 
+    /// A seed for another generator, from this one's stream.
+    pub fn next_seed(&mut self) -> Seed {
+        let mut seed = [0u8; 32];
+        for chunk in seed.chunks_exact_mut(4) {
+            chunk.copy_from_slice(&self.0.next_u32().to_le_bytes());
+        }
+        seed
+    }
+
     /// Takes a uniformly chosen item out of `items` (see [`take_random`]).
     #[inline(always)]
     pub fn take<T>(&mut self, items: &mut Vec<T>) -> Option<T> {

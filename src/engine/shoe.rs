@@ -1,8 +1,20 @@
 //! The shoe: undealt cards, the cut card and the discard tray.
 
 use super::card::{Card, Rank, Suit};
-use super::rng::TableRng;
+use super::rng::{Seed, TableRng};
 use serde::{Deserialize, Serialize};
+
+/// Every card of a shoe of `decks` decks dealt from `seed` alone, in the order they come out (the burned card first,
+/// at a table that burns one): what a table told to [`Table::deal_next_shoe_from`](super::Table::deal_next_shoe_from)
+/// deals, for anyone to deal again once the seed is revealed. (A shoe that runs dry mid-round deals on from its tray,
+/// put back in pack order, with the same generator: those cards are not in this list.)
+pub fn shoe_from_seed(decks: u8, seed: Seed) -> Vec<Card> {
+    let mut shoe = Shoe::new(decks, 1.0);
+    shoe.shuffle();
+    shoe.in_pack_order();
+    let mut rng = TableRng::from_seed(seed);
+    std::iter::from_fn(|| shoe.draw(&mut rng).map(|(card, _)| card)).collect()
+}
 
 /// The dealing shoe and the discard tray beside it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -134,6 +146,12 @@ impl Shoe {
         queued.extend_from_slice(&self.queued);
         (self.cards, self.queued) = (undealt, queued);
         true
+    }
+
+    /// The undealt cards in pack order (deck, suit, rank: as a new shoe has them), for a shoe dealt from a seed of its
+    /// own: what comes out then depends only on which cards are in and the generator.
+    pub fn in_pack_order(&mut self) {
+        self.cards.sort_unstable_by_key(|c| c.index());
     }
 
     /// Burns a card: into the tray face down, with the tray's other burned cards.

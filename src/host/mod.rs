@@ -7,6 +7,7 @@
 //! - `record`: a round's hand records, heard from the public events; `history`: a player's hands kept, with their
 //!   statistics and export; `replay`: a kept round dealt again.
 //! - `narrate`: the events in words, for the round log.
+//! - `fair`: a shoe anyone can verify: a seed's commitment, and the cards seen checked against the seed's shoe.
 //! - `design`: the chips, their colours and the atlases' cells the game and the asset tool share.
 //! - `places`: where Holecard keeps its data on this machine.
 //!
@@ -14,6 +15,7 @@
 //! a round goes here.
 
 pub mod design;
+pub mod fair;
 pub mod history;
 pub mod level;
 pub mod narrate;

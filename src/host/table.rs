@@ -40,6 +40,15 @@ pub enum News {
         /// What.
         line: String,
     },
+    /// A casino commits to the shoe about to be dealt: its seed's SHA-256, before its first card (`host::fair`).
+    ShoeCommitted(crate::host::fair::Commitment),
+    /// A casino's shoe is done: the seed it was dealt from, in hex, to deal it again and check every card.
+    ShoeRevealed {
+        /// Which of the table's shoes.
+        shoe: u64,
+        /// Its seed.
+        seed: String,
+    },
 }
 
 /// Who sits where by name, as far as the news has told: what a table's log and labels name the seats by. It follows
@@ -64,7 +73,10 @@ impl Names {
                     *slot = None;
                 }
             }
-            News::Event(_) | News::Said { .. } => {}
+            News::Event(_)
+            | News::Said { .. }
+            | News::ShoeCommitted(_)
+            | News::ShoeRevealed { .. } => {}
         }
     }
 
@@ -89,6 +101,14 @@ impl Names {
         match news {
             News::Event(event) => crate::host::narrate::describe(event, self),
             News::Said { seat, line } => Some(format!("{}: “{line}”", self.name(*seat))),
+            News::ShoeCommitted(committed) => Some(format!(
+                "Shoe {} is sealed: the casino has published a fingerprint of how it is shuffled, to be checked when \
+                 the shoe is done.",
+                committed.shoe
+            )),
+            News::ShoeRevealed { shoe, .. } => Some(format!(
+                "Shoe {shoe} is done: the casino has revealed how it was shuffled, so anyone can check every card."
+            )),
             News::SatDown { .. } | News::GotUp { .. } => None,
         }
     }
@@ -320,6 +340,17 @@ impl Host {
     /// deal. Outside the command log, so a sitting stacked this way no longer [`replays`](Host::replays).
     pub fn queue_next_cards(&mut self, ranks: &[Rank]) -> Result<(), CommandError> {
         self.table.queue_next_cards(ranks)
+    }
+
+    /// Deals the next shoe from `seed` alone (see [`Table::deal_next_shoe_from`]): a casino's shoe anyone can deal
+    /// again once the seed is revealed. Outside the command log, as [`queue_next_cards`](Host::queue_next_cards) is.
+    pub fn deal_next_shoe_from(&mut self, seed: Seed) {
+        self.table.deal_next_shoe_from(seed);
+    }
+
+    /// The next round starts with a shuffle: the shoe in play is done.
+    pub fn needs_shuffle(&self) -> bool {
+        self.table.shoe().needs_shuffle()
     }
 
     /// Applies a command: the news is its events, each followed by what the minds at the table say about it.

@@ -62,6 +62,23 @@ pub enum ClientMessage {
     },
 }
 
+impl ClientMessage {
+    /// Its `type` on the wire.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            ClientMessage::Hello { .. } => "hello",
+            ClientMessage::Lobby {} => "lobby",
+            ClientMessage::Sit { .. } => "sit",
+            ClientMessage::Watch { .. } => "watch",
+            ClientMessage::Bet { .. } => "bet",
+            ClientMessage::Play { .. } => "play",
+            ClientMessage::Stand {} => "stand",
+            ClientMessage::Reset {} => "reset",
+            ClientMessage::Chat { .. } => "chat",
+        }
+    }
+}
+
 /// What the server says.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
@@ -103,6 +120,9 @@ pub enum ServerMessage {
         view: Box<TableView>,
         /// Who sits where, by name.
         names: Vec<Option<String>>,
+        /// The commitment to the shoe in play, when the table deals its shoes from seeds of their own.
+        #[serde(default)]
+        shoe: Option<crate::host::fair::Commitment>,
     },
     /// Something happened at the client's table, numbered from 1 without gaps.
     News {
@@ -259,4 +279,27 @@ pub enum Refusal {
     /// Another session of the account took its seat at this table (the account came back on another device, or
     /// another tab): this connection closes after this.
     TakenOver,
+}
+
+impl Refusal {
+    /// Its `code` on the wire.
+    pub fn name(self) -> &'static str {
+        match self {
+            Refusal::BadMessage => "bad_message",
+            Refusal::TooLarge => "too_large",
+            Refusal::WrongVersion => "wrong_version",
+            Refusal::NotIntroduced => "not_introduced",
+            Refusal::BadName => "bad_name",
+            Refusal::NoSuchTable => "no_such_table",
+            Refusal::SeatUnavailable => "seat_unavailable",
+            Refusal::NotSeated => "not_seated",
+            Refusal::NotAllowed => "not_allowed",
+            Refusal::BadChat => "bad_chat",
+            Refusal::TooFast => "too_fast",
+            Refusal::NoReset => "no_reset",
+            Refusal::Unavailable => "unavailable",
+            Refusal::SessionEnded => "session_ended",
+            Refusal::TakenOver => "taken_over",
+        }
+    }
 }

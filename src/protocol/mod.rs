@@ -71,4 +71,48 @@ mod tests {
         let (code, _) = parse(&"x".repeat(MAX_MESSAGE_BYTES + 1)).expect_err("refused");
         assert_eq!(code, Refusal::TooLarge);
     }
+
+    /// The names the operator's figures give a message and a refusal are the ones on the wire.
+    #[test]
+    fn kinds_and_reasons_are_named_as_on_the_wire() {
+        let said = [
+            r#"{"type":"hello","version":1,"name":"Mae"}"#,
+            r#"{"type":"lobby"}"#,
+            r#"{"type":"sit","table":"strip","seat":0}"#,
+            r#"{"type":"watch","table":"strip"}"#,
+            r#"{"type":"bet","amount":500}"#,
+            r#"{"type":"play","action":"Stand"}"#,
+            r#"{"type":"stand"}"#,
+            r#"{"type":"reset"}"#,
+            r#"{"type":"chat","text":"hi"}"#,
+        ];
+        for text in said {
+            let message = parse(text).expect("a message");
+            assert!(
+                text.contains(&format!(r#""type":"{}""#, message.kind())),
+                "{text}"
+            );
+        }
+        let codes = [
+            Refusal::BadMessage,
+            Refusal::TooLarge,
+            Refusal::WrongVersion,
+            Refusal::NotIntroduced,
+            Refusal::BadName,
+            Refusal::NoSuchTable,
+            Refusal::SeatUnavailable,
+            Refusal::NotSeated,
+            Refusal::NotAllowed,
+            Refusal::BadChat,
+            Refusal::TooFast,
+            Refusal::NoReset,
+            Refusal::Unavailable,
+            Refusal::SessionEnded,
+            Refusal::TakenOver,
+        ];
+        for code in codes {
+            let wire = serde_json::to_string(&code).expect("a code");
+            assert_eq!(wire, format!("\"{}\"", code.name()));
+        }
+    }
 }

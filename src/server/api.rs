@@ -118,7 +118,7 @@ impl Attempts {
         match store.attempt(&bucket, self.limits.per_name.get()).await {
             Ok(None) => Ok(()),
             Ok(Some(wait)) => Err(too_many(wait)),
-            Err(e) => Err(account_error(e)),
+            Err(e) => Err(account_error(store)(e)),
         }
     }
 
@@ -136,7 +136,7 @@ impl Attempts {
                 ),
                 Some(seconds_of(wait)),
             )),
-            Err(e) => Err(account_error(e)),
+            Err(e) => Err(account_error(store)(e)),
         }
     }
 
@@ -226,10 +226,17 @@ pub fn json_error(status: StatusCode, message: impl Into<String>) -> Response {
     error(status, message).into_response()
 }
 
-/// What the ledger said, as an HTTP answer: its refusals with their status, an outage as 503 (the log hears why).
-fn account_error(e: LedgerError) -> ApiError {
-    match e {
-        e if e.is_outage() => ledger_down(&e),
+/// What the ledger said, as an HTTP answer: its refusals with their status, an outage as 503 (the log hears why, and
+/// the operator's figures count it).
+fn account_error(store: &Store) -> impl Fn(LedgerError) -> ApiError + '_ {
+    move |e| match e {
+        e if e.is_outage() => {
+            store.failed("answering the API", &e);
+            error(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "the server's ledger is not answering; try again soon",
+            )
+        }
         LedgerError::Invalid(why) => error(StatusCode::BAD_REQUEST, why),
         LedgerError::Taken
         | LedgerError::LooksLike(_)
@@ -238,14 +245,6 @@ fn account_error(e: LedgerError) -> ApiError {
         LedgerError::WrongLogin => error(StatusCode::UNAUTHORIZED, e.to_string()),
         e => error(StatusCode::CONFLICT, e.to_string()),
     }
-}
-
-fn ledger_down(why: &LedgerError) -> ApiError {
-    eprintln!("holecard-server: the ledger: {why}");
-    error(
-        StatusCode::SERVICE_UNAVAILABLE,
-        "the server's ledger is not answering; try again soon",
-    )
 }
 
 /// The body, or an error saying what is wrong with it.
@@ -281,7 +280,7 @@ async fn register(
         .store
         .register(&c.name, &c.password, shared.stake)
         .await
-        .map_err(account_error)?;
+        .map_err(account_error(&shared.store))?;
     Ok(logged_in(done))
 }
 
@@ -299,7 +298,7 @@ async fn log_in(
         .store
         .log_in(&c.name, &c.password)
         .await
-        .map_err(account_error)?;
+        .map_err(account_error(&shared.store))?;
     Ok(logged_in(done))
 }
 
@@ -328,7 +327,7 @@ async fn authorized(shared: &Shared, headers: &HeaderMap) -> Result<Account, Api
             StatusCode::UNAUTHORIZED,
             "that session has ended: log in again",
         )),
-        Err(e) => Err(account_error(e)),
+        Err(e) => Err(account_error(&shared.store)(e)),
     }
 }
 
@@ -337,7 +336,11 @@ async fn log_out(
     headers: HeaderMap,
 ) -> Result<StatusCode, ApiError> {
     let token = bearer(&headers)?;
-    let ended = shared.store.log_out(token).await.map_err(account_error)?;
+    let ended = shared
+        .store
+        .log_out(token)
+        .await
+        .map_err(account_error(&shared.store))?;
     if let Some(key) = ended {
         shared.end_account(&key).await;
     }
@@ -368,7 +371,7 @@ async fn change_password(
         .await
         .map_err(|e| match e {
             LedgerError::WrongLogin => error(StatusCode::UNAUTHORIZED, "that is not the password"),
-            e => account_error(e),
+            e => account_error(&shared.store)(e),
         })?;
     shared.end_account(&account.key).await;
     Ok(logged_in(done))
@@ -386,7 +389,11 @@ async fn leaderboard(
     Query(limit): Query<Limit>,
 ) -> Result<Json<Vec<Standing>>, ApiError> {
     let n = limit.limit.unwrap_or(100).min(MAX_ROWS);
-    let rows = shared.store.leaderboard(n).await.map_err(account_error)?;
+    let rows = shared
+        .store
+        .leaderboard(n)
+        .await
+        .map_err(account_error(&shared.store))?;
     Ok(Json(rows))
 }
 
@@ -401,7 +408,7 @@ async fn history(
         .store
         .history(&account.key, n)
         .await
-        .map_err(account_error)?;
+        .map_err(account_error(&shared.store))?;
     Ok(Json(rows))
 }
 

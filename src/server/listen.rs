@@ -78,8 +78,8 @@ pub fn raise_the_file_limit() -> usize {
                     rlim_max: limit.rlim_max,
                 };
                 if libc::setrlimit(libc::RLIMIT_NOFILE, &raised) != 0 {
-                    eprintln!(
-                        "holecard-server: could not raise the open-file limit from {}",
+                    tracing::warn!(
+                        "could not raise the open-file limit from {}",
                         limit.rlim_cur
                     );
                 }
@@ -151,7 +151,7 @@ pub async fn serve(
                 // Out of files (or another passing failure): the connections held are the server's to finish, so
                 // it waits a moment rather than spin, and tries again.
                 Err(e) => {
-                    eprintln!("holecard-server: accepting a connection: {e}");
+                    tracing::warn!("accepting a connection: {e}");
                     tokio::time::sleep(Duration::from_millis(50)).await;
                     continue;
                 }
@@ -166,7 +166,7 @@ pub async fn serve(
         // Small messages go out at once: without TCP_NODELAY, Nagle's algorithm holds a message back until the last
         // one is acknowledged, and a client's delayed acknowledgement makes that 40 ms.
         if let Err(e) = stream.set_nodelay(true) {
-            eprintln!("holecard-server: TCP_NODELAY on a connection: {e}");
+            tracing::warn!("TCP_NODELAY on a connection: {e}");
         }
         let counted = Tally(Arc::new(Mutex::new(Some(counted))));
         let service = TowerToHyperService::new(

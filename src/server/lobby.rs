@@ -25,7 +25,7 @@ pub(super) async fn listings(shared: &Shared) -> Vec<Listing> {
     if let Some(route) = &shared.route {
         match shared.store.lobby(route, table::PUBLISH_EVERY * 3).await {
             Ok(others) => all.extend(others),
-            Err(e) => eprintln!("holecard-server: the shared lobby: {e}"),
+            Err(e) => shared.store.failed("reading the shared lobby", &e),
         }
         all.sort_by(|a, b| a.id.cmp(&b.id));
     }

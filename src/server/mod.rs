@@ -9,18 +9,22 @@
 //! By job: `ledger` (the database: accounts and sessions, names, the lobby, seats and settlement, the check), `table`
 //! (a table's task), `connection` (a client's WebSocket, and its `hello`), `sessions` (the sessions held here and
 //! their end), `lobby` (the tables listed), `api` (the accounts' HTTP API), `web` (the browser build's files),
-//! `error` (the server's one error), `load` (the load tool's bots). This file puts them together.
+//! `error` (the server's one error), `load` (the load tool's bots), `metrics` (the operator's figures and health),
+//! `verify` (a table's shoes watched and checked, for the lab).
+//! This file puts them together.
 
 pub mod api;
 mod connection;
 pub mod error;
 pub mod load;
+pub mod metrics;
 pub use crate::protocol;
 pub mod ledger;
 pub mod listen;
 mod lobby;
 mod sessions;
 pub mod table;
+pub mod verify;
 mod web;
 
 use crate::engine::Cents;
@@ -34,6 +38,7 @@ use axum::routing::get;
 use error::ServerError;
 use futures_util::SinkExt;
 use ledger::Store;
+use metrics::Metrics;
 use protocol::{ClientMessage, Refusal, ServerMessage};
 use sessions::Session;
 use std::collections::{BTreeMap, HashMap};
@@ -72,6 +77,11 @@ pub struct Config {
     /// the proxy (`/ws/a`), served here as well as `/ws`. Its tables are then listed in the ledger's shared lobby,
     /// and its lobby lists every server's tables, each with where to play at it.
     pub route: Option<String>,
+    /// The operator's figures counted and served at `/metrics` (Prometheus' text format).
+    pub metrics: bool,
+    /// Each shoe's seed fresh from the operating system (a casino's), rather than from `seed` (the same shoes again
+    /// for the same seed). Either way every shoe is committed to before its first card and revealed after its last.
+    pub fresh_shoes: bool,
 }
 
 /// Frames larger than this are refused by the WebSocket layer itself (the connection closes with "message too
@@ -104,6 +114,8 @@ struct Shared {
     route: Option<String>,
     /// This process, as the ledger knows the guests' names it holds: its route, or a token of its own.
     holder: String,
+    /// The operator's figures.
+    metrics: Arc<Metrics>,
 }
 
 /// Opens the ledger at `config.database`, recovers what a stop left (unsettled rounds are refunded, every account is
@@ -115,18 +127,20 @@ pub async fn router(config: &Config) -> Result<Router, ServerError> {
     let ids: Vec<String> = config.tables.iter().map(|(id, _)| id.clone()).collect();
     let recovery = store.recover(&ids).await?;
     for (table, round) in &recovery.refunded {
-        eprintln!(
-            "holecard-server: table {table} round {round} was dealt but never settled before the server stopped: \
+        tracing::warn!(
+            "table {table} round {round} was dealt but never settled before the server stopped: \
              its bets were never taken, so they are refunded"
         );
     }
     if recovery.unseated > 0 {
-        eprintln!(
-            "holecard-server: {} accounts were seated with no chips (or in no known seat) when the server stopped; \
+        tracing::info!(
+            "{} accounts were seated with no chips (or in no known seat) when the server stopped; \
              they are up",
             recovery.unseated
         );
     }
+    let metrics = Arc::new(Metrics::new(config.metrics));
+    metrics.tables_open(config.tables.len());
     let mut tables = BTreeMap::new();
     for (i, (id, level)) in config.tables.iter().enumerate() {
         let seed = config.seed ^ (i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
@@ -145,6 +159,8 @@ pub async fn router(config: &Config) -> Result<Router, ServerError> {
             config.stake,
             reseat,
             config.route.clone(),
+            metrics.clone(),
+            config.fresh_shoes,
         )
         .await?;
         tables.insert(id.clone(), handle);
@@ -159,9 +175,7 @@ pub async fn router(config: &Config) -> Result<Router, ServerError> {
         .release_earlier_guest_names(&holder, config.route.is_some())
         .await?;
     if released > 0 {
-        eprintln!(
-            "holecard-server: {released} guest names held when this server stopped are free again"
-        );
+        tracing::info!("{released} guest names held when this server stopped are free again");
     }
     let shared = Arc::new(Shared {
         tables,
@@ -176,6 +190,7 @@ pub async fn router(config: &Config) -> Result<Router, ServerError> {
         attempts: api::Attempts::new(config.logins),
         route: config.route.clone(),
         holder,
+        metrics,
     });
     if shared.store.shared_by_servers() {
         tokio::spawn(sessions::hear_sessions_ended(
@@ -198,7 +213,12 @@ pub async fn router(config: &Config) -> Result<Router, ServerError> {
     });
     let mut app = Router::new()
         .route("/api/tables", get(lobby::lobby))
-        .route("/ws", get(connection::upgrade));
+        .route("/ws", get(connection::upgrade))
+        .route("/healthz", get(metrics::healthz))
+        .route("/readyz", get(metrics::readyz));
+    if config.metrics {
+        app = app.route("/metrics", get(metrics::metrics));
+    }
     if let Some(route) = config.route.as_deref().filter(|r| *r != "/ws") {
         if !route.starts_with('/') {
             return Err(ServerError::Route(route.to_string()));
@@ -271,6 +291,7 @@ impl Drop for Running {
 
 /// Starts a server on `addr` (port 0 picks a free one) on a thread of its own.
 pub fn spawn(addr: SocketAddr, config: Config) -> Result<Running, ServerError> {
+    log_to_stderr(LogFormat::Plain);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -290,7 +311,7 @@ pub fn spawn(addr: SocketAddr, config: Config) -> Result<Running, ServerError> {
             let _ = stopped.await;
         };
         if let Err(e) = runtime.block_on(serve_app(listener, app, &config, shutdown)) {
-            eprintln!("holecard-server: {e}");
+            tracing::error!("{e}");
         }
     });
     Ok(Running {
@@ -298,6 +319,55 @@ pub fn spawn(addr: SocketAddr, config: Config) -> Result<Running, ServerError> {
         stop: Some(stop),
         thread: Some(thread),
     })
+}
+
+/// How the server's log is written to standard error: a line of words each (`holecard-server: …`), or a JSON object
+/// each (`{"timestamp":…,"level":"WARN","message":…,"target":…}`) for a log collector.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum LogFormat {
+    #[default]
+    Plain,
+    Json,
+}
+
+/// Sends the server's log to standard error in `format`: its own lines from `info` up, its libraries' from `warn`.
+/// Once a process: a second call (a test's second server) keeps the first.
+pub fn log_to_stderr(format: LogFormat) {
+    use tracing_subscriber::layer::SubscriberExt;
+    use tracing_subscriber::util::SubscriberInitExt;
+    use tracing_subscriber::{Layer, filter::Targets, fmt};
+    // The server's own lines from `info` up; its libraries' (the database driver's notices) only from `warn`.
+    let lines = Targets::new()
+        .with_target("holecard", tracing::Level::INFO)
+        .with_default(tracing::Level::WARN);
+    let layer = fmt::layer().with_writer(std::io::stderr);
+    let layer = match format {
+        LogFormat::Plain => layer.event_format(Plain).boxed(),
+        LogFormat::Json => layer.json().flatten_event(true).boxed(),
+    };
+    let _ = tracing_subscriber::registry()
+        .with(layer.with_filter(lines))
+        .try_init();
+}
+
+/// A plain log line: `holecard-server: ` and the message.
+struct Plain;
+
+impl<S, N> tracing_subscriber::fmt::FormatEvent<S, N> for Plain
+where
+    S: tracing::Subscriber + for<'a> tracing_subscriber::registry::LookupSpan<'a>,
+    N: for<'a> tracing_subscriber::fmt::FormatFields<'a> + 'static,
+{
+    fn format_event(
+        &self,
+        ctx: &tracing_subscriber::fmt::FmtContext<'_, S, N>,
+        mut writer: tracing_subscriber::fmt::format::Writer<'_>,
+        event: &tracing::Event<'_>,
+    ) -> std::fmt::Result {
+        write!(writer, "holecard-server: ")?;
+        ctx.field_format().format_fields(writer.by_ref(), event)?;
+        writeln!(writer)
+    }
 }
 
 /// A session token: 128 bits from the operating system, in hex.

@@ -74,13 +74,13 @@ impl Shared {
         for (key, epoch) in welcomed {
             match self.store.epoch_of(&key).await {
                 Ok(now) if now != Some(epoch) => {
-                    eprintln!(
-                        "holecard-server: {key}'s sessions ended while this server was not listening: ended here too"
+                    tracing::info!(
+                        "{key}'s sessions ended while this server was not listening: ended here too"
                     );
                     self.end_account(&key).await;
                 }
                 Ok(_) => {}
-                Err(e) => eprintln!("holecard-server: asking the ledger about {key}: {e}"),
+                Err(e) => self.store.failed(&format!("asking about {key}"), &e),
             }
         }
     }
@@ -113,8 +113,8 @@ pub(super) async fn hear_sessions_ended(database: String, shared: std::sync::Wea
                         None => return Ok(()),
                     },
                     None => {
-                        eprintln!(
-                            "holecard-server: the connection hearing other servers' logouts was lost; listening \
+                        tracing::warn!(
+                            "the connection hearing other servers' logouts was lost; listening \
                              again, and asking the ledger what was missed"
                         );
                         listening_again = true;
@@ -124,9 +124,7 @@ pub(super) async fn hear_sessions_ended(database: String, shared: std::sync::Wea
         };
         match listener.await {
             Ok(()) => return,
-            Err(e) => eprintln!(
-                "holecard-server: hearing other servers' logouts: {e}; listening again in 1 s"
-            ),
+            Err(e) => tracing::warn!("hearing other servers' logouts: {e}; listening again in 1 s"),
         }
         if shared.strong_count() == 0 {
             return;
@@ -170,15 +168,16 @@ pub(super) async fn keep_guest_names(shared: std::sync::Weak<Shared>) {
         gone.append(&mut unreleased);
         for (name, token) in gone {
             if let Err(e) = shared.store.release_guest_name(&name, &token).await {
-                eprintln!(
-                    "holecard-server: giving back the guest name {name}: {e}; trying again soon"
+                shared.store.failed(
+                    &format!("giving back the guest name {name} (tried again soon)"),
+                    &e,
                 );
                 unreleased.push((name, token));
             }
         }
         let until = ledger::now_ms() + GUEST_HOLD.as_millis() as i64;
         if let Err(e) = shared.store.renew_guest_names(&shared.holder, until).await {
-            eprintln!("holecard-server: holding the guests' names: {e}");
+            shared.store.failed("holding the guests' names", &e);
         }
     }
 }

@@ -6,12 +6,14 @@
 
 use super::error::ServerError;
 use super::ledger::{Player, Reseat, Settlement, Store};
+use super::metrics::Metrics;
 use super::protocol::{Listing, Refusal, ServerMessage, Timer};
 use crate::engine::checks::MOST_PAID_PER_BET;
 use crate::engine::{
-    Action, Cents, Command, CommandError, Event, MAX_SEATS, Phase, SeatId, Table, TableState,
-    Viewer,
+    Action, Cents, Command, CommandError, Event, MAX_SEATS, Phase, SeatId, Seed, Table, TableRng,
+    TableState, Viewer,
 };
+use crate::host::fair::{self, Commitment};
 use crate::host::level::Level;
 use crate::host::record::Recorder;
 use crate::host::{Host, News, Occupant};
@@ -102,6 +104,8 @@ pub enum ToTable {
         conn: ConnId,
         /// How much.
         amount: crate::engine::Cents,
+        /// When its connection read it.
+        read: std::time::Instant,
     },
     /// A decision.
     Play {
@@ -109,6 +113,8 @@ pub enum ToTable {
         conn: ConnId,
         /// What.
         action: Action,
+        /// When its connection read it.
+        read: std::time::Instant,
     },
     /// Get up and watch.
     Stand {
@@ -247,7 +253,47 @@ struct TableTask {
     route: Option<String>,
     /// The lobby line last put in the shared lobby, and when.
     published: Option<(Listing, Instant)>,
+    /// The operator's figures.
+    metrics: Arc<Metrics>,
+    /// The people seated and watching as the figures last had them.
+    counted: (u32, u32),
+    /// When the bets and plays whose news has not yet gone out were read.
+    answered: Vec<std::time::Instant>,
+    /// Where each shoe's seed comes from.
+    seeds: ShoeSeeds,
+    /// The shoe committed to (dealing, or to be dealt at the next deal): its commitment and its seed, revealed when
+    /// the shoe is done.
+    shoe: Option<(Commitment, Seed)>,
+    /// The table's shoes so far.
+    shoes: u64,
 }
+
+/// Where a table's shoes get their seeds: 256 bits fresh from the operating system for each (a casino's), or, for
+/// the same shoes again from the same `--seed` (tests, a reproducible run), the table's seed for its first shoe (the
+/// shoe a table of the game deals from that seed) and a generator seeded from it for the others.
+#[derive(Debug)]
+struct ShoeSeeds {
+    fresh: bool,
+    first: Option<Seed>,
+    stream: TableRng,
+}
+
+impl ShoeSeeds {
+    /// The next shoe's seed. The operating system failing to give one (it does not, in practice) is said in the
+    /// log, and the table's generator gives it instead.
+    fn next(&mut self, table: &str) -> Seed {
+        if !self.fresh {
+            return self.first.take().unwrap_or_else(|| self.stream.next_seed());
+        }
+        crate::engine::os_seed().unwrap_or_else(|e| {
+            tracing::error!("{table}: {e}; this shoe's seed comes from the table's generator");
+            self.stream.next_seed()
+        })
+    }
+}
+
+/// Told apart from the table's other seeds: its shoes' seeds' generator.
+const SHOE_SEEDS: u64 = 0x5EED_50F5_E0E5;
 
 /// Opens the table of `level` (its companions seated) as a task; `seed` seeds its shoe and companions. Its house
 /// and its count of rounds go on from the ledger's.
@@ -264,6 +310,8 @@ pub async fn open(
     stake: Cents,
     reseat: Vec<Reseat>,
     route: Option<String>,
+    metrics: Arc<Metrics>,
+    fresh_shoes: bool,
 ) -> Result<TableHandle, ServerError> {
     let failed = |why: String| ServerError::Table {
         table: id.clone(),
@@ -322,6 +370,16 @@ pub async fn open(
         unsent: VecDeque::new(),
         retry_at: None,
         held_up: Vec::new(),
+        metrics,
+        counted: (0, 0),
+        answered: Vec::new(),
+        seeds: ShoeSeeds {
+            fresh: fresh_shoes,
+            first: Some(crate::engine::seed_from_number(seed)),
+            stream: TableRng::from_seed(crate::engine::seed_from_number(seed ^ SHOE_SEEDS)),
+        },
+        shoe: None,
+        shoes: 0,
     };
     for reseat in reseat {
         task.reseat(reseat);
@@ -352,6 +410,11 @@ impl TableTask {
             self.advance();
             self.flush().await;
             self.release();
+            if self.unsent.is_empty() {
+                for read in self.answered.drain(..) {
+                    self.metrics.news_sent(read);
+                }
+            }
             for done in self.written.drain(..) {
                 let _ = done.send(());
             }
@@ -389,7 +452,8 @@ impl TableTask {
         match self.store.publish(&listing, route).await {
             Ok(()) => self.published = Some((listing, now)),
             Err(e) => {
-                eprintln!("holecard-server: {}: the shared lobby: {e}", self.id);
+                self.store
+                    .failed(&format!("{}: the shared lobby", self.id), &e);
                 // Tried again at the next beat, not at once.
                 self.published = Some((listing, now));
             }
@@ -414,8 +478,8 @@ impl TableTask {
                 let until = Instant::now() + self.pace.hold;
                 self.held
                     .insert(seat, (format!("account:{}", reseat.key), until));
-                eprintln!(
-                    "holecard-server: {}: {} sits at seat {} again, held {} s for them to come back",
+                tracing::info!(
+                    "{}: {} sits at seat {} again, held {} s for them to come back",
                     self.id,
                     reseat.name,
                     seat + 1,
@@ -484,7 +548,7 @@ impl TableTask {
                 let back = self.news_out().await && self.resume(conn, who, since, out);
                 let _ = reply.send(back);
             }
-            ToTable::Bet { conn, amount } => {
+            ToTable::Bet { conn, amount, read } => {
                 let Some(seat) = self.seat_of(conn) else {
                     return self.refuse(conn, Refusal::NotSeated, "watchers don't bet");
                 };
@@ -492,11 +556,14 @@ impl TableTask {
                     return self.refuse(conn, Refusal::NotSeated, "you are getting up");
                 }
                 match self.host.apply(Command::Bet { seat, amount }) {
-                    Ok(news) => self.tell(news),
+                    Ok(news) => {
+                        self.answered.push(read);
+                        self.tell(news);
+                    }
                     Err(e) => self.refuse(conn, Refusal::NotAllowed, &e.to_string()),
                 }
             }
-            ToTable::Play { conn, action } => {
+            ToTable::Play { conn, action, read } => {
                 let Some(seat) = self.seat_of(conn) else {
                     return self.refuse(conn, Refusal::NotSeated, "watchers don't play");
                 };
@@ -507,6 +574,7 @@ impl TableTask {
                 match self.host.apply(command) {
                     Ok(news) => {
                         self.deadline = None;
+                        self.answered.push(read);
                         self.tell(news);
                     }
                     Err(e) => self.refuse(conn, Refusal::NotAllowed, &e.to_string()),
@@ -611,7 +679,8 @@ impl TableTask {
             Ok(chips) => chips,
             Err(e) if !e.is_outage() => return Err((Refusal::SeatUnavailable, e.to_string())),
             Err(e) => {
-                eprintln!("holecard-server: {}: seating {key}: {e}", self.id);
+                self.store
+                    .failed(&format!("{}: seating {key}", self.id), &e);
                 let why = "the ledger cannot seat you now; try again".to_string();
                 return Err((Refusal::SeatUnavailable, why));
             }
@@ -716,7 +785,8 @@ impl TableTask {
                         return self.refuse(conn, Refusal::NoReset, &e.to_string());
                     }
                     Err(e) => {
-                        eprintln!("holecard-server: {}: resetting {key}: {e}", self.id);
+                        self.store
+                            .failed(&format!("{}: resetting {key}", self.id), &e);
                         let why = "the ledger cannot reset your balance now; try again";
                         return self.refuse(conn, Refusal::NoReset, why);
                     }
@@ -746,10 +816,7 @@ impl TableTask {
             // The ledger has given the chips, so the table must take them: it cannot refuse a positive amount
             // between rounds to a seat it has. Say it loudly if it ever does.
             Err(e) => {
-                eprintln!(
-                    "holecard-server: {}: the rebuy after a reset failed: {e}",
-                    self.id
-                );
+                tracing::error!("{}: the rebuy after a reset failed: {e}", self.id);
                 self.refuse(conn, Refusal::NoReset, &e.to_string());
             }
         }
@@ -772,6 +839,7 @@ impl TableTask {
             seq: self.seq,
             view: Box::new(view),
             names: self.host.names().seats.to_vec(),
+            shoe: self.shoe.as_ref().map(|(commitment, _)| commitment.clone()),
         };
         let _ = member.out.try_send(encode(&joined));
         // A clock already running for everyone's bets or for this seat.
@@ -912,6 +980,7 @@ impl TableTask {
         }
         let news = self.host.place_bets();
         self.tell(news);
+        self.commit_to_the_shoe();
         match self.host.apply(Command::Deal) {
             Ok(news) => {
                 self.deadline = None;
@@ -1007,6 +1076,7 @@ impl TableTask {
             }
         }
         self.held_up = Vec::new();
+        self.commit_to_the_shoe();
         match self.host.apply(Command::Deal) {
             Ok(news) => {
                 self.deadline = None;
@@ -1091,7 +1161,9 @@ impl TableTask {
 
     /// Sends news to every member, numbered, and notes what the ledger must hear of it.
     fn tell(&mut self, news: Vec<News>) {
+        let mut ended = false;
         for item in news {
+            ended |= matches!(item, News::Event(Event::RoundEnded { .. }));
             if let News::Event(event) = &item {
                 self.record(event);
             }
@@ -1108,6 +1180,41 @@ impl TableTask {
                 news: item,
             };
             self.send_all(&message);
+        }
+        if ended {
+            self.reveal_a_finished_shoe();
+        }
+    }
+
+    /// Before a deal that shuffles: a seed for the new shoe, and the table's commitment to it said to everyone before
+    /// its first card. (A deal refused keeps the commitment for the next.)
+    fn commit_to_the_shoe(&mut self) {
+        if !self.host.needs_shuffle() || self.shoe.is_some() {
+            return;
+        }
+        let seed = self.seeds.next(&self.id);
+        self.shoes += 1;
+        let commitment = Commitment {
+            shoe: self.shoes,
+            decks: self.host.rules().decks,
+            sha256: fair::commitment(&seed),
+        };
+        self.host.deal_next_shoe_from(seed);
+        self.shoe = Some((commitment.clone(), seed));
+        self.tell(vec![News::ShoeCommitted(commitment)]);
+    }
+
+    /// After a round: if its shoe is done (the cut card came out, or the shoe ran dry and was refilled), every card
+    /// it will deal is out, and its seed is revealed.
+    fn reveal_a_finished_shoe(&mut self) {
+        if !self.host.needs_shuffle() {
+            return;
+        }
+        if let Some((commitment, seed)) = self.shoe.take() {
+            self.tell(vec![News::ShoeRevealed {
+                shoe: commitment.shoe,
+                seed: fair::hex(&seed),
+            }]);
         }
     }
 
@@ -1160,6 +1267,7 @@ impl TableTask {
                 Write::Dealt(round) => self.store.round_dealt(&self.id, *round).await,
                 Write::Settle(settlement) => match self.store.settle(settlement).await {
                     Ok(settled) => {
+                        self.metrics.round_settled();
                         disputed.extend(settled.disputed);
                         Ok(())
                     }
@@ -1172,7 +1280,7 @@ impl TableTask {
                     self.pending.pop_front();
                 }
                 Err(e) => {
-                    eprintln!("holecard-server: {}: writing to the ledger: {e}", self.id);
+                    self.store.failed(&format!("{}: writing", self.id), &e);
                     if self.retry_at.is_none() {
                         self.retry_at = Some(Instant::now() + RETRY_WRITES_AFTER);
                     }
@@ -1254,6 +1362,7 @@ impl TableTask {
 
     fn refuse(&mut self, conn: ConnId, code: Refusal, message: &str) {
         if let Some(member) = self.members.get(&conn) {
+            self.metrics.refused(code);
             let _ = member.out.try_send(encode(&ServerMessage::Refused {
                 code,
                 message: message.to_string(),
@@ -1261,10 +1370,13 @@ impl TableTask {
         }
     }
 
-    fn update_listing(&self) {
+    fn update_listing(&mut self) {
         let people = self.people().count() as u8;
         let companions = self.host.occupants().count() as u8 - people;
         let spectators = self.members.values().filter(|m| m.seat.is_none()).count() as u32;
+        let now = (u32::from(people), spectators);
+        self.metrics.people(self.counted, now);
+        self.counted = now;
         if let Ok(mut listing) = self.listing.lock() {
             listing.people = people;
             listing.companions = companions;

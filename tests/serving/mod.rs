@@ -118,6 +118,31 @@ impl Drop for Db {
     }
 }
 
+/// Turns a PostgreSQL test database away (it takes no connection, and those open are ended: the ledger is down to
+/// every server on it), or lets it take connections again.
+pub fn refuse_connections(db: &Db, refuse: bool) {
+    assert_eq!(
+        db.backend,
+        Backend::Postgres,
+        "only PostgreSQL turns connections away"
+    );
+    let admin = postgres_admin().expect("the PostgreSQL server the database is on");
+    let allow = if refuse { "false" } else { "true" };
+    on_postgres(
+        &admin,
+        format!("ALTER DATABASE {} WITH ALLOW_CONNECTIONS {allow}", db.place),
+    );
+    if refuse {
+        on_postgres(
+            &admin,
+            format!(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '{}'",
+                db.place
+            ),
+        );
+    }
+}
+
 /// Runs a test against SQLite and against PostgreSQL: `on_both!(name)` makes `sqlite::name` and `postgres::name`
 /// from `fn name(db: &Db)`.
 #[macro_export]
@@ -173,6 +198,8 @@ pub fn config(db: &Db, pace: Pace, change: impl FnOnce(&mut Config)) -> Config {
             ..Default::default()
         },
         route: None,
+        metrics: true,
+        fresh_shoes: false,
     };
     change(&mut config);
     config
@@ -596,6 +623,17 @@ pub fn hello_refused(addr: std::net::SocketAddr, hello: &str) -> (Refusal, Strin
             _ => continue,
         }
     }
+}
+
+/// Ann sitting at seat 3 (4th) of `strip` and Bob watching it, both guests: the clients, each joined.
+pub fn ann_sits_and_bob_watches(running: &Running) -> (Client, Client) {
+    let mut ann = Client::connect(running, "Ann");
+    let mut bob = Client::connect(running, "Bob");
+    ann.send(r#"{"type":"sit","table":"strip","seat":3}"#);
+    ann.wait_for(|m| matches!(m, ServerMessage::Joined { .. }));
+    bob.send(r#"{"type":"watch","table":"strip"}"#);
+    bob.wait_for(|m| matches!(m, ServerMessage::Joined { .. }));
+    (ann, bob)
 }
 
 impl Client {

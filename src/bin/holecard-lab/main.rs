@@ -44,6 +44,115 @@ enum Tool {
     /// Put bot clients on a running server: accounts made on the fly, basic strategy, one JSON report.
     #[cfg(feature = "server")]
     Load(LoadArgs),
+    /// Check a casino's shoes: watch a table and check each shoe, card for card, against the seed revealed when it
+    /// is done (--server, built with the `server` feature); or deal a shoe again from a revealed seed (--seed).
+    Verify(VerifyArgs),
+}
+
+#[derive(Args)]
+struct VerifyArgs {
+    /// The casino's WebSocket, `ws://HOST:PORT/ws`: watch a table and check its shoes as they are revealed.
+    #[arg(long, value_name = "URL", conflicts_with = "seed")]
+    server: Option<String>,
+    /// With --server: the table's id (the lobby's `id`).
+    #[arg(long, value_name = "ID")]
+    table: Option<String>,
+    /// With --server: the shoes to check (a shoe already under way is checked from the cards dealt after the watch
+    /// began).
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    shoes: usize,
+    /// With --server: the most the watch may take, in seconds.
+    #[arg(long, value_name = "S", default_value_t = 3_600)]
+    timeout: u64,
+    /// A shoe's revealed seed (64 hex digits): deal the shoe again and print its cards in order.
+    #[arg(long, value_name = "HEX")]
+    seed: Option<String>,
+    /// With --seed: the commitment announced before the shoe (its seed's SHA-256), checked against the seed.
+    #[arg(long, value_name = "HEX", requires = "seed")]
+    sha256: Option<String>,
+    /// With --seed: the shoe's decks.
+    #[arg(long, value_name = "N", default_value_t = 6)]
+    decks: u8,
+}
+
+fn verify(args: &VerifyArgs) -> ExitCode {
+    use holecard::host::fair;
+    if let Some(seed) = &args.seed {
+        return answer((|| {
+            let seed = fair::seed_from_hex(seed)?;
+            if !(1..=holecard::engine::card::MAX_DECKS).contains(&args.decks) {
+                return Err(format!(
+                    "--decks {}: a shoe holds 1 to {} decks",
+                    args.decks,
+                    holecard::engine::card::MAX_DECKS
+                ));
+            }
+            let made = fair::commitment(&seed);
+            let mut said = String::new();
+            if let Some(committed) = &args.sha256 {
+                if !made.eq_ignore_ascii_case(committed.trim()) {
+                    return Err(format!(
+                        "the seed's SHA-256 is {made}, not the {} announced: this is not that shoe's seed",
+                        committed.trim()
+                    ));
+                }
+                said += "The seed's SHA-256 is the commitment announced.\n";
+            }
+            let cards = holecard::engine::shoe_from_seed(args.decks, seed);
+            said += &format!(
+                "The shoe of {} decks this seed deals, in order:\n",
+                args.decks
+            );
+            for (row, cards) in cards.chunks(13).enumerate() {
+                let line: Vec<String> = cards.iter().map(|c| format!("{c:>3}")).collect();
+                said += &format!("{:>4}  {}\n", row * 13 + 1, line.join(" "));
+            }
+            Ok(said.trim_end().to_string())
+        })());
+    }
+    let (Some(server), Some(table)) = (&args.server, &args.table) else {
+        eprintln!(
+            "holecard-lab verify: give --server URL --table ID (watch a table), or --seed HEX"
+        );
+        return ExitCode::from(2);
+    };
+    watch(server, table, args)
+}
+
+#[cfg(feature = "server")]
+fn watch(server: &str, table: &str, args: &VerifyArgs) -> ExitCode {
+    let timeout = std::time::Duration::from_secs(args.timeout);
+    let watched = tokio::runtime::Runtime::new()
+        .map_err(|e| e.to_string())
+        .and_then(|runtime| {
+            runtime.block_on(holecard::server::verify::watch_shoes(
+                server, table, args.shoes, timeout,
+            ))
+        });
+    match watched {
+        Ok(checked) => {
+            for shoe in &checked {
+                println!("{}", shoe.words());
+            }
+            if checked.iter().all(|shoe| shoe.outcome.is_ok()) {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(1)
+            }
+        }
+        Err(e) => {
+            eprintln!("holecard-lab verify: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+#[cfg(not(feature = "server"))]
+fn watch(_: &str, _: &str, _: &VerifyArgs) -> ExitCode {
+    eprintln!(
+        "holecard-lab verify: watching a table needs the server feature (cargo build --features server)"
+    );
+    ExitCode::from(2)
 }
 
 #[cfg(feature = "server")]
@@ -743,6 +852,7 @@ fn main() -> ExitCode {
         Tool::Play(args) => play(&args),
         Tool::Ev(args) => ev(&args),
         Tool::Edge(args) => edge(&args),
+        Tool::Verify(args) => verify(&args),
         Tool::LiveTimes(args) => live_times(&args),
         Tool::Chart(args) => chart(&args),
         #[cfg(feature = "server")]

@@ -7,6 +7,9 @@ impl Table {
     pub(super) fn draw(&mut self, sink: &mut impl EventSink) -> Option<Card> {
         if self.shoe.remaining() == 0 {
             let cards = self.shoe.refill_from_discards();
+            if self.shoe_from_seed {
+                self.shoe.in_pack_order();
+            }
             sink.emit(Event::DiscardsShuffledIn { cards });
         }
         let (card, cut_now) = self.shoe.draw(&mut self.rng)?;

@@ -42,6 +42,12 @@ pub struct Table {
     house: Cents,
     phase: Phase,
     round: u64,
+    /// The seed the next shoe is dealt from on its own ([`Table::deal_next_shoe_from`]), until it is shuffled.
+    #[serde(default)]
+    next_shoe: Option<Seed>,
+    /// The shoe in play was dealt from a seed of its own: a refill from the tray goes in pack order too.
+    #[serde(default)]
+    shoe_from_seed: bool,
 }
 
 impl Table {
@@ -68,7 +74,17 @@ impl Table {
             house,
             phase: Phase::Betting,
             round: 0,
+            next_shoe: None,
+            shoe_from_seed: false,
         })
+    }
+
+    /// Deals the next shoe from `seed` alone: at its shuffle the cards go back in pack order and the generator
+    /// starts again from `seed`, so the shoe's every card follows from the seed and the number of decks
+    /// ([`crate::engine::shoe_from_seed`]) and can be dealt again by anyone once the seed is revealed. A casino
+    /// commits to the seed's hash before the shoe's first card and reveals the seed after its last.
+    pub fn deal_next_shoe_from(&mut self, seed: Seed) {
+        self.next_shoe = Some(seed);
     }
 
     /// The dealer's cards. The second is the hole card, face down until [`Table::hole_revealed`].

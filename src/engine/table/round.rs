@@ -8,6 +8,12 @@ impl Table {
         self.clear_table(sink);
         if self.shoe.needs_shuffle() {
             let cards = self.shoe.shuffle();
+            self.shoe_from_seed = false;
+            if let Some(seed) = self.next_shoe.take() {
+                self.shoe.in_pack_order();
+                self.rng = TableRng::from_seed(seed);
+                self.shoe_from_seed = true;
+            }
             sink.emit(Event::Shuffled { cards });
             if self.rules.burn_card
                 && let Some(card) = self.draw(sink)

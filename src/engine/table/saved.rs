@@ -15,6 +15,10 @@ pub(super) struct UncheckedTable {
     house: Cents,
     phase: Phase,
     round: u64,
+    #[serde(default)]
+    next_shoe: Option<Seed>,
+    #[serde(default)]
+    shoe_from_seed: bool,
 }
 
 impl TryFrom<UncheckedTable> for Table {
@@ -32,6 +36,8 @@ impl TryFrom<UncheckedTable> for Table {
             house: saved.house,
             phase: saved.phase,
             round: saved.round,
+            next_shoe: saved.next_shoe,
+            shoe_from_seed: saved.shoe_from_seed,
         };
         table.check_consistency()?;
         Ok(table)

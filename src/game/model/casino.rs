@@ -114,6 +114,10 @@ pub struct Casino {
     pub asking: Vec<Asked>,
     /// The player just left a casino's table: the Title opens on the lobby (the page that does so sets it back).
     pub back_to_lobby: bool,
+    /// The table's shoes as the player follows them, each checked against its seed when revealed.
+    pub shoes: crate::host::fair::ShoeChecks,
+    /// The shoes checked at this casino, oldest first.
+    pub checked: Vec<crate::host::fair::Checked>,
 }
 
 impl Casino {
@@ -135,6 +139,8 @@ impl Casino {
             balance: None,
             asking: Vec::new(),
             back_to_lobby: false,
+            shoes: crate::host::fair::ShoeChecks::new(),
+            checked: Vec::new(),
         }
     }
 

@@ -234,7 +234,9 @@ pub(super) fn take_messages(
                 seq,
                 view,
                 names,
+                shoe,
             } => {
+                casino.shoes.joined(shoe, &view);
                 let chips =
                     seat.map(|s| (view.seats()[usize::from(s)].bankroll, view.seat_on_felt(s)));
                 match (seat, chips) {
@@ -277,8 +279,21 @@ pub(super) fn take_messages(
                 return;
             }
             ServerMessage::News { seq, news } => {
-                if casino.table.is_none() || *screen.get() != Screen::Table || seq <= online.seq {
+                if seq <= online.seq {
                     continue;
+                }
+                if casino.table.is_none() || *screen.get() != Screen::Table {
+                    // Not followed: the shoe's cards from here cannot be placed.
+                    casino.shoes.lost();
+                    continue;
+                }
+                if let Some(checked) = casino.shoes.hear(&news) {
+                    info!(target: "holecard::online", "{}", checked.words());
+                    casino.hear_chat(ChatLine {
+                        from: None,
+                        text: checked.words(),
+                    });
+                    casino.checked.push(checked);
                 }
                 online.seq = seq;
                 online.awaiting = false;

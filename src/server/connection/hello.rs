@@ -64,7 +64,7 @@ impl Connection {
                            a name to play as a guest";
                 return (refusal(Refusal::BadName, why), None);
             }
-            Err(e) => return (Connection::ledger_down(&e), None),
+            Err(e) => return (self.ledger_down(&e), None),
         };
         let key = session.account.key.clone();
         if let Some(end) = self.end.take()
@@ -93,7 +93,7 @@ impl Connection {
             }
             Err(e) => {
                 unfile(&self.shared, self.id);
-                return (Connection::ledger_down(&e), None);
+                return (self.ledger_down(&e), None);
             }
         }
         self.account = Some(key.clone());
@@ -135,7 +135,7 @@ impl Connection {
             .await;
         match held {
             Ok(()) => {}
-            Err(e) if e.is_outage() => return (Connection::ledger_down(&e), None),
+            Err(e) if e.is_outage() => return (self.ledger_down(&e), None),
             Err(ledger::LedgerError::GuestPlays(other)) => {
                 let why = if other.to_lowercase() == name.to_lowercase() {
                     format!("someone here already plays as {name}")

@@ -21,6 +21,7 @@ pub(super) async fn upgrade(
     };
     // The connection counts (against the caps it was accepted under) for as long as the WebSocket is open.
     let counted = tally.and_then(|axum::Extension(tally)| tally.take());
+    let open = shared.metrics.connected();
     // Tungstenite zeroes its whole read buffer before each read: at its default 128 KiB that memset was a quarter of
     // the server's time under load. A client's messages are at most 4 KiB (the buffer grows for a larger frame).
     ws.max_message_size(MAX_FRAME_BYTES)
@@ -28,7 +29,7 @@ pub(super) async fn upgrade(
         .read_buffer_size(READ_BUFFER_BYTES)
         .on_upgrade(move |socket| async move {
             Connection::new(shared).run(socket).await;
-            drop((slot, counted));
+            drop((slot, counted, open));
         })
 }
 
@@ -120,7 +121,7 @@ impl Connection {
                         Some(Ok(Message::Text(text))) => text,
                         Some(Ok(Message::Binary(_))) => {
                             let refused = refusal(Refusal::BadMessage, "messages are JSON in text frames");
-                            if send(&mut socket, &refused).await.is_err() {
+                            if send(&mut socket, &self.shared.metrics, &refused).await.is_err() {
                                 break;
                             }
                             continue;
@@ -131,7 +132,7 @@ impl Connection {
                     };
                     let answer = self.answer(text.as_str(), &out).await;
                     if let Some(answer) = answer
-                        && send(&mut socket, &answer).await.is_err()
+                        && send(&mut socket, &self.shared.metrics, &answer).await.is_err()
                     {
                         break;
                     }
@@ -166,14 +167,14 @@ impl Connection {
                     // Sent: the session was ended. Dropped unsent: the server is going away.
                     if result.is_ok() {
                         let why = "this session has ended (logged out, or the password was changed): log in again";
-                        let _ = send(&mut socket, &refusal(Refusal::SessionEnded, why)).await;
+                        let _ = send(&mut socket, &self.shared.metrics, &refusal(Refusal::SessionEnded, why)).await;
                         session_ended = true;
                     }
                     break;
                 }
                 () = tokio::time::sleep_until(hello_by), if waiting_for_hello => {
                     let refused = refusal(Refusal::NotIntroduced, "say hello first, within 10 seconds");
-                    let _ = send(&mut socket, &refused).await;
+                    let _ = send(&mut socket, &self.shared.metrics, &refused).await;
                     break;
                 }
             }
@@ -202,6 +203,7 @@ impl Connection {
 
     /// Takes one message in; the answer, if it has one of its own (table news comes through the inbox).
     async fn answer(&mut self, text: &str, out: &table::Outbox) -> Option<ServerMessage> {
+        let read = std::time::Instant::now();
         if !self.allowance.take(std::time::Instant::now()) {
             return Some(refusal(Refusal::TooFast, "too many messages; slow down"));
         }
@@ -209,6 +211,7 @@ impl Connection {
             Ok(message) => message,
             Err((code, why)) => return Some(refusal(code, &why)),
         };
+        self.shared.metrics.command(&message);
         let Some(name) = self.name.clone() else {
             let (welcome, back) = self.hello(message).await;
             if let Some((table, since)) = back {
@@ -236,11 +239,13 @@ impl Connection {
                 ToTable::Bet {
                     conn: self.id,
                     amount,
+                    read,
                 }
             }
             ClientMessage::Play { action } => ToTable::Play {
                 conn: self.id,
                 action,
+                read,
             },
             ClientMessage::Stand {} => ToTable::Stand { conn: self.id },
             ClientMessage::Reset {} if self.table.is_none() => {
@@ -283,13 +288,13 @@ impl Connection {
                 Refusal::SessionEnded,
                 &ledger::LedgerError::SessionEnded.to_string(),
             )),
-            Err(e) => Some(Connection::ledger_down(&e)),
+            Err(e) => Some(self.ledger_down(&e)),
         }
     }
 
     /// The ledger failed: the client hears that, the log hears why.
-    fn ledger_down(e: &ledger::LedgerError) -> ServerMessage {
-        eprintln!("holecard-server: the ledger: {e}");
+    fn ledger_down(&self, e: &ledger::LedgerError) -> ServerMessage {
+        self.shared.store.failed("answering a connection", e);
         refusal(
             Refusal::Unavailable,
             "the server's ledger is not answering; try again soon",
@@ -313,14 +318,14 @@ impl Connection {
                     highscore: account.highscore,
                 },
                 Ok(None) => refusal(Refusal::NoReset, "no such account"),
-                Err(e) => Connection::ledger_down(&e),
+                Err(e) => self.ledger_down(&e),
             },
             Err(ledger::LedgerError::SessionEnded) => refusal(
                 Refusal::SessionEnded,
                 &ledger::LedgerError::SessionEnded.to_string(),
             ),
             Err(e) if !e.is_outage() => refusal(Refusal::NoReset, &e.to_string()),
-            Err(e) => Connection::ledger_down(&e),
+            Err(e) => self.ledger_down(&e),
         }
     }
 
@@ -424,7 +429,15 @@ fn refusal(code: Refusal, message: &str) -> ServerMessage {
     }
 }
 
-async fn send(socket: &mut WebSocket, message: &ServerMessage) -> Result<(), ()> {
+/// Sends one message, a refusal counted by its reason.
+async fn send(
+    socket: &mut WebSocket,
+    metrics: &Metrics,
+    message: &ServerMessage,
+) -> Result<(), ()> {
+    if let ServerMessage::Refused { code, .. } = message {
+        metrics.refused(*code);
+    }
     socket
         .send(Message::Text(table::json(message)))
         .await

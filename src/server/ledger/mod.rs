@@ -54,6 +54,8 @@ pub struct Store {
     /// A SQLite ledger's lock file, held (and locked) while this server keeps its ledger there: one writer to a
     /// SQLite ledger at a time. None for PostgreSQL, and for a reader.
     _lock: Option<std::sync::Arc<std::fs::File>>,
+    /// Times the ledger failed to answer the server (`Store::failed`), for the operator's figures.
+    failures: std::sync::Arc<std::sync::atomic::AtomicU64>,
 }
 
 /// What the ledger refused, or why it could not answer.
@@ -328,7 +330,57 @@ impl Store {
             place,
             hashing,
             _lock: lock,
+            failures: Default::default(),
         })
+    }
+
+    /// The ledger failed the server while `what`: the log hears why, and the failure is counted.
+    pub fn failed(&self, what: &str, why: &dyn std::fmt::Display) {
+        self.failures
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        tracing::warn!("the ledger: {what}: {why}");
+    }
+
+    /// Times the ledger has failed the server since it opened.
+    pub fn failures(&self) -> u64 {
+        self.failures.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// The pool's connections to the database: open, and of them idle.
+    pub fn pool_connections(&self) -> (u32, u32) {
+        let idle = u32::try_from(self.pool.num_idle()).unwrap_or(u32::MAX);
+        (self.pool.size(), idle)
+    }
+
+    /// A SQLite ledger copied whole, as one consistent moment of it, to a new file (SQLite's `VACUUM INTO`, which
+    /// reads in one transaction: a server may be writing meanwhile). A PostgreSQL ledger is `pg_dump`'s to copy.
+    pub async fn back_up_to(&self, file: &std::path::Path) -> Result<(), LedgerError> {
+        if self.shared_by_servers() {
+            return Err(LedgerError::Invalid(
+                "a PostgreSQL ledger is backed up with pg_dump (see the README), not --backup-to"
+                    .to_string(),
+            ));
+        }
+        if file.exists() {
+            return Err(LedgerError::Invalid(format!(
+                "{} is there already: a backup goes to a new file",
+                file.display()
+            )));
+        }
+        let path = file.to_str().ok_or_else(|| {
+            LedgerError::Invalid(format!("{}: not a path SQLite can take", file.display()))
+        })?;
+        sqlx::query("VACUUM INTO $1")
+            .bind(path.to_string())
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    /// One query, answered: the ledger can be read now.
+    pub async fn ping(&self) -> Result<(), LedgerError> {
+        sqlx::query("SELECT 1").execute(&self.pool).await?;
+        Ok(())
     }
 
     /// Where the ledger is, for messages (no password).

@@ -334,8 +334,8 @@ pub(super) async fn refresh_looks(pool: &sqlx::AnyPool) -> Result<(), sqlx::Erro
         .execute(&mut *tx)
         .await?;
         if held.rows_affected() == 0 {
-            eprintln!(
-                "holecard-server: the account {name} looks like an older account's name; it keeps its name, and no \
+            tracing::info!(
+                "the account {name} looks like an older account's name; it keeps its name, and no \
                  one new may take one like it"
             );
         }

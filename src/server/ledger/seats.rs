@@ -301,8 +301,8 @@ impl Store {
                 None => None,
             };
             if chips != Some(*chips_after) {
-                eprintln!(
-                    "holecard-server: {} round {}: {key} holds {} in the ledger but {chips_after} at the table; \
+                tracing::warn!(
+                    "{} round {}: {key} holds {} in the ledger but {chips_after} at the table; \
                      the line is kept as a dispute and the rest of the round settled",
                     s.table,
                     s.round,
