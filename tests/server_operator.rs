@@ -312,7 +312,8 @@ fn every_shoe_is_committed_to_revealed_and_checks_card_for_card(db: &Db) {
         let committed = sent[..at]
             .iter()
             .any(|m| m.contains(&fair::commitment(&bytes)));
-        assert!(committed, "the commitment came before the reveal"); // Revealed only once the shoe's last card is out: the next card drawn is a new shoe's.
+        assert!(committed, "the commitment came before the reveal");
+        // Revealed only once the shoe's last card is out: the next card drawn is a new shoe's.
         let next_draw = bob.got[at..].iter().find_map(|m| match m {
             ServerMessage::News {
                 news: News::Event(event),
@@ -485,10 +486,17 @@ fn the_lab_checks_a_tables_shoe_and_deals_one_again_from_its_seed() {
 #[test]
 fn the_log_is_plain_lines_or_json_lines_when_asked() {
     let db = Db::on(Backend::Sqlite).expect("SQLite is built in");
+    // The tests' servers are pinned (`--seed 7`): the log warns that such a casino's shoes can be foreseen.
     let plain = launch_with(&db, ("10", "10", "0"), &[]).kill();
-    let line = plain.lines().next().unwrap_or_default();
+    let lines: Vec<&str> = plain.lines().collect();
     assert!(
-        line.starts_with("holecard-server: ") && line.contains("listening at http://127.0.0.1:"),
+        lines[0].starts_with("holecard-server: warning: --seed 7: every shoe"),
+        "{plain}"
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("holecard-server: listening at http://127.0.0.1:")),
         "{plain}"
     );
     let json = launch_with(&db, ("10", "10", "0"), &["--log-format", "json"]).kill();
@@ -505,5 +513,12 @@ fn the_log_is_plain_lines_or_json_lines_when_asked() {
         })
         .unwrap_or_else(|| panic!("no start in {json}"));
     assert_eq!(started["level"], "INFO", "{started}");
+    assert!(
+        lines.iter().any(|l| l["level"] == "WARN"
+            && l["message"]
+                .as_str()
+                .is_some_and(|m| m.starts_with("--seed 7"))),
+        "{json}"
+    );
     assert!(started["timestamp"].is_string(), "{started}");
 }

@@ -363,3 +363,15 @@ fn the_advisor_asks_the_same_question_at_tables_that_differ_only_in_unseen_cards
         "{asked} questions, {hole_cards} with a hole card"
     );
 }
+
+/// A table told the seed of its next shoe (a casino's, committed to and not yet revealed) keeps it, but seals to the
+/// same bytes as one that was not told: a save a player can read holds no shoe's seed.
+#[test]
+fn a_sealed_table_holds_no_seed_of_a_shoe_to_come() {
+    let plain = played(&Rules::default(), 11, &[]);
+    let mut told = plain.clone();
+    told.deal_next_shoe_from(seed_from_number(99));
+    assert_ne!(file(&told), file(&plain), "the table itself keeps the seed");
+    let entropy = seed_from_number(5);
+    assert_eq!(file(&told.sealed(entropy)), file(&plain.sealed(entropy)));
+}

@@ -143,6 +143,13 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    if let Some(seed) = cli.seed {
+        tracing::warn!(
+            "--seed {seed}: every shoe and every companion's choice follows from this number, so whoever knows or \
+             guesses it knows every card to come (and the first shoe's revealed seed tells it): for tests and \
+             reproducible runs, not for a casino people play at"
+        );
+    }
     let seed = match cli.seed.map_or_else(holecard::engine::os_seed_number, Ok) {
         Ok(seed) => seed,
         Err(e) => {

@@ -30,19 +30,68 @@ pub fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
+/// Why a shoe does not check out, or a seed does not read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum FairError {
+    /// A seed is 64 hex digits.
+    #[error("a shoe's seed is 64 hex digits; this is {chars} characters: {text:?}")]
+    NotASeed {
+        /// What was given.
+        text: String,
+        /// How many characters it has.
+        chars: usize,
+    },
+    /// The seed revealed is not the one committed to.
+    #[error("the revealed seed's SHA-256 is {made}, not the {said} announced before the shoe")]
+    NotCommitted {
+        /// The revealed seed's SHA-256.
+        made: String,
+        /// The commitment announced.
+        said: String,
+    },
+    /// The seed revealed is another shoe's.
+    #[error("the seed revealed is shoe {revealed}'s, but shoe {committed} was committed to")]
+    OtherShoe {
+        /// The shoe the reveal names.
+        revealed: u64,
+        /// The shoe committed to.
+        committed: u64,
+    },
+    /// More cards were seen than the shoe holds.
+    #[error("card {place} of the shoe was seen, but a shoe of {decks} decks has {cards}")]
+    PastTheShoe {
+        /// The card's place, from 1.
+        place: usize,
+        /// The shoe's decks.
+        decks: u8,
+        /// Its cards.
+        cards: usize,
+    },
+    /// A card seen is not the one the seed deals there.
+    #[error("card {place} of the shoe was {seen}, but the seed deals {dealt} there")]
+    OtherCard {
+        /// The card's place, from 1.
+        place: usize,
+        /// What was seen.
+        seen: Card,
+        /// What the seed deals.
+        dealt: Card,
+    },
+}
+
 /// A seed from its 64 hex digits, or what is wrong with them.
-pub fn seed_from_hex(text: &str) -> Result<Seed, String> {
+pub fn seed_from_hex(text: &str) -> Result<Seed, FairError> {
     let text = text.trim();
+    let not_a_seed = || FairError::NotASeed {
+        text: text.to_string(),
+        chars: text.chars().count(),
+    };
     if text.len() != 64 || !text.bytes().all(|b| b.is_ascii_hexdigit()) {
-        return Err(format!(
-            "a shoe's seed is 64 hex digits; this is {} characters: {text:?}",
-            text.chars().count()
-        ));
+        return Err(not_a_seed());
     }
     let mut seed = [0u8; 32];
     for (i, byte) in seed.iter_mut().enumerate() {
-        *byte = u8::from_str_radix(&text[2 * i..2 * i + 2], 16)
-            .map_err(|e| format!("the seed's digits {}–{}: {e}", 2 * i + 1, 2 * i + 2))?;
+        *byte = u8::from_str_radix(&text[2 * i..2 * i + 2], 16).map_err(|_| not_a_seed())?;
     }
     Ok(seed)
 }
@@ -115,13 +164,18 @@ impl ShoeWatch {
 
     /// Checks every card seen against the shoe of `decks` decks dealt from `seed`, after checking the seed against
     /// the `commitment` announced before the shoe's first card.
-    pub fn check(&self, decks: u8, commitment_said: &str, seed: &Seed) -> Result<Verified, String> {
+    pub fn check(
+        &self,
+        decks: u8,
+        commitment_said: &str,
+        seed: &Seed,
+    ) -> Result<Verified, FairError> {
         let made = commitment(seed);
         if !made.eq_ignore_ascii_case(commitment_said.trim()) {
-            return Err(format!(
-                "the revealed seed's SHA-256 is {made}, not the {} announced before the shoe",
-                commitment_said.trim()
-            ));
+            return Err(FairError::NotCommitted {
+                made,
+                said: commitment_said.trim().to_string(),
+            });
         }
         let order = shoe_from_seed(decks, *seed);
         let mut verified = Verified {
@@ -130,19 +184,20 @@ impl ShoeWatch {
         };
         for (i, seen) in self.seen.iter().enumerate() {
             let place = self.from + i;
-            let Some(dealt) = order.get(place) else {
-                return Err(format!(
-                    "card {} of the shoe was seen, but a shoe of {decks} decks has {}",
-                    place + 1,
-                    order.len()
-                ));
+            let Some(&dealt) = order.get(place) else {
+                return Err(FairError::PastTheShoe {
+                    place: place + 1,
+                    decks,
+                    cards: order.len(),
+                });
             };
-            match seen {
+            match *seen {
                 Some(card) if card != dealt => {
-                    return Err(format!(
-                        "card {} of the shoe was {card}, but the seed deals {dealt} there",
-                        place + 1
-                    ));
+                    return Err(FairError::OtherCard {
+                        place: place + 1,
+                        seen: card,
+                        dealt,
+                    });
                 }
                 Some(_) => verified.cards += 1,
                 None => verified.unseen += 1,
@@ -165,7 +220,7 @@ pub struct Checked {
     /// The table's shoe.
     pub shoe: u64,
     /// Its cards where its seed deals them, or the first that is not (or a seed that is not the one committed to).
-    pub outcome: Result<Verified, String>,
+    pub outcome: Result<Verified, FairError>,
 }
 
 impl Checked {
@@ -217,10 +272,10 @@ impl ShoeChecks {
             News::ShoeRevealed { shoe, seed } => {
                 let (commitment, watch) = self.shoe.take()?;
                 let outcome = if commitment.shoe != *shoe {
-                    Err(format!(
-                        "the seed revealed is shoe {shoe}'s, but shoe {} was committed to",
-                        commitment.shoe
-                    ))
+                    Err(FairError::OtherShoe {
+                        revealed: *shoe,
+                        committed: commitment.shoe,
+                    })
                 } else {
                     seed_from_hex(seed)
                         .and_then(|seed| watch.check(commitment.decks, &commitment.sha256, &seed))
@@ -301,7 +356,7 @@ mod tests {
                 changed.seen[first] = Some(shoe_from_seed(decks, seed)[first + 1]);
                 let caught = changed.check(decks, &committed, &seed).expect_err("caught");
                 assert!(
-                    caught.contains(&format!("card {} of the shoe", first + 1)),
+                    matches!(caught, FairError::OtherCard { place, .. } if place == first + 1),
                     "{caught}"
                 );
                 shoes += 1;
@@ -317,7 +372,8 @@ mod tests {
     fn a_seed_reads_from_hex_and_says_what_is_wrong() {
         let seed = seed_from_number(5);
         assert_eq!(seed_from_hex(&hex(&seed)), Ok(seed));
-        assert!(seed_from_hex("abc").unwrap_err().contains("64 hex digits"));
+        let wrong = seed_from_hex("abc").expect_err("not a seed");
+        assert!(wrong.to_string().contains("64 hex digits"), "{wrong}");
         assert!(seed_from_hex(&"g".repeat(64)).is_err());
     }
 }

@@ -61,8 +61,9 @@ pub struct Metrics {
 }
 
 impl Metrics {
-    /// The figures, counted when `on`.
-    pub fn new(on: bool) -> Metrics {
+    /// The figures, counted when `on`; `ledger_errors` is the ledger's own count of its failures
+    /// ([`Store::failures`]).
+    pub fn new(on: bool, ledger_errors: Counter) -> Metrics {
         let mut registry = Registry::with_prefix("holecard");
         let metrics = Metrics {
             on,
@@ -76,7 +77,7 @@ impl Metrics {
             refusals: Family::default(),
             latency: Histogram::new(LATENCY_BUCKETS),
             pool: Family::default(),
-            ledger_errors: Counter::default(),
+            ledger_errors,
         };
         registry.register(
             "connections",
@@ -197,9 +198,6 @@ impl Metrics {
         self.pool
             .get_or_create(&state("in_use"))
             .set(i64::from(size) - idle);
-        let failed = store.failures();
-        let counted = self.ledger_errors.get();
-        self.ledger_errors.inc_by(failed.saturating_sub(counted));
         let mut text = String::new();
         prometheus_client::encoding::prometheus_text::encode(&mut text, &self.registry)?;
         Ok(text)

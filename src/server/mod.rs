@@ -139,7 +139,7 @@ pub async fn router(config: &Config) -> Result<Router, ServerError> {
             recovery.unseated
         );
     }
-    let metrics = Arc::new(Metrics::new(config.metrics));
+    let metrics = Arc::new(Metrics::new(config.metrics, store.failures()));
     metrics.tables_open(config.tables.len());
     let mut tables = BTreeMap::new();
     for (i, (id, level)) in config.tables.iter().enumerate() {
@@ -350,7 +350,7 @@ pub fn log_to_stderr(format: LogFormat) {
         .try_init();
 }
 
-/// A plain log line: `holecard-server: ` and the message.
+/// A plain log line: `holecard-server: `, `warning: ` or `error: ` for those, and the message.
 struct Plain;
 
 impl<S, N> tracing_subscriber::fmt::FormatEvent<S, N> for Plain
@@ -365,6 +365,11 @@ where
         event: &tracing::Event<'_>,
     ) -> std::fmt::Result {
         write!(writer, "holecard-server: ")?;
+        match *event.metadata().level() {
+            tracing::Level::ERROR => write!(writer, "error: ")?,
+            tracing::Level::WARN => write!(writer, "warning: ")?,
+            _ => {}
+        }
         ctx.field_format().format_fields(writer.by_ref(), event)?;
         writeln!(writer)
     }

@@ -266,6 +266,9 @@ struct TableTask {
     shoe: Option<(Commitment, Seed)>,
     /// The table's shoes so far.
     shoes: u64,
+    /// The shoe in play ran dry mid-round and was refilled from its tray: a client that comes now cannot count the
+    /// cards drawn from the view, and is given no commitment to check against.
+    refilled: bool,
 }
 
 /// Where a table's shoes get their seeds: 256 bits fresh from the operating system for each (a casino's), or, for
@@ -380,6 +383,7 @@ pub async fn open(
         },
         shoe: None,
         shoes: 0,
+        refilled: false,
     };
     for reseat in reseat {
         task.reseat(reseat);
@@ -839,7 +843,9 @@ impl TableTask {
             seq: self.seq,
             view: Box::new(view),
             names: self.host.names().seats.to_vec(),
-            shoe: self.shoe.as_ref().map(|(commitment, _)| commitment.clone()),
+            shoe: (!self.refilled)
+                .then(|| self.shoe.as_ref().map(|(commitment, _)| commitment.clone()))
+                .flatten(),
         };
         let _ = member.out.try_send(encode(&joined));
         // A clock already running for everyone's bets or for this seat.
@@ -895,7 +901,9 @@ impl TableTask {
                         code: Refusal::TakenOver,
                         message: "another session of your account took this seat".to_string(),
                     };
-                    let _ = displaced.out.try_send(Outgoing::Last(json(&told)));
+                    if displaced.out.try_send(Outgoing::Last(json(&told))).is_ok() {
+                        self.metrics.refused(Refusal::TakenOver);
+                    }
                 }
                 seat
             }
@@ -1163,7 +1171,12 @@ impl TableTask {
     fn tell(&mut self, news: Vec<News>) {
         let mut ended = false;
         for item in news {
-            ended |= matches!(item, News::Event(Event::RoundEnded { .. }));
+            match item {
+                News::Event(Event::RoundEnded { .. }) => ended = true,
+                News::Event(Event::DiscardsShuffledIn { .. }) => self.refilled = true,
+                News::Event(Event::Shuffled { .. }) => self.refilled = false,
+                _ => {}
+            }
             if let News::Event(event) = &item {
                 self.record(event);
             }
@@ -1362,11 +1375,13 @@ impl TableTask {
 
     fn refuse(&mut self, conn: ConnId, code: Refusal, message: &str) {
         if let Some(member) = self.members.get(&conn) {
-            self.metrics.refused(code);
-            let _ = member.out.try_send(encode(&ServerMessage::Refused {
+            let refused = encode(&ServerMessage::Refused {
                 code,
                 message: message.to_string(),
-            }));
+            });
+            if member.out.try_send(refused).is_ok() {
+                self.metrics.refused(code);
+            }
         }
     }
 

@@ -79,7 +79,7 @@ fn verify(args: &VerifyArgs) -> ExitCode {
     use holecard::host::fair;
     if let Some(seed) = &args.seed {
         return answer((|| {
-            let seed = fair::seed_from_hex(seed)?;
+            let seed = fair::seed_from_hex(seed).map_err(|e| e.to_string())?;
             if !(1..=holecard::engine::card::MAX_DECKS).contains(&args.decks) {
                 return Err(format!(
                     "--decks {}: a shoe holds 1 to {} decks",

@@ -165,6 +165,9 @@ impl Table {
             }
         }
         table.rng = TableRng::from_seed([0; 32]);
+        // A seed waiting for the next shoe is that shoe's whole order: not for a save.
+        table.next_shoe = None;
+        table.shoe_from_seed = false;
         table
     }
 

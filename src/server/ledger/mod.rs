@@ -54,8 +54,8 @@ pub struct Store {
     /// A SQLite ledger's lock file, held (and locked) while this server keeps its ledger there: one writer to a
     /// SQLite ledger at a time. None for PostgreSQL, and for a reader.
     _lock: Option<std::sync::Arc<std::fs::File>>,
-    /// Times the ledger failed to answer the server (`Store::failed`), for the operator's figures.
-    failures: std::sync::Arc<std::sync::atomic::AtomicU64>,
+    /// Times the ledger failed to answer the server (`Store::failed`): the operator's figure itself, shared.
+    failures: prometheus_client::metrics::counter::Counter,
 }
 
 /// What the ledger refused, or why it could not answer.
@@ -336,14 +336,14 @@ impl Store {
 
     /// The ledger failed the server while `what`: the log hears why, and the failure is counted.
     pub fn failed(&self, what: &str, why: &dyn std::fmt::Display) {
-        self.failures
-            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        self.failures.inc();
         tracing::warn!("the ledger: {what}: {why}");
     }
 
-    /// Times the ledger has failed the server since it opened.
-    pub fn failures(&self) -> u64 {
-        self.failures.load(std::sync::atomic::Ordering::Relaxed)
+    /// Times the ledger has failed the server since it opened, as the operator's figures count them (a handle on
+    /// the same count).
+    pub fn failures(&self) -> prometheus_client::metrics::counter::Counter {
+        self.failures.clone()
     }
 
     /// The pool's connections to the database: open, and of them idle.
