@@ -242,19 +242,24 @@ fn parse_share(text: &str) -> Result<(usize, usize), String> {
     Ok((k, n))
 }
 
+/// `ask` of the ledger at `database`, opened to read only (the server keeping it may be running, and holds its lock),
+/// on a runtime of its own: what the ledger answered, or why it could not.
+fn read_the_ledger<T>(
+    database: &str,
+    ask: impl AsyncFnOnce(&server::ledger::Store) -> Result<T, server::ledger::LedgerError>,
+) -> Result<T, String> {
+    let runtime = tokio::runtime::Runtime::new().map_err(|e| e.to_string())?;
+    runtime
+        .block_on(async {
+            let store = server::ledger::Store::open_reader(database).await?;
+            ask(&store).await
+        })
+        .map_err(|e| e.to_string())
+}
+
 /// `--backup-to FILE`: a SQLite ledger copied whole to a new file while the server may be keeping it.
 fn back_up(database: &str, file: &std::path::Path) -> ExitCode {
-    let done = tokio::runtime::Runtime::new()
-        .map_err(|e| e.to_string())
-        .and_then(|runtime| {
-            runtime
-                .block_on(async {
-                    let store = server::ledger::Store::open_reader(database).await?;
-                    store.back_up_to(file).await
-                })
-                .map_err(|e| e.to_string())
-        });
-    match done {
+    match read_the_ledger(database, async |store| store.back_up_to(file).await) {
         Ok(()) => {
             println!(
                 "holecard-server: the ledger {} is copied to {}",
@@ -275,18 +280,7 @@ fn back_up(database: &str, file: &std::path::Path) -> ExitCode {
 
 /// `--check-ledger`: the report as JSON; 0 when the ledger balances.
 fn check_ledger(database: &str) -> ExitCode {
-    let checked = tokio::runtime::Runtime::new()
-        .map_err(|e| e.to_string())
-        .and_then(|runtime| {
-            runtime
-                .block_on(async {
-                    // Read only: the server keeping the ledger may be running (and holds its lock).
-                    let store = server::ledger::Store::open_reader(database).await?;
-                    store.check().await
-                })
-                .map_err(|e| e.to_string())
-        });
-    match checked {
+    match read_the_ledger(database, async |store| store.check().await) {
         Ok(report) => {
             let balanced = report.balanced();
             match serde_json::to_string_pretty(&serde_json::json!({

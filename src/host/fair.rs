@@ -136,10 +136,8 @@ impl ShoeWatch {
 
     /// Takes in one event of the table, in order. A shuffle starts the watch again.
     pub fn hear(&mut self, event: &Event) {
-        if self.refilled {
-            if let Event::Shuffled { .. } = event {
-                *self = ShoeWatch::new();
-            }
+        // After a refill only a shuffle matters: it starts the watch again.
+        if self.refilled && !matches!(event, Event::Shuffled { .. }) {
             return;
         }
         match *event {

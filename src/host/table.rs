@@ -101,15 +101,10 @@ impl Names {
         match news {
             News::Event(event) => crate::host::narrate::describe(event, self),
             News::Said { seat, line } => Some(format!("{}: “{line}”", self.name(*seat))),
-            News::ShoeCommitted(committed) => Some(format!(
-                "Shoe {} is sealed: the casino has published a fingerprint of how it is shuffled, to be checked when \
-                 the shoe is done.",
-                committed.shoe
-            )),
-            News::ShoeRevealed { shoe, .. } => Some(format!(
-                "Shoe {shoe} is done: the casino has revealed how it was shuffled, so anyone can check every card."
-            )),
-            News::SatDown { .. } | News::GotUp { .. } => None,
+            News::SatDown { .. }
+            | News::GotUp { .. }
+            | News::ShoeCommitted(_)
+            | News::ShoeRevealed { .. } => None,
         }
     }
 }

@@ -64,10 +64,9 @@ impl Metrics {
     /// The figures, counted when `on`; `ledger_errors` is the ledger's own count of its failures
     /// ([`Store::failures`]).
     pub fn new(on: bool, ledger_errors: Counter) -> Metrics {
-        let mut registry = Registry::with_prefix("holecard");
-        let metrics = Metrics {
+        let mut metrics = Metrics {
             on,
-            registry: Registry::default(),
+            registry: Registry::with_prefix("holecard"),
             connections: Gauge::default(),
             tables: Gauge::default(),
             seated: Gauge::default(),
@@ -79,61 +78,55 @@ impl Metrics {
             pool: Family::default(),
             ledger_errors,
         };
-        registry.register(
+        metrics.registry.register(
             "connections",
             "WebSocket connections open",
             metrics.connections.clone(),
         );
-        registry.register("tables", "Tables open", metrics.tables.clone());
-        registry.register(
+        metrics
+            .registry
+            .register("tables", "Tables open", metrics.tables.clone());
+        metrics.registry.register(
             "seated",
             "People seated at the tables (companions not counted)",
             metrics.seated.clone(),
         );
-        registry.register(
+        metrics.registry.register(
             "watching",
             "People watching a table from no seat",
             metrics.watching.clone(),
         );
-        registry.register(
+        metrics.registry.register(
             "rounds",
             "Rounds settled and written to the ledger",
             metrics.rounds.clone(),
         );
-        registry.register(
+        metrics.registry.register(
             "commands",
             "Messages read from clients, by kind",
             metrics.commands.clone(),
         );
-        registry.register(
+        metrics.registry.register(
             "refusals",
             "Refusals sent to clients, by reason",
             metrics.refusals.clone(),
         );
-        registry.register(
+        metrics.registry.register(
             "command_to_news_seconds",
             "From a bet or a play read off its connection to its news in every member's outbox",
             metrics.latency.clone(),
         );
-        registry.register(
+        metrics.registry.register(
             "ledger_pool_connections",
             "The ledger's pool of database connections, idle or in use",
             metrics.pool.clone(),
         );
-        registry.register(
+        metrics.registry.register(
             "ledger_errors",
             "Times the ledger failed to answer the server (a query, a write, a connection)",
             metrics.ledger_errors.clone(),
         );
-        Metrics {
-            registry,
-            ..metrics
-        }
-    }
-
-    /// Whether the figures are counted and served.
-    pub fn on(&self) -> bool {
-        self.on
+        metrics
     }
 
     /// The tables this server opened.

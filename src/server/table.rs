@@ -988,8 +988,7 @@ impl TableTask {
         }
         let news = self.host.place_bets();
         self.tell(news);
-        self.commit_to_the_shoe();
-        match self.host.apply(Command::Deal) {
+        match self.deal_now() {
             Ok(news) => {
                 self.deadline = None;
                 self.held_up = Vec::new();
@@ -1084,8 +1083,7 @@ impl TableTask {
             }
         }
         self.held_up = Vec::new();
-        self.commit_to_the_shoe();
-        match self.host.apply(Command::Deal) {
+        match self.deal_now() {
             Ok(news) => {
                 self.deadline = None;
                 self.tell(news);
@@ -1199,12 +1197,17 @@ impl TableTask {
         }
     }
 
-    /// Before a deal that shuffles: a seed for the new shoe, and the table's commitment to it said to everyone before
-    /// its first card. (A deal refused keeps the commitment for the next.)
-    fn commit_to_the_shoe(&mut self) {
-        if !self.host.needs_shuffle() || self.shoe.is_some() {
-            return;
+    /// Asks the host to deal. Before a deal that shuffles: a seed for the new shoe, and the table's commitment to it
+    /// said to everyone before its first card (a deal refused keeps the commitment for the next).
+    fn deal_now(&mut self) -> Result<Vec<News>, CommandError> {
+        if self.host.needs_shuffle() && self.shoe.is_none() {
+            self.commit_to_the_shoe();
         }
+        self.host.apply(Command::Deal)
+    }
+
+    /// A seed for the shoe about to be shuffled, and the commitment to it, told.
+    fn commit_to_the_shoe(&mut self) {
         let seed = self.seeds.next(&self.id);
         self.shoes += 1;
         let commitment = Commitment {
