@@ -108,13 +108,20 @@ impl Casino {
 
     /// `GET path` with the token, the body.
     fn get(&self, path: &str, token: &str) -> String {
+        self.http("GET", path, "", token)
+    }
+
+    /// `METHOD path` with the token and a JSON body, the answer's body.
+    fn http(&self, method: &str, path: &str, body: &str, token: &str) -> String {
         let mut stream = TcpStream::connect(("127.0.0.1", self.port)).expect("the server answers");
         stream
             .set_read_timeout(Some(Duration::from_secs(10)))
             .expect("a timeout");
         write!(
             stream,
-            "GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {token}\r\nConnection: close\r\n\r\n"
+            "{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {token}\r\n\
+             Content-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            body.len()
         )
         .expect("the request goes");
         let mut answer = String::new();
@@ -566,6 +573,86 @@ fn the_game_checks_the_shoe_the_casino_reveals_and_says_so() {
     );
     drop(casino);
     let _ = std::fs::remove_dir_all(&levels);
+}
+
+/// Moderation from the game: the chat box takes commands (`/help` shown here only; `/mute` sent as a moderator's
+/// action, its answer in the chat panel), and a player an admin times out over the API is sent back from the table,
+/// told why.
+#[test]
+fn the_game_moderates_from_its_chat_box_and_is_sent_away_when_timed_out() {
+    let casino = Casino::start("moderation");
+    let ledger = format!("sqlite://{}", casino.dir.join("ledger.sqlite").display());
+    let grant = |name: &str, role: &str| {
+        let given = Command::new(server_binary())
+            .args(["--database", &ledger, "--grant", name, role])
+            .output()
+            .expect("holecard-server runs");
+        assert!(given.status.success(), "{given:?}");
+    };
+    let address = Address::parse(&format!("ws://127.0.0.1:{}", casino.port)).expect("an address");
+    let mut app = headless::app_online(Online::apart(address), Speed::Instant).expect("the app");
+    log_in(&mut app, "Mo", "a moderator's password", true);
+    run_until(&mut app, 30, "the lobby", |app| {
+        at_casino(app).is_open() && !at_casino(app).lobby.is_empty()
+    });
+    grant("Mo", "moderator");
+    sit_at_the_first_table(&mut app);
+    let table = at_casino(&app).lobby[0].id.clone();
+    // Gus, a guest at the same table over a plain WebSocket.
+    let (mut gus, _) =
+        tungstenite::connect(format!("ws://127.0.0.1:{}/ws", casino.port)).expect("Gus connects");
+    let mut gus_says = |text: String| {
+        gus.send(tungstenite::Message::text(text))
+            .expect("Gus is heard");
+    };
+    gus_says(r#"{"type":"hello","version":2,"name":"Gus"}"#.to_string());
+    gus_says(format!(r#"{{"type":"watch","table":"{table}"}}"#));
+    let heard = |app: &App, words: &str| {
+        at_casino(app)
+            .chat
+            .iter()
+            .any(|line| line.from.is_none() && line.text.contains(words))
+    };
+    run_until(&mut app, 10, "Gus at the table", |app| {
+        heard(app, "Gus is watching.")
+    });
+    ask(&mut app, CasinoRequest::Chat("/help".to_string()));
+    run_until(&mut app, 5, "the commands' help", |app| {
+        heard(app, "Commands: /report NAME why")
+    });
+    ask(
+        &mut app,
+        CasinoRequest::Chat("/mute Gus 5m spam".to_string()),
+    );
+    run_until(&mut app, 10, "the mute done", |app| {
+        heard(app, "Gus is muted for 5 minutes.")
+    });
+    ask(&mut app, CasinoRequest::Chat("/shout hi".to_string()));
+    run_until(&mut app, 5, "no such command", |app| {
+        heard(app, "There is no command /shout.")
+    });
+
+    // An admin times Mo out over the API: the game leaves the table and says why.
+    let body = r#"{"name":"Ada","password":"an admin's password"}"#;
+    let registered = casino.http("POST", "/api/register", body, "");
+    let token = serde_json::from_str::<serde_json::Value>(&registered).expect("JSON")["token"]
+        .as_str()
+        .expect("a token")
+        .to_string();
+    grant("Ada", "admin");
+    let order = r#"{"action":"timeout","name":"Mo","seconds":60,"reason":"testing"}"#;
+    let done = casino.http("POST", "/api/moderation", order, &token);
+    assert!(done.contains("Mo is timed out"), "{done}");
+    run_until(&mut app, 10, "sent away from the table", |app| {
+        at_casino(app).table.is_none()
+            && *app.world().resource::<State<Screen>>().get() == Screen::Title
+    });
+    let problem = at_casino(&app).problem.clone().unwrap_or_default();
+    assert!(
+        problem.starts_with("A moderator has timed you out of the tables for")
+            && problem.ends_with(": testing."),
+        "{problem}"
+    );
 }
 
 /// The casino as two server processes behind nginx (`scripts/casino-cluster`, on PostgreSQL): the game reaches it at

@@ -106,7 +106,7 @@ fn nothing_a_client_sends_out_of_line_changes_the_table(db: &Db) {
     // Before a table: nothing to bet at.
     ann.send(r#"{"type":"bet","amount":2500}"#);
     assert_eq!(ann.refusal().0, Refusal::NotSeated);
-    ann.send(r#"{"type":"hello","version":1,"name":"Ann"}"#);
+    ann.send(r#"{"type":"hello","version":2,"name":"Ann"}"#);
     assert_eq!(ann.refusal().0, Refusal::NotIntroduced);
     ann.send(r#"{"type":"bet","amount":"#);
     let (code, message) = ann.refusal();
@@ -179,7 +179,7 @@ fn nothing_a_client_sends_out_of_line_changes_the_table(db: &Db) {
             r#"{"type":"hello","version":99,"name":"Zed"}"#,
             "wrong_version",
         ),
-        (r#"{"type":"hello","version":1,"name":"ann"}"#, "bad_name"),
+        (r#"{"type":"hello","version":2,"name":"ann"}"#, "bad_name"),
     ] {
         other.send(Message::text(hello)).expect("sends");
         let reply = other.read().expect("an answer");
@@ -315,7 +315,7 @@ fn a_dropped_connection_comes_back_to_its_seat_with_the_news_it_missed(db: &Db) 
     // While Ann is away her seat is held: her name too.
     let (mut zed, _) = tungstenite::connect(format!("ws://{}/ws", running.addr)).expect("connects");
     zed.send(Message::text(
-        r#"{"type":"hello","version":1,"name":"ann"}"#,
+        r#"{"type":"hello","version":2,"name":"ann"}"#,
     ))
     .expect("sends");
     let reply = zed.read().expect("an answer");
@@ -324,7 +324,7 @@ fn a_dropped_connection_comes_back_to_its_seat_with_the_news_it_missed(db: &Db) 
         "{reply}"
     );
     zed.send(Message::text(
-        r#"{"type":"hello","version":1,"name":"Zed","token":"0000"}"#,
+        r#"{"type":"hello","version":2,"name":"Zed","token":"0000"}"#,
     ))
     .expect("sends");
     let reply = zed.read().expect("an answer");
@@ -335,7 +335,7 @@ fn a_dropped_connection_comes_back_to_its_seat_with_the_news_it_missed(db: &Db) 
 
     let mut back = Client::hello(
         &running,
-        &format!(r#"{{"type":"hello","version":1,"name":"","token":"{token}","since":{last}}}"#),
+        &format!(r#"{{"type":"hello","version":2,"name":"","token":"{token}","since":{last}}}"#),
     );
     // `joined` may have come in the same read as `welcome`.
     let joined = back.find_or_wait(|m| matches!(m, ServerMessage::Joined { .. }));

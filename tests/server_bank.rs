@@ -571,7 +571,7 @@ impl<'a> Player<'a> {
         let table = &tables[self.rng.below(tables.len() as u32) as usize];
         let route = table.ws.clone().unwrap_or_else(|| "/ws".to_string());
         let sent = Instant::now();
-        let hello = format!(r#"{{"type":"hello","version":1,"token":"{token}"}}"#);
+        let hello = format!(r#"{{"type":"hello","version":2,"token":"{token}"}}"#);
         match serving::hello_from(self.from, self.addr, &route, &hello) {
             Ok(client) => {
                 self.count("hello", |c| c.done += 1);
@@ -773,7 +773,7 @@ impl<'a> Player<'a> {
     fn guest(&mut self) {
         let name = self.any_name(FAMILIES.len());
         let route = ["/ws", "/ws/a", "/ws/b"][self.rng.below(3) as usize];
-        let hello = format!(r#"{{"type":"hello","version":1,"name":"{name}"}}"#);
+        let hello = format!(r#"{{"type":"hello","version":2,"name":"{name}"}}"#);
         match serving::hello_from(self.from, self.addr, route, &hello) {
             Ok(mut client) => {
                 let welcomed = Instant::now();
@@ -848,7 +848,7 @@ fn watch(addr: SocketAddr, table: &Listing, n: usize, running: &AtomicBool) -> R
     let mut tries = 0;
     while running.load(Ordering::Relaxed) {
         tries += 1;
-        let hello = format!(r#"{{"type":"hello","version":1,"name":"Watcher{n}x{tries}"}}"#);
+        let hello = format!(r#"{{"type":"hello","version":2,"name":"Watcher{n}x{tries}"}}"#);
         let Ok(mut client) = serving::hello_from(from, addr, &route, &hello) else {
             std::thread::sleep(Duration::from_millis(200));
             continue;

@@ -25,7 +25,7 @@ fn lobby(addr: SocketAddr) -> Vec<Listing> {
 fn with_token(addr: SocketAddr, path: &str, token: &str) -> Client {
     Client::hello_url(
         &format!("ws://{addr}{path}"),
-        &format!(r#"{{"type":"hello","version":1,"token":"{token}"}}"#),
+        &format!(r#"{{"type":"hello","version":2,"token":"{token}"}}"#),
     )
 }
 

@@ -179,10 +179,10 @@ fn step(dice: &mut Dice, token: Option<&str>) -> Step {
             let since = dice.pick(&["", ",\"since\":3", ",\"since\":-1", ",\"since\":\"x\""]);
             match token {
                 Some(token) if dice.chance(50) => {
-                    format!(r#"{{"type":"hello","version":1,"token":"{token}"{since}}}"#)
+                    format!(r#"{{"type":"hello","version":2,"token":"{token}"{since}}}"#)
                 }
                 _ if dice.chance(20) => {
-                    r#"{"type":"hello","version":1,"token":"00000000000000000000000000000000"}"#
+                    r#"{"type":"hello","version":2,"token":"00000000000000000000000000000000"}"#
                         .to_string()
                 }
                 _ => format!(
@@ -279,14 +279,14 @@ impl Fuzzer {
         // Mostly a proper hello first; sometimes one with a name that will not do, sometimes whatever comes.
         if self.dice.chance(10) {
             let hello = format!(
-                r#"{{"type":"hello","version":1,"name":{}}}"#,
+                r#"{{"type":"hello","version":2,"name":{}}}"#,
                 self.dice.pick(NAMES)
             );
             self.send(Message::text(hello));
         } else if self.dice.chance(88) {
             let hello = match &self.token {
-                Some(token) => format!(r#"{{"type":"hello","version":1,"token":"{token}"}}"#),
-                None => format!(r#"{{"type":"hello","version":1,"name":"{}"}}"#, self.name),
+                Some(token) => format!(r#"{{"type":"hello","version":2,"token":"{token}"}}"#),
+                None => format!(r#"{{"type":"hello","version":2,"name":"{}"}}"#, self.name),
             };
             self.send(Message::text(hello));
         }

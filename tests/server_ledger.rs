@@ -114,7 +114,7 @@ fn accounts_keep_their_bankroll_history_and_highscore(db: &Db) {
     // A guest cannot take an account's name; the account plays under its token.
     let (mut zed, _) = tungstenite::connect(format!("ws://{addr}/ws")).expect("connects");
     zed.send(tungstenite::Message::text(
-        r#"{"type":"hello","version":1,"name":"ann"}"#,
+        r#"{"type":"hello","version":2,"name":"ann"}"#,
     ))
     .expect("sends");
     let reply = zed.read().expect("an answer");
@@ -710,7 +710,7 @@ fn logging_out_or_a_new_password_ends_every_session_and_seat_at_once(db: &Db) {
     dana.until_the_session_ends();
     freed(&mut bob, seat);
     for token in [&phone, &laptop] {
-        let hello = format!(r#"{{"type":"hello","version":1,"token":"{token}"}}"#);
+        let hello = format!(r#"{{"type":"hello","version":2,"token":"{token}"}}"#);
         assert_eq!(hello_refused(addr, &hello).0, Refusal::BadName);
         assert_eq!(http(addr, "GET", "/api/me", None, Some(token)).0, 401);
     }
@@ -736,7 +736,7 @@ fn logging_out_or_a_new_password_ends_every_session_and_seat_at_once(db: &Db) {
         .expect("a new token")
         .to_string();
     freed(&mut bob, seat);
-    let hello = format!(r#"{{"type":"hello","version":1,"token":"{tablet}"}}"#);
+    let hello = format!(r#"{{"type":"hello","version":2,"token":"{tablet}"}}"#);
     assert_eq!(hello_refused(addr, &hello).0, Refusal::BadName);
     let old = r#"{"name":"Dana","password":"correct horse"}"#;
     assert_eq!(http(addr, "POST", "/api/login", Some(old), None).0, 401);
@@ -763,13 +763,13 @@ fn names_that_look_alike_cannot_be_played_under_at_once(db: &Db) {
     let addr = running.addr;
     account(addr, "Alice", "correct horse");
     for alike in ["AIice", "ALICE", "A1ice"] {
-        let hello = format!(r#"{{"type":"hello","version":1,"name":"{alike}"}}"#);
+        let hello = format!(r#"{{"type":"hello","version":2,"name":"{alike}"}}"#);
         let (code, why) = hello_refused(addr, &hello);
         assert_eq!(code, Refusal::BadName, "{alike}: {why}");
         assert!(why.contains("account"), "{alike}: {why}");
     }
     // A name mixing look-alike letters of two scripts is no name at all.
-    let hello = r#"{"type":"hello","version":1,"name":"\u0410lice"}"#;
+    let hello = r#"{"type":"hello","version":2,"name":"\u0410lice"}"#;
     let (code, why) = hello_refused(addr, hello);
     assert_eq!(code, Refusal::BadName, "{why}");
     assert!(why.contains("one script"), "{why}");
@@ -787,7 +787,7 @@ fn names_that_look_alike_cannot_be_played_under_at_once(db: &Db) {
     );
     // A guest's name, while they play, is theirs in every look.
     let bob = Client::connect(&running, "Bob");
-    let hello = r#"{"type":"hello","version":1,"name":"B0b"}"#;
+    let hello = r#"{"type":"hello","version":2,"name":"B0b"}"#;
     let (code, why) = hello_refused(addr, hello);
     assert_eq!(code, Refusal::BadName, "{why}");
     assert!(why.contains("looks too much like"), "{why}");

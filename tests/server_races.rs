@@ -231,7 +231,7 @@ fn look_alike_names_at_once_are_never_both_taken(db: &Db) {
     }
     for i in 0..10 {
         let name = format!("Zoe{i}");
-        let hello = format!(r#"{{"type":"hello","version":1,"name":"{name}"}}"#);
+        let hello = format!(r#"{{"type":"hello","version":2,"name":"{name}"}}"#);
         let (guest, made) = at_once(|| try_hello(addr, &hello), || register(name.clone()));
         assert!(
             !(guest.is_ok() && made == 200),
@@ -270,7 +270,7 @@ fn hellos_racing_logouts(
         let name = format!("{name}{i}");
         let one = account(logout_at, &name, "correct horse");
         let two = account(logout_at, &name, "correct horse");
-        let hello = format!(r#"{{"type":"hello","version":1,"token":"{one}"}}"#);
+        let hello = format!(r#"{{"type":"hello","version":2,"token":"{one}"}}"#);
         let (hello, logout) = at_once(
             || try_hello(hello_at, &hello),
             || http(logout_at, "POST", "/api/logout", None, Some(&two)).0,
@@ -585,7 +585,7 @@ fn names_and_chat_lines_that_show_nothing_are_refused(db: &Db) {
         r"\u1D04\u1D00\u1D0D\u026A\u029F\u029F\u1D00",
         r"P\u0430yPal",
     ] {
-        let hello = format!(r#"{{"type":"hello","version":1,"name":"{name}"}}"#);
+        let hello = format!(r#"{{"type":"hello","version":2,"name":"{name}"}}"#);
         let refused = try_hello(addr, &hello).err();
         assert!(
             matches!(refused, Some((Refusal::BadName, _))),
@@ -597,7 +597,7 @@ fn names_and_chat_lines_that_show_nothing_are_refused(db: &Db) {
     }
     // Spaces are one space: "Ann  Lee" is "Ann Lee", and so held once.
     let _ann = Client::connect_at(addr, "Ann Lee");
-    let refused = try_hello(addr, r#"{"type":"hello","version":1,"name":"Ann   Lee"}"#).err();
+    let refused = try_hello(addr, r#"{"type":"hello","version":2,"name":"Ann   Lee"}"#).err();
     assert!(
         matches!(refused, Some((Refusal::BadName, _))),
         "{refused:?}"
@@ -877,8 +877,8 @@ fn welcomed_soon(addr: SocketAddr, hello: &str) -> Client {
 /// A guest's name is held while the guest plays and while its seat waits for it, and free again once it has gone;
 /// one held when its server stopped is free again when the server starts.
 fn a_guests_name_is_free_again_once_the_guest_has_gone(db: &Db) {
-    const ANN: &str = r#"{"type":"hello","version":1,"name":"Ann"}"#;
-    const ANN_AGAIN: &str = r#"{"type":"hello","version":1,"name":"ANN"}"#;
+    const ANN: &str = r#"{"type":"hello","version":2,"name":"Ann"}"#;
+    const ANN_AGAIN: &str = r#"{"type":"hello","version":2,"name":"ANN"}"#;
     // Under a route, as one of several servers on a PostgreSQL ledger: it comes back as the same server.
     let routed = |config: &mut holecard::server::Config| config.route = Some("/ws/a".to_string());
     let running = start_with(db, quick(), routed);
@@ -951,12 +951,12 @@ mod listening {
         let (a, b) = two_servers(&db, |_| {});
         let _ann = Client::connect_at(a.addr, "Ann");
         for look_alike in ["Ann", "ANN", "\u{410}nn"] {
-            let hello = format!(r#"{{"type":"hello","version":1,"name":"{look_alike}"}}"#);
+            let hello = format!(r#"{{"type":"hello","version":2,"name":"{look_alike}"}}"#);
             let (code, _) = serving::hello_refused(b.addr, &hello);
             assert_eq!(code, Refusal::BadName, "{look_alike} on the other server");
         }
         for i in 0..10 {
-            let hello = |name: String| format!(r#"{{"type":"hello","version":1,"name":"{name}"}}"#);
+            let hello = |name: String| format!(r#"{{"type":"hello","version":2,"name":"{name}"}}"#);
             let (one, two) = (hello(format!("Ivy{i}")), hello(format!("IVY{i}")));
             let (on_a, on_b) = at_once(|| try_hello(a.addr, &one), || try_hello(b.addr, &two));
             assert!(

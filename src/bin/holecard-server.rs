@@ -91,6 +91,13 @@ struct Cli {
     /// /readyz are served either way.
     #[arg(long)]
     metrics: bool,
+    /// Days the tables' chat is kept in the ledger (moderators read it; a report keeps its own copy), then swept.
+    #[arg(long, value_name = "DAYS", default_value_t = server::KEEP_CHAT_DAYS)]
+    keep_chat_days: u64,
+    /// Give an account a role and exit: `--grant NAME ROLE`, ROLE `player`, `moderator` (mutes, times out, kicks and
+    /// bans players) or `admin` (moderators too). The moderation log keeps it. The server may be running.
+    #[arg(long, num_args = 2, value_names = ["NAME", "ROLE"], conflicts_with_all = ["check_ledger", "backup_to"])]
+    grant: Option<Vec<String>>,
 }
 
 /// `--log-format`.
@@ -124,6 +131,9 @@ fn main() -> ExitCode {
     }
     if let Some(file) = &cli.backup_to {
         return back_up(&database, file);
+    }
+    if let Some(grant) = &cli.grant {
+        return give_role(&database, grant);
     }
     let tables = match server::tables_in(&cli.levels) {
         Ok(tables) => {
@@ -180,6 +190,7 @@ fn main() -> ExitCode {
         metrics: cli.metrics,
         // A pinned --seed deals the same shoes again; without one, every shoe is seeded afresh.
         fresh_shoes: cli.seed.is_none(),
+        keep_chat: Duration::from_secs(cli.keep_chat_days.saturating_mul(86_400)),
     };
     let page = if cli.web.join("index.html").is_file() {
         "the game at /".to_string()
@@ -255,6 +266,36 @@ fn read_the_ledger<T>(
             ask(&store).await
         })
         .map_err(|e| e.to_string())
+}
+
+/// `--grant NAME ROLE`: the account's role, given in the ledger (which the server keeping it may have open).
+fn give_role(database: &str, grant: &[String]) -> ExitCode {
+    let [name, role] = grant else {
+        eprintln!("holecard-server: --grant takes a name and a role");
+        return ExitCode::from(2);
+    };
+    let given = tokio::runtime::Runtime::new()
+        .map_err(|e| e.to_string())
+        .and_then(|runtime| {
+            runtime
+                .block_on(async {
+                    let role = server::ledger::Role::named(role)?;
+                    let store = server::ledger::Store::open_tool(database).await?;
+                    let name = store.grant(name, role).await?;
+                    Ok::<_, server::ledger::LedgerError>((name, role))
+                })
+                .map_err(|e| e.to_string())
+        });
+    match given {
+        Ok((name, role)) => {
+            println!("holecard-server: {name} is {} now", role.name());
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("holecard-server: --grant {name} {role}: {e}");
+            ExitCode::from(2)
+        }
+    }
 }
 
 /// `--backup-to FILE`: a SQLite ledger copied whole to a new file while the server may be keeping it.

@@ -60,6 +60,91 @@ pub enum ClientMessage {
         /// 1 to [`MAX_CHAT_CHARS`](super::MAX_CHAT_CHARS) characters, shown as text.
         text: String,
     },
+    /// A moderator's (or an admin's) action on a player or guest, named as shown; refused for anyone else.
+    Moderate {
+        /// What to do.
+        action: ModAction,
+        /// Whom (any name that looks like it is the same person).
+        name: String,
+        /// For how long, in seconds; none: the action's usual time (10 minutes; a ban: for good). At most about a
+        /// hundred years.
+        #[serde(default)]
+        seconds: Option<u64>,
+        /// Why, as the player and the log are told.
+        #[serde(default)]
+        reason: String,
+        /// A ban: the address the name last played from too.
+        #[serde(default)]
+        address: bool,
+        /// A kick: the table (default: the one the moderator is at).
+        #[serde(default)]
+        table: Option<String>,
+    },
+    /// Report a player to the moderators: the report keeps the table's chat and round around it. Only moderators see
+    /// reports.
+    Report {
+        /// Whom.
+        name: String,
+        /// Why.
+        #[serde(default)]
+        reason: String,
+    },
+    /// Hide a player's chat from this player (an account's blocks are kept; a guest's last its session).
+    Block {
+        /// Whom.
+        name: String,
+    },
+    /// Show a blocked player's chat again.
+    Unblock {
+        /// Whom.
+        name: String,
+    },
+}
+
+/// What a moderator does to a name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ModAction {
+    /// No chat, for a while (10 minutes unless said).
+    Mute,
+    /// No chat and no seat, for a while (10 minutes unless said): up from any seat now.
+    Timeout,
+    /// Off one table, not to sit or watch there for a while (10 minutes unless said).
+    Kick,
+    /// Not on the server (for good unless said): every connection closed, every session ended.
+    Ban,
+    /// Every mute, timeout, kick and ban on the name lifted.
+    Pardon,
+}
+
+impl ModAction {
+    /// Its name on the wire and in the moderation log.
+    pub fn name(self) -> &'static str {
+        match self {
+            ModAction::Mute => "mute",
+            ModAction::Timeout => "timeout",
+            ModAction::Kick => "kick",
+            ModAction::Ban => "ban",
+            ModAction::Pardon => "pardon",
+        }
+    }
+
+    /// Every action.
+    pub const ALL: [ModAction; 5] = [
+        ModAction::Mute,
+        ModAction::Timeout,
+        ModAction::Kick,
+        ModAction::Ban,
+        ModAction::Pardon,
+    ];
+
+    /// How long it lasts when no time is said: none for good (a ban), or for a pardon (which has no time).
+    pub fn usual_seconds(self) -> Option<u64> {
+        match self {
+            ModAction::Mute | ModAction::Timeout | ModAction::Kick => Some(600),
+            ModAction::Ban | ModAction::Pardon => None,
+        }
+    }
 }
 
 impl ClientMessage {
@@ -75,6 +160,10 @@ impl ClientMessage {
             ClientMessage::Stand {} => "stand",
             ClientMessage::Reset {} => "reset",
             ClientMessage::Chat { .. } => "chat",
+            ClientMessage::Moderate { .. } => "moderate",
+            ClientMessage::Report { .. } => "report",
+            ClientMessage::Block { .. } => "block",
+            ClientMessage::Unblock { .. } => "unblock",
         }
     }
 }
@@ -279,6 +368,14 @@ pub enum Refusal {
     /// Another session of the account took its seat at this table (the account came back on another device, or
     /// another tab): this connection closes after this.
     TakenOver,
+    /// A moderator has muted this player (or timed them out): no chat until the time the message says.
+    Muted,
+    /// A moderator has banned this name or address: no play here until the time the message says (the connection
+    /// closes after this).
+    Banned,
+    /// A moderator has timed this player out (no seat anywhere) or kicked them from this table (not here), until the
+    /// time the message says.
+    SentAway,
 }
 
 impl Refusal {
@@ -300,6 +397,9 @@ impl Refusal {
             Refusal::Unavailable => "unavailable",
             Refusal::SessionEnded => "session_ended",
             Refusal::TakenOver => "taken_over",
+            Refusal::Muted => "muted",
+            Refusal::Banned => "banned",
+            Refusal::SentAway => "sent_away",
         }
     }
 }

@@ -5,19 +5,22 @@
 //! - `messages`: every message and the records it carries. A new message goes here (and in `docs/protocol.md`).
 //! - `limits`: sizes, the seat's hold and the messages' pace.
 //! - `words`: names and chat lines, checked as they will show.
+//! - `commands`: what a player types in the chat box that is not a chat line (`/mute Pat 10m spam`, `/block Pat`).
 //!
 //! Bevy-free; uses the engine and the host's public news only.
 
+mod commands;
 mod limits;
 mod messages;
 mod words;
 
+pub use commands::{Typed, typed};
 pub use limits::*;
 pub use messages::*;
 pub use words::*;
 
 /// The protocol's version; a client says which it speaks in its first message.
-pub const VERSION: u32 = 1;
+pub const VERSION: u32 = 2;
 
 /// Reads a client's message, or says exactly what is wrong with it.
 pub fn parse(text: &str) -> Result<ClientMessage, (Refusal, String)> {
@@ -76,7 +79,7 @@ mod tests {
     #[test]
     fn kinds_and_reasons_are_named_as_on_the_wire() {
         let said = [
-            r#"{"type":"hello","version":1,"name":"Mae"}"#,
+            r#"{"type":"hello","version":2,"name":"Mae"}"#,
             r#"{"type":"lobby"}"#,
             r#"{"type":"sit","table":"strip","seat":0}"#,
             r#"{"type":"watch","table":"strip"}"#,
@@ -85,6 +88,10 @@ mod tests {
             r#"{"type":"stand"}"#,
             r#"{"type":"reset"}"#,
             r#"{"type":"chat","text":"hi"}"#,
+            r#"{"type":"moderate","action":"mute","name":"Pat","seconds":60,"reason":"spam"}"#,
+            r#"{"type":"report","name":"Pat","reason":"spam"}"#,
+            r#"{"type":"block","name":"Pat"}"#,
+            r#"{"type":"unblock","name":"Pat"}"#,
         ];
         for text in said {
             let message = parse(text).expect("a message");
@@ -109,6 +116,9 @@ mod tests {
             Refusal::Unavailable,
             Refusal::SessionEnded,
             Refusal::TakenOver,
+            Refusal::Muted,
+            Refusal::Banned,
+            Refusal::SentAway,
         ];
         for code in codes {
             let wire = serde_json::to_string(&code).expect("a code");

@@ -10,7 +10,12 @@
 //!   400 when the new one does not do);
 //! - `GET /api/me` with the token → `{"name", "chips", "highscore"}`;
 //! - `GET /api/leaderboard[?limit=N]` → the all-time highscores, best first (accounts only; guests are not kept);
-//! - `GET /api/history[?limit=N]` with the token → the account's own hands, newest first.
+//! - `GET /api/history[?limit=N]` with the token → the account's own hands, newest first;
+//! - moderators' (and admins'), with the token: `POST /api/moderation` `{"action", "name", "seconds", "reason",
+//!   "address", "table"}` (as the WebSocket's `moderate`: mute, timeout, kick, ban, pardon) → `{"done": "…"}`;
+//!   `GET /api/moderation/log[?limit=N]` → the moderation log, newest first; `GET /api/moderation/reports[?limit=N]`
+//!   → the players' reports with their context, newest first. `403` for anyone else, `409` for a moderator acting on
+//!   a moderator or an admin.
 //!
 //! Logging in and changing a password take at most [`LoginLimits`] attempts a minute from one address and for one
 //! name (the name's counted in the ledger, so every server sharing it shares the limit), and registering a few a
@@ -50,6 +55,9 @@ pub(super) fn routes() -> Router<Arc<Shared>> {
         .route("/api/me", get(me))
         .route("/api/leaderboard", get(leaderboard))
         .route("/api/history", get(history))
+        .route("/api/moderation", post(moderate))
+        .route("/api/moderation/log", get(moderation_log))
+        .route("/api/moderation/reports", get(reports))
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
 }
 
@@ -203,11 +211,7 @@ struct ApiError(StatusCode, String, Option<u64>);
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        #[derive(Serialize)]
-        struct Error {
-            error: String,
-        }
-        let mut response = (self.0, Json(Error { error: self.1 })).into_response();
+        let mut response = super::error::json_error(self.0, self.1);
         if let Some(seconds) = self.2 {
             response
                 .headers_mut()
@@ -219,11 +223,6 @@ impl IntoResponse for ApiError {
 
 fn error(status: StatusCode, message: impl Into<String>) -> ApiError {
     ApiError(status, message.into(), None)
-}
-
-/// An error as every answer of the server gives it: its status and `{"error": "…"}`.
-pub fn json_error(status: StatusCode, message: impl Into<String>) -> Response {
-    error(status, message).into_response()
 }
 
 /// What the ledger said, as an HTTP answer: its refusals with their status, an outage as 503 (the log hears why, and
@@ -243,6 +242,8 @@ fn account_error(store: &Store) -> impl Fn(LedgerError) -> ApiError + '_ {
         | LedgerError::GuestPlays(_)
         | LedgerError::AnAccountsName => error(StatusCode::CONFLICT, e.to_string()),
         LedgerError::WrongLogin => error(StatusCode::UNAUTHORIZED, e.to_string()),
+        LedgerError::NotModerator => error(StatusCode::FORBIDDEN, e.to_string()),
+        LedgerError::NoAccount => error(StatusCode::NOT_FOUND, e.to_string()),
         e => error(StatusCode::CONFLICT, e.to_string()),
     }
 }
@@ -407,6 +408,62 @@ async fn history(
     let rows = shared
         .store
         .history(&account.key, n)
+        .await
+        .map_err(account_error(&shared.store))?;
+    Ok(Json(rows))
+}
+
+/// What a moderator's action did.
+#[derive(Serialize)]
+struct Done {
+    done: String,
+}
+
+async fn moderate(
+    State(shared): State<Arc<Shared>>,
+    headers: HeaderMap,
+    body: Result<Json<super::ledger::Order>, JsonRejection>,
+) -> Result<Json<Done>, ApiError> {
+    let account = authorized(&shared, &headers).await?;
+    let Json(order) = body.map_err(|e| {
+        let why = format!(
+            "the body must be JSON {{\"action\": \"mute|timeout|kick|ban|pardon\", \"name\": \"…\", \"seconds\": N, \
+             \"reason\": \"…\", \"address\": false, \"table\": \"…\"}}: {}",
+            e.body_text()
+        );
+        error(e.status(), why)
+    })?;
+    let done = super::moderation::act(&shared, &account.key, &order)
+        .await
+        .map_err(account_error(&shared.store))?;
+    Ok(Json(Done { done }))
+}
+
+async fn moderation_log(
+    State(shared): State<Arc<Shared>>,
+    headers: HeaderMap,
+    Query(limit): Query<Limit>,
+) -> Result<Json<Vec<super::ledger::LogLine>>, ApiError> {
+    let account = authorized(&shared, &headers).await?;
+    let n = limit.limit.unwrap_or(100).min(MAX_ROWS);
+    let rows = shared
+        .store
+        .moderation_log(&account.key, n)
+        .await
+        .map_err(account_error(&shared.store))?;
+    Ok(Json(rows))
+}
+
+async fn reports(
+    State(shared): State<Arc<Shared>>,
+    headers: HeaderMap,
+    Query(limit): Query<Limit>,
+) -> Result<Json<Vec<super::ledger::Report>>, ApiError> {
+    let account = authorized(&shared, &headers).await?;
+    let n = limit.limit.unwrap_or(100).min(MAX_ROWS);
+    let rows = shared
+        .store
+        .reports(&account.key, n)
         .await
         .map_err(account_error(&shared.store))?;
     Ok(Json(rows))

@@ -2,8 +2,22 @@
 //! runtime that could not start. Every message names what failed and where.
 
 use super::ledger::LedgerError;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Json, Response};
 use std::net::SocketAddr;
 use thiserror::Error;
+
+/// An error as every answer of the server gives it: its status and `{"error": "…"}`.
+pub fn json_error(status: StatusCode, message: impl Into<String>) -> Response {
+    #[derive(serde::Serialize)]
+    struct Error {
+        error: String,
+    }
+    let error = Error {
+        error: message.into(),
+    };
+    (status, Json(error)).into_response()
+}
 
 /// Why the server could not start, or stopped serving.
 #[derive(Debug, Error)]

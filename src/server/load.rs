@@ -268,7 +268,7 @@ impl Bot {
         let (mut socket, _) = tokio_tungstenite::connect_async_with_config(url, Some(config), true)
             .await
             .map_err(|e| format!("connecting: {e}"))?;
-        let hello = serde_json::json!({"type": "hello", "version": 1, "token": token});
+        let hello = serde_json::json!({"type": "hello", "version": crate::protocol::VERSION, "token": token});
         send(&mut socket, &hello).await?;
         expect(&mut socket, result, |m| {
             matches!(m, ServerMessage::Welcome { .. })

@@ -38,6 +38,11 @@ struct Reason {
 }
 
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct Moderated {
+    action: &'static str,
+}
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
 struct PoolState {
     state: &'static str,
 }
@@ -58,6 +63,7 @@ pub struct Metrics {
     latency: Histogram,
     pool: Family<PoolState, Gauge>,
     ledger_errors: Counter,
+    moderation: Family<Moderated, Counter>,
 }
 
 impl Metrics {
@@ -77,6 +83,7 @@ impl Metrics {
             latency: Histogram::new(LATENCY_BUCKETS),
             pool: Family::default(),
             ledger_errors,
+            moderation: Family::default(),
         };
         metrics.registry.register(
             "connections",
@@ -126,7 +133,23 @@ impl Metrics {
             "Times the ledger failed to answer the server (a query, a write, a connection)",
             metrics.ledger_errors.clone(),
         );
+        metrics.registry.register(
+            "moderation_actions",
+            "Moderators' actions done (mute, timeout, kick, ban, pardon), by action",
+            metrics.moderation.clone(),
+        );
         metrics
+    }
+
+    /// A moderator's action, done.
+    pub fn moderated(&self, action: crate::protocol::ModAction) {
+        if self.on {
+            self.moderation
+                .get_or_create(&Moderated {
+                    action: action.name(),
+                })
+                .inc();
+        }
     }
 
     /// The tables this server opened.
@@ -219,7 +242,7 @@ pub(super) async fn metrics(State(shared): State<Arc<Shared>>) -> Response {
             text,
         )
             .into_response(),
-        Err(_) => super::api::json_error(
+        Err(_) => super::error::json_error(
             StatusCode::INTERNAL_SERVER_ERROR,
             "the figures could not be written",
         ),
@@ -239,7 +262,7 @@ pub(super) async fn readyz(State(shared): State<Arc<Shared>>) -> Response {
         Err(_) => format!("no answer within {} s", READY_WITHIN.as_secs()),
     };
     shared.store.failed("answering /readyz", &why);
-    super::api::json_error(
+    super::error::json_error(
         StatusCode::SERVICE_UNAVAILABLE,
         "the ledger is not answering",
     )

@@ -18,6 +18,7 @@ mod connection;
 pub mod error;
 pub mod load;
 pub mod metrics;
+mod moderation;
 pub use crate::protocol;
 pub mod ledger;
 pub mod listen;
@@ -82,7 +83,12 @@ pub struct Config {
     /// Each shoe's seed fresh from the operating system (a casino's), rather than from `seed` (the same shoes again
     /// for the same seed). Either way every shoe is committed to before its first card and revealed after its last.
     pub fresh_shoes: bool,
+    /// How long the tables' chat is kept in the ledger (for moderators and reports), then swept.
+    pub keep_chat: Duration,
 }
+
+/// How long the tables' chat is kept unless the operator says.
+pub const KEEP_CHAT_DAYS: u64 = 30;
 
 /// Frames larger than this are refused by the WebSocket layer itself (the connection closes with "message too
 /// big"); up to it, a message over [`protocol::MAX_MESSAGE_BYTES`] is answered with a refusal.
@@ -199,15 +205,20 @@ pub async fn router(config: &Config) -> Result<Router, ServerError> {
         ));
     }
     tokio::spawn(sessions::keep_guest_names(Arc::downgrade(&shared)));
-    // The attempts' memory is swept now and then, while the server runs.
+    // The attempts' memory is swept now and then while the server runs, and the chat older than its time.
     let sweeping = Arc::downgrade(&shared);
+    let keep_chat = i64::try_from(config.keep_chat.as_millis()).unwrap_or(i64::MAX);
     tokio::spawn(async move {
         let mut every = tokio::time::interval(api::FORGET_ATTEMPTS_EVERY);
         loop {
             every.tick().await;
-            match sweeping.upgrade() {
-                Some(shared) => shared.attempts.forget_old(),
-                None => return,
+            let Some(shared) = sweeping.upgrade() else {
+                return;
+            };
+            shared.attempts.forget_old();
+            let before = ledger::now_ms().saturating_sub(keep_chat);
+            if let Err(e) = shared.store.forget_chat_before(before).await {
+                shared.store.failed("sweeping the chat past its time", &e);
             }
         }
     });

@@ -15,7 +15,8 @@ pub(super) const GUEST_HOLD: Duration = Duration::from_secs(30);
 pub(super) struct Welcomed {
     pub(super) key: String,
     pub(super) epoch: i64,
-    pub(super) end: oneshot::Sender<()>,
+    /// Sent what to say as the connection closes; none: that the session has ended.
+    pub(super) end: oneshot::Sender<Option<ServerMessage>>,
 }
 
 /// A guest's session: its name, whether a connection has it now, and the table they were at.
@@ -38,11 +39,20 @@ impl Shared {
     /// gives up its seat (one a connection holds, or one held for a dropped connection), and each open connection
     /// is told and closed. The ledger's sessions are ended by the caller.
     pub(super) async fn end_account(&self, key: &str) {
+        self.end_account_saying(key, None).await;
+    }
+
+    /// The same, each connection told `why` (none: that the session has ended) as it closes.
+    pub(super) async fn end_account_saying(&self, key: &str, why: Option<ServerMessage>) {
         let who = format!("account:{key}");
         for table in self.tables.values() {
-            let _ = table.tx.send(ToTable::Ended { who: who.clone() }).await;
+            let ended = ToTable::Ended {
+                who: who.clone(),
+                banned: why.clone(),
+            };
+            let _ = table.tx.send(ended).await;
         }
-        let ends: Vec<oneshot::Sender<()>> = match self.ends.lock() {
+        let ends: Vec<oneshot::Sender<Option<ServerMessage>>> = match self.ends.lock() {
             Ok(mut ends) => {
                 let theirs: Vec<ConnId> = ends
                     .iter()
@@ -57,7 +67,7 @@ impl Shared {
             Err(_) => Vec::new(),
         };
         for end in ends {
-            let _ = end.send(());
+            let _ = end.send(why.clone());
         }
     }
 
@@ -71,7 +81,11 @@ impl Shared {
                 .collect(),
             Err(_) => return,
         };
-        for (key, epoch) in welcomed {
+        // A guest's connection is filed for a ban to find; it has no sessions in the ledger to ask about.
+        for (key, epoch) in welcomed
+            .into_iter()
+            .filter(|(key, _)| !key.starts_with("guest:"))
+        {
             match self.store.epoch_of(&key).await {
                 Ok(now) if now != Some(epoch) => {
                     tracing::info!(
@@ -109,7 +123,17 @@ pub(super) async fn hear_sessions_ended(database: String, shared: std::sync::Wea
                 // asked of the ledger.
                 match listener.try_recv().await? {
                     Some(heard) => match shared.upgrade() {
-                        Some(shared) => shared.end_account(heard.payload()).await,
+                        // The key, and what to tell its connections when it was a ban.
+                        Some(shared) => match heard.payload().split_once('\n') {
+                            Some((key, said)) => {
+                                let said = ServerMessage::Refused {
+                                    code: Refusal::Banned,
+                                    message: said.to_string(),
+                                };
+                                shared.end_account_saying(key, Some(said)).await;
+                            }
+                            None => shared.end_account(heard.payload()).await,
+                        },
                         None => return Ok(()),
                     },
                     None => {

@@ -58,6 +58,24 @@ pub enum Outgoing {
     Text(axum::extract::ws::Utf8Bytes),
     /// The last message: the connection closes after it.
     Last(axum::extract::ws::Utf8Bytes),
+    /// The last message from the table `.0`: a moderator has sent the member away from it (the connection stays
+    /// open, at no table).
+    Away(String, axum::extract::ws::Utf8Bytes),
+}
+
+/// The looks of the names a member has blocked: their chat is not sent to them. Shared with the member's connection,
+/// which changes it.
+pub type Blocks = Arc<std::sync::RwLock<std::collections::HashSet<String>>>;
+
+/// What a moderator's action does to a member at a table.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Removal {
+    /// They are told, and stay.
+    Stay,
+    /// They are told, and sent away from the table (up from any seat).
+    Away,
+    /// They are told with this refusal, and their connection closes.
+    Close(ServerMessage),
 }
 
 /// Where the table sends a member's messages.
@@ -95,6 +113,8 @@ pub enum ToTable {
         seat: Option<SeatId>,
         /// Their messages.
         out: Outbox,
+        /// Whom they have blocked.
+        blocks: Blocks,
         /// Done, or why not.
         reply: oneshot::Sender<Result<(), (Refusal, String)>>,
     },
@@ -142,11 +162,13 @@ pub enum ToTable {
         /// Told once the ledger has what this changed.
         done: Option<oneshot::Sender<()>>,
     },
-    /// Every session of this player has ended (logged out, or the password changed): their seat here, whether a
-    /// connection holds it or it is held for one that dropped, is given up.
+    /// Every session of this player has ended (logged out, the password changed, or banned): their seat here,
+    /// whether a connection holds it or it is held for one that dropped, is given up.
     Ended {
         /// Who (`account:KEY`).
         who: String,
+        /// A ban's refusal, which their connections here are sent as they close (none: they logged out).
+        banned: Option<ServerMessage>,
     },
     /// A connection come back for the seat held for its session: the seat's view, then the news after `since`.
     Resume {
@@ -158,8 +180,21 @@ pub enum ToTable {
         since: Option<u64>,
         /// Its messages.
         out: Outbox,
+        /// Whom they have blocked.
+        blocks: Blocks,
         /// Back in the seat, or there was none held.
         reply: oneshot::Sender<bool>,
+    },
+    /// A moderator acted on the name whose look this is: every member under it is told, and removed as asked.
+    Moderated {
+        /// The name's look.
+        look: String,
+        /// What they are told.
+        tell: String,
+        /// What becomes of them.
+        removal: Removal,
+        /// What the others at the table are told when they are removed.
+        others: Option<String>,
     },
 }
 
@@ -178,6 +213,8 @@ const KEEP_NEWS: usize = 2_000;
 /// A table as the rest of the server sees it: where to send, and its lobby line.
 #[derive(Clone, Debug)]
 pub struct TableHandle {
+    /// Its id.
+    pub id: String,
     /// Its inbox.
     pub tx: mpsc::Sender<ToTable>,
     /// Its line in the lobby, kept current by the table.
@@ -186,6 +223,9 @@ pub struct TableHandle {
 
 struct Member {
     name: String,
+    /// What the name looks like (`ledger::look_of`): what blocks and moderators name.
+    look: String,
+    blocks: Blocks,
     who: String,
     account: Option<String>,
     out: Outbox,
@@ -348,6 +388,7 @@ pub async fn open(
     work_out_house_edge(level.rules.rules(), listing.clone());
     let (tx, rx) = mpsc::channel(1024);
     let recorder = Recorder::following(host.view(Viewer::Spectator));
+    let task_id = id.clone();
     let mut task = TableTask {
         id,
         level,
@@ -390,7 +431,11 @@ pub async fn open(
     }
     task.update_listing();
     tokio::spawn(task.run(rx));
-    Ok(TableHandle { tx, listing })
+    Ok(TableHandle {
+        id: task_id,
+        tx,
+        listing,
+    })
 }
 
 impl TableTask {
@@ -527,11 +572,14 @@ impl TableTask {
                 name,
                 seat,
                 out,
+                blocks,
                 reply,
             } => {
                 let (account, epoch) =
                     account.map_or((None, None), |(key, epoch)| (Some(key), Some(epoch)));
                 let member = Member {
+                    look: super::ledger::look_of(&name),
+                    blocks,
                     name,
                     who,
                     account,
@@ -546,10 +594,11 @@ impl TableTask {
                 who,
                 since,
                 out,
+                blocks,
                 reply,
             } => {
                 // Back in a seat with the news so far: only news the ledger already has.
-                let back = self.news_out().await && self.resume(conn, who, since, out);
+                let back = self.news_out().await && self.resume(conn, who, since, out, blocks);
                 let _ = reply.send(back);
             }
             ToTable::Bet { conn, amount, read } => {
@@ -593,16 +642,14 @@ impl TableTask {
                 None => self.refuse(conn, Refusal::NotSeated, "you have no seat"),
             },
             ToTable::Reset { conn } => self.reset(conn).await,
-            ToTable::Chat { conn, text } => {
-                if let Some(member) = self.members.get(&conn) {
-                    let line = ServerMessage::Chat {
-                        from: member.name.clone(),
-                        text,
-                    };
-                    self.send_all(&line);
-                }
-            }
-            ToTable::Ended { who } => self.ended(&who),
+            ToTable::Chat { conn, text } => self.chat(conn, text),
+            ToTable::Moderated {
+                look,
+                tell,
+                removal,
+                others,
+            } => self.moderated(&look, tell, removal, others),
+            ToTable::Ended { who, banned } => self.ended(&who, banned),
             ToTable::Gone {
                 conn,
                 dropped,
@@ -644,7 +691,29 @@ impl TableTask {
 
     /// A player's sessions have all ended: their seat is free (now, or when the round ends), and a seat held for them
     /// waits no longer.
-    fn ended(&mut self, who: &str) {
+    fn ended(&mut self, who: &str, banned: Option<ServerMessage>) {
+        // Banned: their connections here are told why and closed now, and their seat is free.
+        if let Some(said) = &banned {
+            let theirs: Vec<ConnId> = self
+                .members
+                .iter()
+                .filter(|(_, m)| m.who == who)
+                .map(|(conn, _)| *conn)
+                .collect();
+            for conn in theirs {
+                if let Some(member) = self.members.remove(&conn) {
+                    if member.out.try_send(Outgoing::Last(json(said))).is_ok() {
+                        self.metrics.refused(Refusal::Banned);
+                    }
+                    if let Some(seat) = member.seat
+                        && !self.leaving.contains(&seat)
+                    {
+                        self.notice(format!("A moderator has banned {}.", member.name));
+                        self.get_up(seat);
+                    }
+                }
+            }
+        }
         let mut seats: Vec<SeatId> = self
             .members
             .values()
@@ -664,7 +733,10 @@ impl TableTask {
                 continue;
             }
             let name = self.host.names().name(seat);
-            self.notice(format!("{name} has logged out; the seat is free."));
+            self.notice(match banned {
+                Some(_) => format!("A moderator has banned {name}."),
+                None => format!("{name} has logged out; the seat is free."),
+            });
             self.get_up(seat);
         }
     }
@@ -879,7 +951,14 @@ impl TableTask {
     /// A session comes back for its held seat, or takes it over from a connection still open: any session of an
     /// account takes its account's seat, and the connection it displaces is told so and closed (its messages would
     /// otherwise go unanswered).
-    fn resume(&mut self, conn: ConnId, who: String, since: Option<u64>, out: Outbox) -> bool {
+    fn resume(
+        &mut self,
+        conn: ConnId,
+        who: String,
+        since: Option<u64>,
+        out: Outbox,
+        blocks: Blocks,
+    ) -> bool {
         let held = self
             .held
             .iter()
@@ -912,6 +991,8 @@ impl TableTask {
         let name = self.host.names().name(seat);
         self.notice(format!("{name} is back."));
         let member = Member {
+            look: super::ledger::look_of(&name),
+            blocks,
             name,
             who,
             account: self.accounts.get(&seat).cloned(),
@@ -921,6 +1002,95 @@ impl TableTask {
         self.welcome(&member, since);
         self.members.insert(conn, member);
         true
+    }
+
+    /// A member's chat line, sent now to every member but those who have blocked them (chat is not the game's news,
+    /// so it does not wait behind a settlement the ledger is taking).
+    fn chat(&mut self, conn: ConnId, text: String) {
+        let Some(member) = self.members.get(&conn) else {
+            return;
+        };
+        let look = member.look.clone();
+        let line = encode(&ServerMessage::Chat {
+            from: member.name.clone(),
+            text,
+        });
+        let mut stuck = Vec::new();
+        for (conn, member) in &self.members {
+            let blocked = member
+                .blocks
+                .read()
+                .is_ok_and(|blocks| blocks.contains(&look));
+            if !blocked && member.out.try_send(line.clone()).is_err() {
+                stuck.push(*conn);
+            }
+        }
+        for conn in stuck {
+            if let Some(member) = self.members.remove(&conn) {
+                self.lost(member);
+            }
+        }
+    }
+
+    /// A moderator acted on the name whose look is `look`: each member under it is told, and removed as asked (up
+    /// from their seat: now between rounds, else when the round ends, the seat played by the clock meanwhile); a
+    /// seat held for them waits no longer.
+    fn moderated(&mut self, look: &str, tell: String, removal: Removal, others: Option<String>) {
+        let theirs: Vec<ConnId> = self
+            .members
+            .iter()
+            .filter(|(_, m)| m.look == look)
+            .map(|(conn, _)| *conn)
+            .collect();
+        let mut found = !theirs.is_empty();
+        for conn in theirs {
+            let Some(member) = self.members.get(&conn) else {
+                continue;
+            };
+            let last = match &removal {
+                Removal::Stay => {
+                    let told = ServerMessage::Notice { text: tell.clone() };
+                    let _ = member.out.try_send(encode(&told));
+                    continue;
+                }
+                Removal::Away => Outgoing::Away(
+                    self.id.clone(),
+                    json(&ServerMessage::Refused {
+                        code: Refusal::SentAway,
+                        message: tell.clone(),
+                    }),
+                ),
+                Removal::Close(refused) => Outgoing::Last(json(refused)),
+            };
+            if let Some(member) = self.members.remove(&conn) {
+                if member.out.try_send(last).is_ok() {
+                    self.metrics.refused(match &removal {
+                        Removal::Close(ServerMessage::Refused { code, .. }) => *code,
+                        _ => Refusal::SentAway,
+                    });
+                }
+                if let Some(seat) = member.seat {
+                    self.get_up(seat);
+                }
+            }
+        }
+        if removal == Removal::Stay {
+            return;
+        }
+        let held: Vec<SeatId> = self
+            .held
+            .keys()
+            .copied()
+            .filter(|seat| super::ledger::look_of(&self.host.names().name(*seat)) == look)
+            .collect();
+        found |= !held.is_empty();
+        for seat in held {
+            self.get_up(seat);
+        }
+        // The table hears it only where the player was.
+        if let Some(others) = others.filter(|_| found) {
+            self.notice(others);
+        }
     }
 
     fn seat_of(&self, conn: ConnId) -> Option<SeatId> {

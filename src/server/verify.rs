@@ -26,7 +26,7 @@ pub async fn watch_shoes(
     let token = crate::server::new_token().map_err(|e| e.to_string())?;
     let name = format!("Checker {}", &token[..4]);
     let said = [
-        serde_json::json!({"type": "hello", "version": 1, "name": name}),
+        serde_json::json!({"type": "hello", "version": crate::protocol::VERSION, "name": name}),
         serde_json::json!({"type": "watch", "table": table}),
     ];
     for message in said {

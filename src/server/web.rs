@@ -20,7 +20,7 @@ pub(super) async fn no_large_bodies(
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.trim().parse::<u64>().ok());
     if declared.is_some_and(|bytes| bytes > MAX_BODY_BYTES) {
-        return super::api::json_error(
+        return super::error::json_error(
             StatusCode::PAYLOAD_TOO_LARGE,
             format!("a request's body is at most {MAX_BODY_BYTES} bytes"),
         );

@@ -200,6 +200,7 @@ pub fn config(db: &Db, pace: Pace, change: impl FnOnce(&mut Config)) -> Config {
         route: None,
         metrics: true,
         fresh_shoes: false,
+        keep_chat: Duration::from_secs(holecard::server::KEEP_CHAT_DAYS * 86_400),
     };
     change(&mut config);
     config
@@ -239,7 +240,7 @@ impl Client {
     pub fn connect(running: &Running, name: &str) -> Client {
         Client::hello(
             running,
-            &format!(r#"{{"type":"hello","version":1,"name":"{name}"}}"#),
+            &format!(r#"{{"type":"hello","version":2,"name":"{name}"}}"#),
         )
     }
 
@@ -247,7 +248,7 @@ impl Client {
     pub fn connect_at(addr: std::net::SocketAddr, name: &str) -> Client {
         Client::hello_at(
             addr,
-            &format!(r#"{{"type":"hello","version":1,"name":"{name}"}}"#),
+            &format!(r#"{{"type":"hello","version":2,"name":"{name}"}}"#),
         )
     }
 
@@ -641,7 +642,7 @@ impl Client {
     pub fn with_token(addr: std::net::SocketAddr, token: &str) -> Client {
         Client::hello_at(
             addr,
-            &format!(r#"{{"type":"hello","version":1,"token":"{token}"}}"#),
+            &format!(r#"{{"type":"hello","version":2,"token":"{token}"}}"#),
         )
     }
 

@@ -246,7 +246,16 @@ impl Online {
             CasinoRequest::Reset => self.send(ClientMessage::Reset {}),
             CasinoRequest::Leaderboard => self.ask_leaderboard(casino),
             CasinoRequest::Hands => self.ask_history(casino),
-            CasinoRequest::Chat(text) => self.send(ClientMessage::Chat { text }),
+            // A line that starts with `/` is a command (a report, a block, a moderator's action, `/help`).
+            CasinoRequest::Chat(text) => match crate::protocol::typed(&text) {
+                crate::protocol::Typed::Send(message) => self.send(message),
+                crate::protocol::Typed::Show(words) => {
+                    casino.hear_chat(crate::game::model::casino::ChatLine {
+                        from: None,
+                        text: words,
+                    });
+                }
+            },
         }
     }
 

@@ -101,7 +101,10 @@ pub(super) fn pump(
                 }
                 if let ServerMessage::Refused { code, message } = &message
                     && (casino.status != Status::Open
-                        || matches!(code, Refusal::SessionEnded | Refusal::TakenOver))
+                        || matches!(
+                            code,
+                            Refusal::SessionEnded | Refusal::TakenOver | Refusal::Banned
+                        ))
                 {
                     refused_at_hello(online, casino, *code, message);
                     refused = true;
@@ -326,6 +329,27 @@ pub(super) fn take_messages(
             ServerMessage::Notice { text } => {
                 info!(target: "holecard::online", "the table says: {text}");
                 casino.hear_chat(ChatLine { from: None, text });
+            }
+            ServerMessage::Refused {
+                code: Refusal::SentAway,
+                message,
+            } if casino.table.is_some() => {
+                // A moderator has sent the player away from the table: back to the lobby, told why.
+                casino.table = None;
+                casino.clock = None;
+                casino.back_to_lobby = true;
+                casino.say(crate::host::narrate::capitalise(&message));
+                next.set(Screen::Title);
+            }
+            ServerMessage::Refused {
+                code: code @ (Refusal::Muted | Refusal::BadChat),
+                message,
+            } => {
+                info!(target: "holecard::online", "refused: {message} ({code:?})");
+                casino.hear_chat(ChatLine {
+                    from: None,
+                    text: crate::host::narrate::capitalise(&message),
+                });
             }
             ServerMessage::Refused { code, message } => {
                 refused(

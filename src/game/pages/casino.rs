@@ -87,6 +87,8 @@ pub struct Typed {
     pub typing: bool,
     /// The chat was just opened: its text field takes the keyboard.
     focus: bool,
+    /// The player whose name was tapped in the chat: what may be done about them shows under the lines.
+    about: Option<String>,
 }
 
 impl Typed {
@@ -511,6 +513,8 @@ pub(super) fn chat_window(
         window.anchor(egui::Align2::LEFT_TOP, [8.0, 8.0])
     };
     let mut send = false;
+    let mut chosen = None;
+    let mut tapped = None;
     let shown = window.show(ctx, |ui| {
         ui.set_width(width);
         let heading = ui.horizontal(|ui| {
@@ -530,6 +534,8 @@ pub(super) fn chat_window(
         } else {
             220.0
         };
+        let me = casino.welcomed.as_ref().map(|(name, _)| name);
+        let target = if phone { theme.target() } else { 0.0 };
         egui::ScrollArea::vertical()
             .stick_to_bottom(true)
             .max_height(lines_height)
@@ -537,10 +543,24 @@ pub(super) fn chat_window(
             .show(ui, |ui| {
                 for line in &casino.chat {
                     match &line.from {
-                        Some(from) => {
+                        Some(from) if Some(from) == me => {
                             ui.horizontal_wrapped(|ui| {
                                 ui.label(bold(format!("{from}:")).color(GOLD));
                                 // A label shows its text as text: nothing in a line is markup.
+                                ui.label(&line.text);
+                            });
+                        }
+                        // Another's name opens what a player may do about them (under the lines).
+                        Some(from) => {
+                            ui.horizontal_wrapped(|ui| {
+                                let name = ui.add(
+                                    egui::Button::new(bold(format!("{from}:")).color(GOLD))
+                                        .frame(false)
+                                        .min_size(egui::vec2(target, target)),
+                                );
+                                if name.clicked() {
+                                    tapped = Some(from.clone());
+                                }
                                 ui.label(&line.text);
                             });
                         }
@@ -555,11 +575,32 @@ pub(super) fn chat_window(
                     }
                 }
             });
-        let hint = if theme.keyboard {
-            "Say something, Enter sends"
-        } else {
-            "Say something"
-        };
+        // A name tapped: hide their chat, or report them to the moderators, or neither.
+        if let Some(about) = typed.about.clone() {
+            ui.horizontal_wrapped(|ui| {
+                let size = egui::vec2(0.0, target);
+                if ui
+                    .add(egui::Button::new(format!("Hide {about}'s chat")).min_size(size))
+                    .clicked()
+                {
+                    chosen = Some(format!("/block \"{about}\""));
+                }
+                if ui
+                    .add(egui::Button::new(format!("Report {about}")).min_size(size))
+                    .clicked()
+                {
+                    chosen = Some(format!("/report \"{about}\" reported from the chat panel"));
+                }
+                if ui
+                    .add(egui::Button::new("Never mind").min_size(size))
+                    .clicked()
+                {
+                    typed.about = None;
+                }
+            });
+        }
+        // `/help` lists the commands (report, block, and a moderator's).
+        let hint = "Say something, or /help";
         let field = ui
             .add(
                 egui::TextEdit::singleline(&mut typed.chat)
@@ -601,6 +642,13 @@ pub(super) fn chat_window(
             asks.write(CasinoRequest::Chat(text));
         }
         typed.chat.clear();
+    }
+    if let Some(command) = chosen {
+        asks.write(CasinoRequest::Chat(command));
+        typed.about = None;
+    }
+    if tapped.is_some() {
+        typed.about = tapped;
     }
 }
 

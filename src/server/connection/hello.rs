@@ -96,6 +96,40 @@ impl Connection {
                 return (self.ledger_down(&e), None);
             }
         }
+        // A ban on the name holds for every session; one on the address, for everyone but the moderators.
+        let address = self
+            .address
+            .as_deref()
+            .filter(|_| !session.role.moderates());
+        let known = match self
+            .shared
+            .store
+            .banned(&session.account.name, address)
+            .await
+        {
+            Ok(None) => self.shared.store.blocks(&key).await,
+            Ok(Some(ban)) => {
+                unfile(&self.shared, self.id);
+                return (banned(&ban), None);
+            }
+            Err(e) => Err(e),
+        };
+        let seen = match known {
+            Ok(blocks) => {
+                if let Ok(mut mine) = self.blocks.write() {
+                    mine.extend(blocks);
+                }
+                self.shared
+                    .store
+                    .seen_at(&key, self.address.as_deref())
+                    .await
+            }
+            Err(e) => Err(e),
+        };
+        if let Err(e) = seen {
+            unfile(&self.shared, self.id);
+            return (self.ledger_down(&e), None);
+        }
         self.account = Some(key.clone());
         self.epoch = session.epoch;
         self.who = format!("account:{key}");
@@ -123,6 +157,16 @@ impl Connection {
             Ok(name) => name,
             Err(why) => return (refusal(Refusal::BadName, &why.to_string()), None),
         };
+        match self
+            .shared
+            .store
+            .banned(&name, self.address.as_deref())
+            .await
+        {
+            Ok(None) => {}
+            Ok(Some(ban)) => return (banned(&ban), None),
+            Err(e) => return (self.ledger_down(&e), None),
+        }
         let token = match new_token() {
             Ok(token) => token,
             Err(why) => return (refusal(Refusal::BadName, &why.to_string()), None),
@@ -131,7 +175,13 @@ impl Connection {
         let held = self
             .shared
             .store
-            .hold_guest_name(&name, &token, &self.shared.holder, until)
+            .hold_guest_name(
+                &name,
+                &token,
+                &self.shared.holder,
+                until,
+                self.address.as_deref(),
+            )
             .await;
         match held {
             Ok(()) => {}
@@ -147,6 +197,19 @@ impl Connection {
                 return (refusal(Refusal::BadName, &why), None);
             }
             Err(e) => return (refusal(Refusal::BadName, &e.to_string()), None),
+        }
+        // Filed where a ban on the name finds this connection.
+        if let Some(end) = self.end.take()
+            && let Ok(mut ends) = self.shared.ends.lock()
+        {
+            ends.insert(
+                self.id,
+                sessions::Welcomed {
+                    key: moderation::guest_key(&ledger::look_of(&name)),
+                    epoch: 0,
+                    end,
+                },
+            );
         }
         if let Ok(mut sessions) = self.shared.sessions.lock() {
             sessions.insert(
@@ -184,4 +247,16 @@ impl Connection {
         };
         (welcome, table.map(|table| (table, since)))
     }
+}
+
+/// A hello refused for a ban in force.
+fn banned(ban: &ledger::Imposed) -> ServerMessage {
+    refusal(
+        Refusal::Banned,
+        &format!(
+            "a moderator has banned this name or address {}{}",
+            ban.time_left(),
+            ban.because()
+        ),
+    )
 }

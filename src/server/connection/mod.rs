@@ -2,6 +2,7 @@
 //! is at; its hello (`hello`). It speaks for its own seat only.
 
 mod hello;
+mod moderate;
 
 use super::lobby::listings;
 use super::*;
@@ -9,6 +10,7 @@ use super::*;
 pub(super) async fn upgrade(
     ws: WebSocketUpgrade,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    headers: axum::http::HeaderMap,
     tally: Option<axum::Extension<listen::Tally>>,
     State(shared): State<Arc<Shared>>,
 ) -> Response {
@@ -17,18 +19,19 @@ pub(super) async fn upgrade(
             "at most {} connections from one address",
             shared.per_address
         );
-        return api::json_error(StatusCode::TOO_MANY_REQUESTS, why);
+        return error::json_error(StatusCode::TOO_MANY_REQUESTS, why);
     };
     // The connection counts (against the caps it was accepted under) for as long as the WebSocket is open.
     let counted = tally.and_then(|axum::Extension(tally)| tally.take());
     let open = shared.metrics.connected();
+    let address = player_address(peer.ip(), &headers);
     // Tungstenite zeroes its whole read buffer before each read: at its default 128 KiB that memset was a quarter of
     // the server's time under load. A client's messages are at most 4 KiB (the buffer grows for a larger frame).
     ws.max_message_size(MAX_FRAME_BYTES)
         .max_frame_size(MAX_FRAME_BYTES)
         .read_buffer_size(READ_BUFFER_BYTES)
         .on_upgrade(move |socket| async move {
-            Connection::new(shared).run(socket).await;
+            Connection::new(shared, address).run(socket).await;
             drop((slot, counted, open));
         })
 }
@@ -85,11 +88,16 @@ struct Connection {
     /// What it may still send.
     allowance: protocol::Allowance,
     /// What ends this connection from outside, until `hello` files it for an account.
-    end: Option<oneshot::Sender<()>>,
+    end: Option<oneshot::Sender<Option<ServerMessage>>>,
+    /// Where the player comes from, as the ledger keeps it for a ban by address (none: a proxy on this machine that
+    /// did not say).
+    address: Option<String>,
+    /// The looks of the names whose chat this player does not see.
+    blocks: table::Blocks,
 }
 
 impl Connection {
-    fn new(shared: Arc<Shared>) -> Connection {
+    fn new(shared: Arc<Shared>, address: Option<String>) -> Connection {
         let id = shared.next_conn.fetch_add(1, Ordering::Relaxed);
         Connection {
             shared,
@@ -102,6 +110,8 @@ impl Connection {
             table: None,
             allowance: protocol::Allowance::server(std::time::Instant::now()),
             end: None,
+            address,
+            blocks: table::Blocks::default(),
         }
     }
 
@@ -110,7 +120,7 @@ impl Connection {
         let hello_by = Instant::now() + HELLO_TIME;
         // An account's connection can be ended from outside (logout, a new password): `hello` files the sender
         // where `Shared::end_account` finds it, in the same breath as the session.
-        let (end, mut ended) = oneshot::channel::<()>();
+        let (end, mut ended) = oneshot::channel::<Option<ServerMessage>>();
         self.end = Some(end);
         let mut session_ended = false;
         loop {
@@ -150,6 +160,10 @@ impl Connection {
                                 last = true;
                                 text
                             }
+                            table::Outgoing::Away(table, text) => {
+                                self.sent_away(&table);
+                                text
+                            }
                         };
                         burst = socket.feed(Message::Text(text)).await;
                         next = if last { None } else { inbox.try_recv().ok() };
@@ -163,11 +177,12 @@ impl Connection {
                         break;
                     }
                 }
-                result = &mut ended, if self.end.is_none() && self.account.is_some() => {
+                result = &mut ended, if self.end.is_none() => {
                     // Sent: the session was ended. Dropped unsent: the server is going away.
-                    if result.is_ok() {
+                    if let Ok(said) = result {
                         let why = "this session has ended (logged out, or the password was changed): log in again";
-                        let _ = send(&mut socket, &self.shared.metrics, &refusal(Refusal::SessionEnded, why)).await;
+                        let said = said.unwrap_or_else(|| refusal(Refusal::SessionEnded, why));
+                        let _ = send(&mut socket, &self.shared.metrics, &said).await;
                         session_ended = true;
                     }
                     break;
@@ -253,12 +268,35 @@ impl Connection {
             }
             ClientMessage::Reset {} => ToTable::Reset { conn: self.id },
             ClientMessage::Chat { text } => match protocol::check_chat(&text) {
-                Ok(text) => ToTable::Chat {
-                    conn: self.id,
-                    text,
+                Ok(text) => match self.say(&name, text).await {
+                    Ok(chat) => chat,
+                    Err(refused) => return Some(refused),
                 },
                 Err(why) => return Some(refusal(Refusal::BadChat, &why)),
             },
+            ClientMessage::Moderate {
+                action,
+                name: whom,
+                seconds,
+                reason,
+                address,
+                table,
+            } => {
+                let order = ledger::Order {
+                    action,
+                    name: whom,
+                    seconds,
+                    reason,
+                    address,
+                    table: table.or_else(|| self.table.as_ref().map(|t| t.id.clone())),
+                };
+                return Some(self.moderate(order).await);
+            }
+            ClientMessage::Report { name: whom, reason } => {
+                return Some(self.report(&name, &whom, &reason).await);
+            }
+            ClientMessage::Block { name: whom } => return Some(self.block(&whom, true).await),
+            ClientMessage::Unblock { name: whom } => return Some(self.block(&whom, false).await),
         };
         match &self.table {
             Some(table) => {
@@ -346,6 +384,7 @@ impl Connection {
             who: self.who.clone(),
             since,
             out: out.clone(),
+            blocks: self.blocks.clone(),
             reply,
         };
         if handle.tx.send(resume).await.is_ok() && answer.await == Ok(true) {
@@ -368,6 +407,9 @@ impl Connection {
                 &format!("there is no table {table:?}"),
             ));
         };
+        if let Some(refused) = self.kept_from(&name, &table, seat.is_some()).await {
+            return Some(refused);
+        }
         self.leave_table().await;
         let (reply, answer) = oneshot::channel();
         let join = ToTable::Join {
@@ -377,6 +419,7 @@ impl Connection {
             name,
             seat,
             out: out.clone(),
+            blocks: self.blocks.clone(),
             reply,
         };
         if handle.tx.send(join).await.is_err() {
@@ -411,6 +454,30 @@ impl Connection {
                 let _ = written.await;
             }
         }
+    }
+}
+
+/// Where a player comes from, as a ban by address takes it: one client as the limits count it (`api::client_of`).
+/// A connection from this machine's loopback is a proxy's when it says whom it forwards (`X-Forwarded-For`, its last
+/// entry: the address the proxy itself saw); from `127.0.0.1` or `::1` saying nothing, it is a proxy's that did not
+/// say, and no address is kept (a ban on it would be a ban on everyone behind it).
+fn player_address(peer: IpAddr, headers: &axum::http::HeaderMap) -> Option<String> {
+    if !peer.is_loopback() {
+        return Some(api::client_of(peer).to_string());
+    }
+    let forwarded = headers
+        .get("x-forwarded-for")
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.rsplit(',').next())
+        .and_then(|v| v.trim().parse::<IpAddr>().ok());
+    match forwarded {
+        Some(player) => Some(api::client_of(player).to_string()),
+        None if peer == IpAddr::from([127, 0, 0, 1])
+            || peer == IpAddr::from(std::net::Ipv6Addr::LOCALHOST) =>
+        {
+            None
+        }
+        None => Some(api::client_of(peer).to_string()),
     }
 }
 

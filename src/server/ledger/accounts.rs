@@ -45,6 +45,8 @@ pub struct AccountSession {
     pub epoch: i64,
     /// The table and seat the ledger has it in, if any.
     pub seated: Option<(String, u8)>,
+    /// Its role.
+    pub role: super::Role,
 }
 
 impl Store {
@@ -151,7 +153,7 @@ impl Store {
     /// ledger has it seated, read together.
     pub async fn session(&self, token: &str) -> Result<Option<AccountSession>, LedgerError> {
         let row = sqlx::query(
-            "SELECT a.name, a.name_key, a.chips, a.highscore, a.sessions_epoch, a.seated_at, a.seat \
+            "SELECT a.name, a.name_key, a.chips, a.highscore, a.sessions_epoch, a.seated_at, a.seat, a.role \
              FROM sessions s JOIN accounts a ON a.name_key = s.name_key \
              WHERE s.token_hash = $1 AND s.expires_ms >= $2",
         )
@@ -168,6 +170,7 @@ impl Store {
             account: account_of(&row)?,
             epoch: row.try_get(4)?,
             seated: seated_at.zip(seat.and_then(|seat| u8::try_from(seat).ok())),
+            role: super::Role::named(&row.try_get::<String, _>(7)?)?,
         }))
     }
 
@@ -307,7 +310,7 @@ impl Store {
 
 /// Ends every session of the account `key`: its tokens are forgotten and its epoch moves on, in the caller's
 /// transaction, so that no statement of a connection welcomed before can seat or reset it after the commit.
-async fn end_sessions(
+pub(super) async fn end_sessions(
     tx: &mut sqlx::Transaction<'_, sqlx::Any>,
     key: &str,
 ) -> Result<(), sqlx::Error> {

@@ -7,7 +7,8 @@
 //! other sum the ledger keeps.
 //!
 //! By job: `accounts` (accounts and sessions), `names` (which names may be played under, what a name looks like, and
-//! the one table of every name held), `attempts` (limits every server shares), `lobby` (the shared lobby), `seats`
+//! the one table of every name held), `moderation` (roles, sanctions, the moderation log, reports, blocks, the
+//! chat kept), `attempts` (limits every server shares), `lobby` (the shared lobby), `seats`
 //! (seats, rounds and their settlement, resets, what a restart finds), `check` (the sums proved). This file opens the
 //! ledger and holds what they share: the pool, the one typed error, an entry in an account's ledger.
 
@@ -15,11 +16,13 @@ mod accounts;
 mod attempts;
 mod check;
 mod lobby;
+mod moderation;
 mod names;
 mod seats;
 
 pub use accounts::*;
 pub use check::LedgerReport;
+pub use moderation::{Imposed, LogLine, Order, Report, Role, in_words};
 pub use names::{check_name, look_of};
 pub use seats::{Player, RESET_EVERY, Recovery, Reseat, Settled, Settlement};
 
@@ -160,6 +163,12 @@ pub enum LedgerError {
     /// Another account holds that seat in the ledger.
     #[error("seat {0} is taken")]
     SeatTaken(u8),
+    /// A moderator's action asked by an account that does not moderate.
+    #[error("only a moderator can do that")]
+    NotModerator,
+    /// A moderator's action on an account of the same role or higher.
+    #[error("{0} is {1}: a moderator acts on players and guests, an admin on moderators too")]
+    Outranked(String, &'static str),
     /// The row kept changing under a write that checks what it read: tried a few times, then given up.
     #[error("the ledger is busy with this account; try again")]
     Busy,
@@ -217,6 +226,13 @@ fn migrator() -> Migrator {
             include_str!("../../../migrations/0004_held_by_the_ledger.sql").into_sql_str(),
             false,
         ),
+        Migration::new(
+            5,
+            "moderation".into(),
+            MigrationType::Simple,
+            include_str!("../../../migrations/0005_moderation.sql").into_sql_str(),
+            false,
+        ),
     ])
 }
 
@@ -248,16 +264,23 @@ impl Store {
     /// Opens (creating when needed) the database at `url` — `sqlite://PATH` or `postgres://…` — and brings its
     /// schema up to date.
     pub async fn open(url: &str) -> Result<Store, LedgerError> {
-        Store::opened(url, false).await
+        Store::opened(url, Opened::Server).await
     }
 
     /// Opens the ledger at `url` to read it while a server may be keeping it (`--check-ledger`): no lock taken, no
     /// schema brought up to date, and a SQLite file opened read-only.
     pub async fn open_reader(url: &str) -> Result<Store, LedgerError> {
-        Store::opened(url, true).await
+        Store::opened(url, Opened::Reader).await
     }
 
-    async fn opened(url: &str, reader: bool) -> Result<Store, LedgerError> {
+    /// Opens the ledger at `url` for a tool to write while a server may be keeping it (`--grant`): no lock taken
+    /// (SQLite takes one writer at a time itself), the schema brought up to date.
+    pub async fn open_tool(url: &str) -> Result<Store, LedgerError> {
+        Store::opened(url, Opened::Tool).await
+    }
+
+    async fn opened(url: &str, opened: Opened) -> Result<Store, LedgerError> {
+        let reader = opened == Opened::Reader;
         sqlx::any::install_default_drivers();
         let place = shown(url);
         let sqlite = url.starts_with("sqlite:");
@@ -278,9 +301,11 @@ impl Store {
                         source,
                     })?;
                 }
-                lock = Some(std::sync::Arc::new(lock_sqlite(std::path::Path::new(
-                    path,
-                ))?));
+                if opened == Opened::Server {
+                    lock = Some(std::sync::Arc::new(lock_sqlite(std::path::Path::new(
+                        path,
+                    ))?));
+                }
                 format!("sqlite://{path}?mode=rwc")
             }
         } else if url.starts_with("postgres://") || url.starts_with("postgresql://") {
@@ -401,15 +426,39 @@ impl Store {
         tx: &mut sqlx::Transaction<'_, sqlx::Any>,
         key: &str,
     ) -> Result<(), sqlx::Error> {
+        self.tell_sessions_ended_saying(tx, key, None).await
+    }
+
+    /// The same, with what the account's connections are told as they close (a ban's words): the notification is
+    /// the key, then a new line and the words (a key has no new line).
+    async fn tell_sessions_ended_saying(
+        &self,
+        tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+        key: &str,
+        said: Option<&str>,
+    ) -> Result<(), sqlx::Error> {
         if self.shared_by_servers() {
+            let payload = match said {
+                Some(said) => format!("{key}\n{said}"),
+                None => key.to_string(),
+            };
             sqlx::query("SELECT pg_notify($1, $2)")
                 .bind(SESSIONS_ENDED)
-                .bind(key)
+                .bind(payload)
                 .execute(&mut **tx)
                 .await?;
         }
         Ok(())
     }
+}
+
+/// How a ledger is opened: by its server (a SQLite file locked to it), to read it, or for a tool to write beside a
+/// server.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Opened {
+    Server,
+    Reader,
+    Tool,
 }
 
 /// Takes the lock on a SQLite ledger's lock file (`FILE.lock` beside it) for as long as the returned file is held:

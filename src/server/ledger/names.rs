@@ -206,7 +206,7 @@ impl Store {
     }
 
     /// Holds the guest name `name` for the guest session `token` of the server process `holder` until `until_ms`
-    /// (the process renews it while the guest plays: [`Store::renew_guest_names`]). Refused when an account's name,
+    /// (the process renews it while the guest plays: [`Store::renew_guest_names`]), played from `address`. Refused when an account's name,
     /// or another guest's that is held, looks like it or is it in another case.
     pub async fn hold_guest_name(
         &self,
@@ -214,13 +214,14 @@ impl Store {
         token: &str,
         holder: &str,
         until_ms: i64,
+        address: Option<&str>,
     ) -> Result<(), LedgerError> {
         let look = look_of(name);
         let key = name.to_lowercase();
         lapse(&self.pool, &look, &key, super::now_ms()).await?;
         let held = sqlx::query(
-            "INSERT INTO name_holds (look, name_key, name, account, holder, token_hash, expires_ms) \
-             VALUES ($1, $2, $3, 0, $4, $5, $6)",
+            "INSERT INTO name_holds (look, name_key, name, account, holder, token_hash, expires_ms, address) \
+             VALUES ($1, $2, $3, 0, $4, $5, $6, $7)",
         )
         .bind(&look)
         .bind(&key)
@@ -228,6 +229,7 @@ impl Store {
         .bind(holder)
         .bind(super::token_hash(token))
         .bind(until_ms)
+        .bind(address.map(str::to_string))
         .execute(&self.pool)
         .await;
         match held {

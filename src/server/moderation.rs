@@ -1,0 +1,124 @@
+//! Moderation as the server does it, from a moderator's connection or the HTTP API alike: the ledger imposes the
+//! action (checking the moderator's role in the statement that does it, and logging it), then this server's tables
+//! tell the player and remove them as the action asks. A banned account's sessions end everywhere, through the
+//! ledger (every server on it hears); a guest's here.
+
+use super::ledger::{self, LedgerError, Order};
+use super::table::{Removal, ToTable};
+use super::{Refusal, ServerMessage, Shared};
+use crate::protocol::ModAction;
+
+/// How a guest's connection is filed where a ban finds it (beside accounts' keys, which have no colon).
+pub(super) fn guest_key(look: &str) -> String {
+    format!("guest:{look}")
+}
+
+/// The account `by` imposes `order`: what was done, in words for the moderator, or why not.
+pub(super) async fn act(shared: &Shared, by: &str, order: &Order) -> Result<String, LedgerError> {
+    let name = order.name.trim();
+    if name.is_empty() {
+        return Err(LedgerError::Invalid("name the player".to_string()));
+    }
+    if order.action == ModAction::Kick
+        && let Some(table) = &order.table
+        && !shared.tables.contains_key(table)
+    {
+        return Err(LedgerError::Invalid(format!(
+            "there is no table {table:?} here"
+        )));
+    }
+    let imposed = shared.store.impose(by, order).await?;
+    shared.metrics.moderated(order.action);
+    let time = imposed.time_left();
+    let because = imposed.because();
+    let (tell, removal, others, done): (String, Removal, Option<String>, String) =
+        match order.action {
+            ModAction::Mute => (
+                format!("A moderator has muted you {time}{because}."),
+                Removal::Stay,
+                None,
+                format!("{name} is muted {time}."),
+            ),
+            ModAction::Timeout => (
+                format!("A moderator has timed you out of the tables {time}{because}."),
+                Removal::Away,
+                Some(format!("A moderator has sent {name} away from the tables.")),
+                format!("{name} is timed out {time}."),
+            ),
+            ModAction::Kick => (
+                format!("A moderator has removed you from this table {time}{because}."),
+                Removal::Away,
+                Some(format!("A moderator has removed {name} from the table.")),
+                format!("{name} is kept from this table {time}."),
+            ),
+            ModAction::Ban => {
+                let why = imposed.told_the_banned();
+                (
+                    why.clone(),
+                    Removal::Close(ServerMessage::Refused {
+                        code: Refusal::Banned,
+                        message: why,
+                    }),
+                    Some(format!("A moderator has banned {name}.")),
+                    format!(
+                        "{name} is banned {time}{}.",
+                        match (order.address, imposed.address) {
+                            (true, true) => " (their address too)",
+                            (true, false) => " (no address of theirs is known: the name only)",
+                            _ => "",
+                        }
+                    ),
+                )
+            }
+            ModAction::Pardon => (
+                format!("A moderator has lifted what was imposed on you{because}."),
+                Removal::Stay,
+                None,
+                format!("{name} is pardoned."),
+            ),
+        };
+    let look = ledger::look_of(name);
+    let tables: Vec<_> = match (order.action, &order.table) {
+        (ModAction::Kick, Some(table)) => shared.tables.get(table).into_iter().collect(),
+        _ => shared.tables.values().collect(),
+    };
+    for table in tables {
+        let told = ToTable::Moderated {
+            look: look.clone(),
+            tell: tell.clone(),
+            removal: removal.clone(),
+            others: others.clone(),
+        };
+        let _ = table.tx.send(told).await;
+    }
+    if let (ModAction::Ban, Removal::Close(said)) = (order.action, &removal) {
+        // A guest's session ends here (a hello with its token is not welcomed back) and its name is free again;
+        // an account's ended in the ledger with the ban. Their connections here close now, at a table or not.
+        let ended: Vec<(String, String)> = match shared.sessions.lock() {
+            Ok(mut sessions) => {
+                let theirs: Vec<String> = sessions
+                    .iter()
+                    .filter(|(_, session)| ledger::look_of(&session.name) == look)
+                    .map(|(token, _)| token.clone())
+                    .collect();
+                theirs
+                    .into_iter()
+                    .filter_map(|token| sessions.remove(&token).map(|s| (s.name, token)))
+                    .collect()
+            }
+            Err(_) => Vec::new(),
+        };
+        for (name, token) in ended {
+            if let Err(e) = shared.store.release_guest_name(&name, &token).await {
+                shared.store.failed("giving a banned guest's name back", &e);
+            }
+        }
+        shared
+            .end_account_saying(&guest_key(&look), Some(said.clone()))
+            .await;
+        for key in &imposed.accounts {
+            shared.end_account_saying(key, Some(said.clone())).await;
+        }
+    }
+    Ok(done)
+}
