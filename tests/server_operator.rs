@@ -6,7 +6,7 @@
 
 mod serving;
 
-use holecard::engine::Event;
+use holecard::engine::{Event, TableState};
 use holecard::host::News;
 use holecard::host::fair::{self, ShoeChecks};
 use holecard::server::protocol::{Refusal, ServerMessage};
@@ -412,6 +412,7 @@ fn a_backup_restores_to_a_ledger_that_balances(db: &Db) {
 }
 
 on_both!(
+    a_kept_round_is_what_a_spectator_was_shown,
     the_figures_move_as_people_play,
     a_backup_restores_to_a_ledger_that_balances,
     with_the_figures_off_none_are_served_and_health_still_is,
@@ -479,6 +480,84 @@ fn the_lab_checks_a_tables_shoe_and_deals_one_again_from_its_seed() {
         .expect("holecard-lab runs");
     assert_eq!(wrong.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&wrong.stderr).contains("not that shoe's seed"));
+}
+
+/// The round `round` of `strip` as `/api/hand` gives it, once kept (it is written beside the table's work, a moment
+/// after the ledger settles the round; at most 10 s).
+fn kept_round(addr: std::net::SocketAddr, round: u64) -> (u16, String) {
+    let until = Instant::now() + Duration::from_secs(10);
+    loop {
+        let (status, body) = http(addr, "GET", &format!("/api/hand/strip/{round}"), None, None);
+        if status != 404 || Instant::now() > until {
+            return (status, body);
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// Hands anyone can watch again: each settled round is kept as the table showed it — the table as a spectator saw
+/// it before the round, then every news to its end — and served at `/api/hand/TABLE/ROUND`. It is exactly what a
+/// spectator at the table was sent (so no face-down card shows before it was turned), and the news follows the view.
+fn a_kept_round_is_what_a_spectator_was_shown(db: &Db) {
+    let running = start(db, patient());
+    let (mut ann, mut bob) = ann_sits_and_bob_watches(&running);
+    ann.autoplay = true;
+    for _ in 0..2 {
+        let ended = bob.rounds_ended();
+        let min = ann.min_bet().0;
+        ann.send(&format!(r#"{{"type":"bet","amount":{min}}}"#));
+        pump(&mut [&mut ann, &mut bob], |c| c[1].rounds_ended() > ended);
+    }
+    let round = bob.last_round_started().expect("a round");
+    let (status, body) = kept_round(running.addr, round);
+    assert_eq!(status, 200, "{body}");
+    // A round of two people and three companions is a few kilobytes.
+    eprintln!("round {round} kept in {} bytes", body.len());
+    assert!(body.len() < 32 * 1024, "{} bytes", body.len());
+    let replay: holecard::protocol::Replay = serde_json::from_str(&body).expect("a kept round");
+    assert_eq!((replay.table.as_str(), replay.round), ("strip", round));
+    let ended_at = bob
+        .news()
+        .iter()
+        .find(
+            |(_, news)| matches!(news, News::Event(Event::RoundEnded { round: r }) if *r == round),
+        )
+        .map(|(seq, _)| *seq)
+        .expect("Bob saw the round end");
+    let shown: Vec<(u64, News)> = bob
+        .news()
+        .into_iter()
+        .filter(|(seq, _)| *seq > replay.seq && *seq <= ended_at)
+        .collect();
+    assert_eq!(replay.news, shown, "what Bob was sent, no more, no less");
+    assert!(
+        shown
+            .iter()
+            .any(|(_, news)| matches!(news, News::Event(Event::RoundStarted { .. }))),
+        "the whole round: {shown:?}"
+    );
+    // The round plays on the view it starts from, to the round's end.
+    let mut view = *replay.view;
+    for (_, news) in &replay.news {
+        if let News::Event(event) = news {
+            view.apply(event).expect("the news follows the view");
+        }
+    }
+    assert_eq!(view.round(), round);
+    assert_eq!(view.phase(), holecard::engine::Phase::Betting);
+    // The first round is kept too; a round not played, or not a number, is said so.
+    let (status, _) = kept_round(running.addr, round - 1);
+    assert_eq!(status, 200);
+    let (status, body) = http(running.addr, "GET", "/api/hand/strip/999", None, None);
+    assert_eq!(status, 404, "{body}");
+    assert!(
+        json(&body)["error"]
+            .as_str()
+            .is_some_and(|e| e.contains("is not kept here")),
+        "{body}"
+    );
+    let (status, _) = http(running.addr, "GET", "/api/hand/strip/first", None, None);
+    assert_eq!(status, 400);
 }
 
 /// The log on standard error: plain lines (`holecard-server: …`) by default, one JSON object a line with

@@ -94,6 +94,9 @@ struct Cli {
     /// Days the tables' chat is kept in the ledger (moderators read it; a report keeps its own copy), then swept.
     #[arg(long, value_name = "DAYS", default_value_t = server::KEEP_CHAT_DAYS)]
     keep_chat_days: u64,
+    /// Days each settled round is kept to watch again (`GET /api/hand/TABLE/ROUND`), then swept.
+    #[arg(long, value_name = "DAYS", default_value_t = server::KEEP_REPLAYS_DAYS)]
+    keep_replays_days: u64,
     /// Give an account a role and exit: `--grant NAME ROLE`, ROLE `player`, `moderator` (mutes, times out, kicks and
     /// bans players) or `admin` (moderators too). The moderation log keeps it. The server may be running.
     #[arg(long, num_args = 2, value_names = ["NAME", "ROLE"], conflicts_with_all = ["check_ledger", "backup_to"])]
@@ -191,6 +194,7 @@ fn main() -> ExitCode {
         // A pinned --seed deals the same shoes again; without one, every shoe is seeded afresh.
         fresh_shoes: cli.seed.is_none(),
         keep_chat: Duration::from_secs(cli.keep_chat_days.saturating_mul(86_400)),
+        keep_replays: Duration::from_secs(cli.keep_replays_days.saturating_mul(86_400)),
     };
     let page = if cli.web.join("index.html").is_file() {
         "the game at /".to_string()

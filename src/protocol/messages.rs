@@ -290,6 +290,27 @@ pub struct Listing {
     pub ws: Option<String>,
 }
 
+/// A round a casino kept, as its table showed it (`GET /api/hand/TABLE/ROUND`, opened in the browser build at
+/// `/hand/TABLE/ROUND`): the table as a spectator saw it before the round, and every news after that to the round's
+/// end — what every spectator was sent, so no face-down card shows before it was turned.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Replay {
+    /// The table's id.
+    pub table: String,
+    /// Its name.
+    pub name: String,
+    /// The round.
+    pub round: u64,
+    /// The number of the last news `view` includes.
+    pub seq: u64,
+    /// The table as a spectator saw it then.
+    pub view: Box<TableView>,
+    /// Who sat where then, by name.
+    pub names: Vec<Option<String>>,
+    /// Every news after `seq`, to the round's end, numbered.
+    pub news: Vec<(u64, News)>,
+}
+
 /// One line of the leaderboard (`GET /api/leaderboard`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Standing {

@@ -11,6 +11,7 @@
 //! - `GET /api/me` with the token → `{"name", "chips", "highscore"}`;
 //! - `GET /api/leaderboard[?limit=N]` → the all-time highscores, best first (accounts only; guests are not kept);
 //! - `GET /api/history[?limit=N]` with the token → the account's own hands, newest first;
+//! - `GET /api/hand/TABLE/ROUND` → the round as the table showed it (`protocol::Replay`), while it is kept; 404 after;
 //! - moderators' (and admins'), with the token: `POST /api/moderation` `{"action", "name", "seconds", "reason",
 //!   "address", "table"}` (as the WebSocket's `moderate`: mute, timeout, kick, ban, pardon) → `{"done": "…"}`;
 //!   `GET /api/moderation/log[?limit=N]` → the moderation log, newest first; `GET /api/moderation/reports[?limit=N]`
@@ -28,7 +29,7 @@ use super::Shared;
 use super::ledger::{Account, LedgerError, PlayedHand, Standing, Store};
 use axum::Router;
 use axum::extract::rejection::JsonRejection;
-use axum::extract::{ConnectInfo, DefaultBodyLimit, Query, State};
+use axum::extract::{ConnectInfo, DefaultBodyLimit, Path, Query, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Json, Response};
 use axum::routing::{get, post};
@@ -55,6 +56,7 @@ pub(super) fn routes() -> Router<Arc<Shared>> {
         .route("/api/me", get(me))
         .route("/api/leaderboard", get(leaderboard))
         .route("/api/history", get(history))
+        .route("/api/hand/{table}/{round}", get(hand))
         .route("/api/moderation", post(moderate))
         .route("/api/moderation/log", get(moderation_log))
         .route("/api/moderation/reports", get(reports))
@@ -467,6 +469,35 @@ async fn reports(
         .await
         .map_err(account_error(&shared.store))?;
     Ok(Json(rows))
+}
+
+/// A round a casino kept, as its table showed it: anyone may watch it again (everything in it was shown to every
+/// spectator at the table).
+async fn hand(
+    State(shared): State<Arc<Shared>>,
+    Path((table, round)): Path<(String, String)>,
+) -> Result<Response, ApiError> {
+    let Ok(number) = round.parse::<u64>() else {
+        return Err(error(
+            StatusCode::BAD_REQUEST,
+            format!("{round:?} is not a round's number"),
+        ));
+    };
+    let kept = shared
+        .store
+        .replay(&table, number)
+        .await
+        .map_err(account_error(&shared.store))?;
+    match kept {
+        Some(json) => Ok(([(header::CONTENT_TYPE, "application/json")], json).into_response()),
+        None => Err(error(
+            StatusCode::NOT_FOUND,
+            format!(
+                "round {number} of the table {table:?} is not kept here (rounds are kept {} days)",
+                shared.keep_replays_days
+            ),
+        )),
+    }
 }
 
 #[cfg(test)]

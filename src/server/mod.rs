@@ -85,7 +85,12 @@ pub struct Config {
     pub fresh_shoes: bool,
     /// How long the tables' chat is kept in the ledger (for moderators and reports), then swept.
     pub keep_chat: Duration,
+    /// How long each settled round is kept to watch again (`/api/hand/TABLE/ROUND`), then swept.
+    pub keep_replays: Duration,
 }
+
+/// How long rounds are kept to watch again unless the operator says.
+pub const KEEP_REPLAYS_DAYS: u64 = 30;
 
 /// How long the tables' chat is kept unless the operator says.
 pub const KEEP_CHAT_DAYS: u64 = 30;
@@ -122,6 +127,8 @@ struct Shared {
     holder: String,
     /// The operator's figures.
     metrics: Arc<Metrics>,
+    /// How many days rounds are kept to watch again (for messages).
+    keep_replays_days: u64,
 }
 
 /// Opens the ledger at `config.database`, recovers what a stop left (unsettled rounds are refunded, every account is
@@ -197,6 +204,7 @@ pub async fn router(config: &Config) -> Result<Router, ServerError> {
         route: config.route.clone(),
         holder,
         metrics,
+        keep_replays_days: config.keep_replays.as_secs() / 86_400,
     });
     if shared.store.shared_by_servers() {
         tokio::spawn(sessions::hear_sessions_ended(
@@ -208,6 +216,7 @@ pub async fn router(config: &Config) -> Result<Router, ServerError> {
     // The attempts' memory is swept now and then while the server runs, and the chat older than its time.
     let sweeping = Arc::downgrade(&shared);
     let keep_chat = i64::try_from(config.keep_chat.as_millis()).unwrap_or(i64::MAX);
+    let keep_replays = i64::try_from(config.keep_replays.as_millis()).unwrap_or(i64::MAX);
     tokio::spawn(async move {
         let mut every = tokio::time::interval(api::FORGET_ATTEMPTS_EVERY);
         loop {
@@ -216,9 +225,22 @@ pub async fn router(config: &Config) -> Result<Router, ServerError> {
                 return;
             };
             shared.attempts.forget_old();
-            let before = ledger::now_ms().saturating_sub(keep_chat);
-            if let Err(e) = shared.store.forget_chat_before(before).await {
+            let now = ledger::now_ms();
+            if let Err(e) = shared
+                .store
+                .forget_chat_before(now.saturating_sub(keep_chat))
+                .await
+            {
                 shared.store.failed("sweeping the chat past its time", &e);
+            }
+            if let Err(e) = shared
+                .store
+                .forget_replays_before(now.saturating_sub(keep_replays))
+                .await
+            {
+                shared
+                    .store
+                    .failed("sweeping the rounds kept past their time", &e);
             }
         }
     });

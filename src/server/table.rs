@@ -11,7 +11,7 @@ use super::protocol::{Listing, Refusal, ServerMessage, Timer};
 use crate::engine::checks::MOST_PAID_PER_BET;
 use crate::engine::{
     Action, Cents, Command, CommandError, Event, MAX_SEATS, Phase, SeatId, Seed, Table, TableRng,
-    TableState, Viewer,
+    TableState, TableView, Viewer,
 };
 use crate::host::fair::{self, Commitment};
 use crate::host::level::Level;
@@ -309,6 +309,12 @@ struct TableTask {
     /// The shoe in play ran dry mid-round and was refilled from its tray: a client that comes now cannot count the
     /// cards drawn from the view, and is given no commitment to check against.
     refilled: bool,
+    /// The round under way as the table shows it, to keep for watching again: the table as a spectator saw it after
+    /// the last round (the news number it includes, the view, the names), and the news since.
+    showing: (u64, TableView, Vec<Option<String>>),
+    shown: Vec<(u64, News)>,
+    /// Rounds ended and waiting for the ledger to settle them, as the table showed them.
+    replays: Vec<super::protocol::Replay>,
 }
 
 /// Where a table's shoes get their seeds: 256 bits fresh from the operating system for each (a casino's), or, for
@@ -388,6 +394,8 @@ pub async fn open(
     work_out_house_edge(level.rules.rules(), listing.clone());
     let (tx, rx) = mpsc::channel(1024);
     let recorder = Recorder::following(host.view(Viewer::Spectator));
+    let spectators = host.view(Viewer::Spectator);
+    let names = host.names().seats.to_vec();
     let task_id = id.clone();
     let mut task = TableTask {
         id,
@@ -425,6 +433,9 @@ pub async fn open(
         shoe: None,
         shoes: 0,
         refilled: false,
+        showing: (0, spectators, names),
+        shown: Vec::new(),
+        replays: Vec::new(),
     };
     for reseat in reseat {
         task.reseat(reseat);
@@ -1345,6 +1356,17 @@ impl TableTask {
                 News::Event(Event::Shuffled { .. }) => self.refilled = false,
                 _ => {}
             }
+            // A table told more than it keeps between two round ends (people coming and going by the thousand) shows
+            // the round from here: the table as it is now, and the news after it.
+            if self.shown.len() >= KEEP_NEWS {
+                self.showing = (
+                    self.seq,
+                    self.host.view(Viewer::Spectator),
+                    self.host.names().seats.to_vec(),
+                );
+                self.shown.clear();
+            }
+            self.shown.push((self.seq + 1, item.clone()));
             if let News::Event(event) = &item {
                 self.record(event);
             }
@@ -1364,7 +1386,48 @@ impl TableTask {
         }
         if ended {
             self.reveal_a_finished_shoe();
+            // The next round is shown from here: the table after this one, with everything told so far.
+            self.showing = (
+                self.seq,
+                self.host.view(Viewer::Spectator),
+                self.host.names().seats.to_vec(),
+            );
+            self.shown.clear();
         }
+    }
+
+    /// The round that ended, as the table showed it: kept aside until the ledger has settled it.
+    fn replay_of(&mut self, round: u64) -> super::protocol::Replay {
+        let (seq, view, names) = &self.showing;
+        super::protocol::Replay {
+            table: self.id.clone(),
+            name: self.level.name.clone(),
+            round,
+            seq: *seq,
+            view: Box::new(view.clone()),
+            names: names.clone(),
+            news: std::mem::take(&mut self.shown),
+        }
+    }
+
+    /// The round `round`, settled: kept to watch again, written beside the table's work rather than in its way (the
+    /// round's news waits for its settlement; it does not wait for this), and only for a round the ledger settled.
+    fn keep_to_watch_again(&mut self, round: u64) {
+        let Some(at) = self.replays.iter().position(|r| r.round == round) else {
+            return;
+        };
+        let replay = self.replays.remove(at);
+        let store = self.store.clone();
+        tokio::spawn(async move {
+            let kept = match serde_json::to_string(&replay) {
+                Ok(json) => store.keep_replay(&replay.table, round, &json).await,
+                Err(e) => Err(super::ledger::LedgerError::Corrupt(e.to_string())),
+            };
+            if let Err(e) = kept {
+                let what = format!("{}: keeping round {round} to watch again", replay.table);
+                store.failed(&what, &e);
+            }
+        });
     }
 
     /// Asks the host to deal. Before a deal that shuffles: a seed for the new shoe, and the table's commitment to it
@@ -1439,6 +1502,8 @@ impl TableTask {
             house_net: house_after - self.house_before,
         };
         self.house_before = house_after;
+        let replay = self.replay_of(settlement.round);
+        self.replays.push(replay);
         self.pending.push_back(Write::Settle(Box::new(settlement)));
     }
 
@@ -1455,6 +1520,8 @@ impl TableTask {
                     Ok(settled) => {
                         self.metrics.round_settled();
                         disputed.extend(settled.disputed);
+                        let round = settlement.round;
+                        self.keep_to_watch_again(round);
                         Ok(())
                     }
                     Err(e) => Err(e),

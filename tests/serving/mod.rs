@@ -201,6 +201,7 @@ pub fn config(db: &Db, pace: Pace, change: impl FnOnce(&mut Config)) -> Config {
         metrics: true,
         fresh_shoes: false,
         keep_chat: Duration::from_secs(holecard::server::KEEP_CHAT_DAYS * 86_400),
+        keep_replays: Duration::from_secs(holecard::server::KEEP_REPLAYS_DAYS * 86_400),
     };
     change(&mut config);
     config

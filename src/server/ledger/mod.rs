@@ -233,6 +233,13 @@ fn migrator() -> Migrator {
             include_str!("../../../migrations/0005_moderation.sql").into_sql_str(),
             false,
         ),
+        Migration::new(
+            6,
+            "replays".into(),
+            MigrationType::Simple,
+            include_str!("../../../migrations/0006_replays.sql").into_sql_str(),
+            false,
+        ),
     ])
 }
 

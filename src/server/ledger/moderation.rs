@@ -517,6 +517,53 @@ impl Store {
             .rows_affected())
     }
 
+    /// The round `round` of `table` as the table showed it (a [`crate::protocol::Replay`] as JSON), while it is
+    /// kept.
+    pub async fn replay(&self, table: &str, round: u64) -> Result<Option<String>, LedgerError> {
+        let row =
+            sqlx::query("SELECT replay FROM round_replays WHERE table_id = $1 AND round = $2")
+                .bind(table)
+                .bind(i64::try_from(round).unwrap_or(i64::MAX))
+                .fetch_optional(&self.pool)
+                .await?;
+        row.map(|row| row.try_get(0))
+            .transpose()
+            .map_err(LedgerError::from)
+    }
+
+    /// Keeps the round `round` of `table` to watch again (a [`crate::protocol::Replay`] as JSON), when the ledger has
+    /// settled it (a round refunded after a crash is not kept); kept once.
+    pub async fn keep_replay(
+        &self,
+        table: &str,
+        round: u64,
+        json: &str,
+    ) -> Result<(), LedgerError> {
+        sqlx::query(
+            "INSERT INTO round_replays (table_id, round, replay, settled_ms) \
+             SELECT $1, $2, $3, $4 WHERE EXISTS (SELECT 1 FROM rounds WHERE table_id = $1 AND round = $2) \
+             ON CONFLICT (table_id, round) DO NOTHING",
+        )
+        .bind(table)
+        .bind(i64::try_from(round).unwrap_or(i64::MAX))
+        .bind(json)
+        .bind(now_ms())
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    /// Forgets the rounds to watch again settled before `before_ms`: how many.
+    pub async fn forget_replays_before(&self, before_ms: i64) -> Result<u64, LedgerError> {
+        Ok(
+            sqlx::query("DELETE FROM round_replays WHERE settled_ms < $1")
+                .bind(before_ms)
+                .execute(&self.pool)
+                .await?
+                .rows_affected(),
+        )
+    }
+
     /// The address `name` plays from now (an account's, at its hello; a guest's is kept with its name's hold).
     pub async fn seen_at(&self, key: &str, address: Option<&str>) -> Result<(), LedgerError> {
         sqlx::query("UPDATE name_holds SET address = $1 WHERE name_key = $2")
