@@ -8,11 +8,6 @@ use super::table::{Removal, ToTable};
 use super::{Refusal, ServerMessage, Shared};
 use crate::protocol::ModAction;
 
-/// How a guest's connection is filed where a ban finds it (beside accounts' keys, which have no colon).
-pub(super) fn guest_key(look: &str) -> String {
-    format!("guest:{look}")
-}
-
 /// The account `by` imposes `order`: what was done, in words for the moderator, or why not.
 pub(super) async fn act(shared: &Shared, by: &str, order: &Order) -> Result<String, LedgerError> {
     let name = order.name.trim();
@@ -114,7 +109,7 @@ pub(super) async fn act(shared: &Shared, by: &str, order: &Order) -> Result<Stri
             }
         }
         shared
-            .end_account_saying(&guest_key(&look), Some(said.clone()))
+            .end_account_saying(&super::sessions::guest_key(&look), Some(said.clone()))
             .await;
         for key in &imposed.accounts {
             shared.end_account_saying(key, Some(said.clone())).await;

@@ -19,6 +19,14 @@ pub(super) struct Welcomed {
     pub(super) end: oneshot::Sender<Option<ServerMessage>>,
 }
 
+/// How a guest's connection is filed where a ban finds it, beside accounts' keys (which have no colon).
+pub(super) fn guest_key(look: &str) -> String {
+    format!("{GUEST}{look}")
+}
+
+/// What a guest's key starts with.
+const GUEST: &str = "guest:";
+
 /// A guest's session: its name, whether a connection has it now, and the table they were at.
 pub(super) struct Session {
     pub(super) name: String,
@@ -84,7 +92,7 @@ impl Shared {
         // A guest's connection is filed for a ban to find; it has no sessions in the ledger to ask about.
         for (key, epoch) in welcomed
             .into_iter()
-            .filter(|(key, _)| !key.starts_with("guest:"))
+            .filter(|(key, _)| !key.starts_with(GUEST))
         {
             match self.store.epoch_of(&key).await {
                 Ok(now) if now != Some(epoch) => {

@@ -393,8 +393,8 @@ pub async fn open(
     }));
     work_out_house_edge(level.rules.rules(), listing.clone());
     let (tx, rx) = mpsc::channel(1024);
-    let recorder = Recorder::following(host.view(Viewer::Spectator));
     let spectators = host.view(Viewer::Spectator);
+    let recorder = Recorder::following(spectators.clone());
     let names = host.names().seats.to_vec();
     let task_id = id.clone();
     let mut task = TableTask {
@@ -1026,21 +1026,12 @@ impl TableTask {
             from: member.name.clone(),
             text,
         });
-        let mut stuck = Vec::new();
-        for (conn, member) in &self.members {
-            let blocked = member
+        self.deliver_where(line, |member| {
+            !member
                 .blocks
                 .read()
-                .is_ok_and(|blocks| blocks.contains(&look));
-            if !blocked && member.out.try_send(line.clone()).is_err() {
-                stuck.push(*conn);
-            }
-        }
-        for conn in stuck {
-            if let Some(member) = self.members.remove(&conn) {
-                self.lost(member);
-            }
-        }
+                .is_ok_and(|blocks| blocks.contains(&look))
+        });
     }
 
     /// A moderator acted on the name whose look is `look`: each member under it is told, and removed as asked (up
@@ -1359,12 +1350,7 @@ impl TableTask {
             // A table told more than it keeps between two round ends (people coming and going by the thousand) shows
             // the round from here: the table as it is now, and the news after it.
             if self.shown.len() >= KEEP_NEWS {
-                self.showing = (
-                    self.seq,
-                    self.host.view(Viewer::Spectator),
-                    self.host.names().seats.to_vec(),
-                );
-                self.shown.clear();
+                self.show_from_here();
             }
             self.shown.push((self.seq + 1, item.clone()));
             if let News::Event(event) = &item {
@@ -1387,13 +1373,18 @@ impl TableTask {
         if ended {
             self.reveal_a_finished_shoe();
             // The next round is shown from here: the table after this one, with everything told so far.
-            self.showing = (
-                self.seq,
-                self.host.view(Viewer::Spectator),
-                self.host.names().seats.to_vec(),
-            );
-            self.shown.clear();
+            self.show_from_here();
         }
+    }
+
+    /// The round is shown from here: the table as a spectator sees it now, with everything told so far.
+    fn show_from_here(&mut self) {
+        self.showing = (
+            self.seq,
+            self.host.view(Viewer::Spectator),
+            self.host.names().seats.to_vec(),
+        );
+        self.shown.clear();
     }
 
     /// The round that ended, as the table showed it: kept aside until the ledger has settled it.
@@ -1597,10 +1588,15 @@ impl TableTask {
 
     /// Puts a message in every member's outbox now.
     fn deliver(&mut self, message: Outgoing) {
+        self.deliver_where(message, |_| true);
+    }
+
+    /// Puts a message in the outbox of every member `to` takes, now.
+    fn deliver_where(&mut self, message: Outgoing, to: impl Fn(&Member) -> bool) {
         // A member whose messages pile up unread is dropped rather than let the table wait or grow without bound.
         let mut stuck = Vec::new();
         for (conn, member) in &self.members {
-            if member.out.try_send(message.clone()).is_err() {
+            if to(member) && member.out.try_send(message.clone()).is_err() {
                 stuck.push(*conn);
             }
         }

@@ -205,7 +205,7 @@ impl Connection {
             ends.insert(
                 self.id,
                 sessions::Welcomed {
-                    key: moderation::guest_key(&ledger::look_of(&name)),
+                    key: sessions::guest_key(&ledger::look_of(&name)),
                     epoch: 0,
                     end,
                 },
