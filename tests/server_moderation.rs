@@ -515,3 +515,90 @@ on_both!(
     a_blocked_player_is_not_heard_and_a_report_keeps_its_context,
     the_operator_grants_a_role_from_the_command_line,
 );
+
+/// Two servers on one PostgreSQL ledger: a moderator on one times out a player seated at the other's table and bans a
+/// guest watching there, and the other server carries both out at once (the player sent away from the seat and the
+/// guest's connection closed, each told why), as the server the moderator is on does for its own tables; a kick
+/// names the other server's table as its lobby lists it.
+#[test]
+fn a_moderators_action_on_one_server_is_carried_out_on_another() {
+    let Some(db) = Db::on(Backend::Postgres) else {
+        return;
+    };
+    let a = start(&db, patient());
+    let b = start_with(&db, patient(), |config| {
+        config.tables[0].0 = "strip-b".to_string();
+    });
+    let mona = account(a.addr, "Mona", "moderator password");
+    grant(&db, "Mona", Role::Moderator);
+    let mut mona_at = watching(a.addr, &mona);
+    let mut pat = Client::connect_at(b.addr, "Pat");
+    let seat = pat.sit_anywhere("strip-b");
+    let mut gus = Client::connect_at(b.addr, "Gus");
+    gus.send(r#"{"type":"watch","table":"strip-b"}"#);
+    gus.wait_for(|m| matches!(m, ServerMessage::Joined { .. }));
+
+    let done = moderate(
+        &mut mona_at,
+        r#""action":"timeout","name":"Pat","seconds":60,"reason":"slow play""#,
+    );
+    assert!(
+        matches!(&done, ServerMessage::Notice { text } if text.contains("Pat is timed out")),
+        "{done:?}"
+    );
+    let (code, why) = pat.refusal();
+    assert_eq!(code, Refusal::SentAway, "{why}");
+    assert!(why.ends_with(": slow play."), "{why}");
+    gus.find_or_wait(notice_with(
+        "A moderator has sent Pat away from the tables.",
+    ));
+    gus.until_empty(seat);
+    pat.send(r#"{"type":"watch","table":"strip-b"}"#);
+    pat.wait_for(|m| matches!(m, ServerMessage::Joined { seat: None, .. }));
+
+    let done = moderate(&mut mona_at, r#""action":"ban","name":"Gus","seconds":60"#);
+    assert!(matches!(&done, ServerMessage::Notice { .. }), "{done:?}");
+    let last = gus.until_closed();
+    assert!(
+        last.iter().any(|m| matches!(
+            m,
+            ServerMessage::Refused {
+                code: Refusal::Banned,
+                ..
+            }
+        )),
+        "{last:?}"
+    );
+    pat.find_or_wait(notice_with("A moderator has banned Gus."));
+
+    // A kick of the other server's table, from the HTTP API: its lobby lists the table (the tests' servers publish
+    // no lobby line, so it is put there as a cluster's server would).
+    block_on(async {
+        let store = holecard::server::ledger::Store::open_tool(&db.url)
+            .await
+            .expect("the ledger opens");
+        let listing = holecard::server::protocol::Listing {
+            id: "strip-b".to_string(),
+            name: "Strip B".to_string(),
+            rules: String::new(),
+            min_bet: holecard::engine::Cents::units(10),
+            max_bet: holecard::engine::Cents::units(500),
+            people: 0,
+            companions: 0,
+            spectators: 0,
+            house_edge_thousandths: None,
+            ws: None,
+        };
+        store.publish(&listing, "/ws/b").await.expect("listed");
+    });
+    let order = r#"{"action":"kick","name":"Pat","table":"strip-b"}"#;
+    let (status, said) = http(a.addr, "POST", "/api/moderation", Some(order), Some(&mona));
+    assert_eq!(status, 200, "{said}");
+    let (code, why) = pat.refusal();
+    assert_eq!(code, Refusal::SentAway, "{why}");
+    assert!(why.contains("removed you from this table"), "{why}");
+    let order = r#"{"action":"kick","name":"Pat","table":"nowhere"}"#;
+    let (status, said) = http(a.addr, "POST", "/api/moderation", Some(order), Some(&mona));
+    assert_eq!(status, 400, "{said}");
+    assert!(said.contains("there is no table"), "{said}");
+}

@@ -109,7 +109,8 @@ impl Shared {
 }
 
 /// Hears from PostgreSQL that an account's sessions have ended on any server sharing the ledger (logged out, a new
-/// password) and ends them here too. A notification sent while the connection was down is lost (PostgreSQL keeps
+/// password) and ends them here too; and a moderator's action another server imposed, carried out here too (one
+/// missed while not listening holds all the same: the ledger refuses the player's next seat, line or hello). A notification sent while the connection was down is lost (PostgreSQL keeps
 /// none for a listener that is gone), so each time it listens again, it asks the ledger about every account
 /// connected here; it listens first, then asks, so nothing falls between the two.
 pub(super) async fn hear_sessions_ended(database: String, shared: std::sync::Weak<Shared>) {
@@ -117,7 +118,9 @@ pub(super) async fn hear_sessions_ended(database: String, shared: std::sync::Wea
     loop {
         let listener = async {
             let mut listener = sqlx::postgres::PgListener::connect(&database).await?;
-            listener.listen(ledger::SESSIONS_ENDED).await?;
+            listener
+                .listen_all([ledger::SESSIONS_ENDED, ledger::MODERATED])
+                .await?;
             let mut listening_again = listened_before;
             listened_before = true;
             loop {
@@ -130,6 +133,14 @@ pub(super) async fn hear_sessions_ended(database: String, shared: std::sync::Wea
                 // `try_recv` says when the connection was lost (and is listening again): then what was missed is
                 // asked of the ledger.
                 match listener.try_recv().await? {
+                    Some(heard) if heard.channel() == ledger::MODERATED => match shared.upgrade() {
+                        Some(shared) => {
+                            if let Some(moderated) = shared.store.heard_moderated(heard.payload()) {
+                                super::moderation::heard(&shared, &moderated).await;
+                            }
+                        }
+                        None => return Ok(()),
+                    },
                     Some(heard) => match shared.upgrade() {
                         // The key, and what to tell its connections when it was a ban.
                         Some(shared) => match heard.payload().split_once('\n') {

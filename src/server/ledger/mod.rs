@@ -22,7 +22,7 @@ mod seats;
 
 pub use accounts::*;
 pub use check::LedgerReport;
-pub use moderation::{Imposed, LogLine, Order, Report, Role, in_words};
+pub use moderation::{Imposed, LogLine, Moderated, Order, Report, Role, in_words};
 pub use names::{check_name, look_of};
 pub use seats::{Player, RESET_EVERY, Recovery, Reseat, Settled, Settlement};
 
@@ -59,6 +59,9 @@ pub struct Store {
     _lock: Option<std::sync::Arc<std::fs::File>>,
     /// Times the ledger failed to answer the server (`Store::failed`): the operator's figure itself, shared.
     failures: prometheus_client::metrics::counter::Counter,
+    /// This opening of the ledger among the servers sharing it: what it tells them is signed so, and what it hears
+    /// signed so is its own.
+    origin: String,
 }
 
 /// What the ledger refused, or why it could not answer.
@@ -246,6 +249,10 @@ fn migrator() -> Migrator {
 /// The PostgreSQL channel on which servers sharing a ledger hear that an account's sessions have ended.
 pub const SESSIONS_ENDED: &str = "holecard_sessions_ended";
 
+/// The PostgreSQL channel on which servers sharing a ledger hear a moderator's action, to carry it out at their own
+/// tables (a [`Moderated`] as JSON).
+pub const MODERATED: &str = "holecard_moderated";
+
 /// The default database: `holecard-server.sqlite` in the data folder.
 pub fn default_database() -> Result<String, LedgerError> {
     let dir = crate::host::places::data_dir().ok_or(LedgerError::NoDataFolder)?;
@@ -363,6 +370,7 @@ impl Store {
             hashing,
             _lock: lock,
             failures: Default::default(),
+            origin: moderation::row_id()?,
         })
     }
 

@@ -76,6 +76,37 @@ pub struct Order {
     pub table: Option<String>,
 }
 
+/// A moderator's action as the servers sharing a ledger hear it, to carry it out at their own tables: who, what, at
+/// which table (a kick), and what was imposed.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
+pub struct Moderated {
+    /// The ledger's opening that imposed it.
+    origin: String,
+    /// The name, as the moderator gave it.
+    pub name: String,
+    /// The action.
+    pub action: ModAction,
+    /// The table of a kick.
+    pub table: Option<String>,
+    /// Why.
+    pub reason: String,
+    /// Until when, in milliseconds since 1970; none for good.
+    pub until_ms: Option<i64>,
+}
+
+impl Moderated {
+    /// What was imposed, as the server that imposed it saw it (the accounts a ban ended are told apart).
+    pub fn imposed(&self) -> Imposed {
+        Imposed {
+            action: self.action.name().to_string(),
+            reason: self.reason.clone(),
+            until_ms: self.until_ms,
+            accounts: Vec::new(),
+            address: false,
+        }
+    }
+}
+
 /// A sanction on a name now: what, why and until when.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Imposed {
@@ -195,7 +226,7 @@ pub const REPORT_CHAT_LINES: i64 = 30;
 const MAX_REASON_CHARS: usize = 200;
 
 /// A row's id: its time, then 64 bits from the operating system (ids sort by time).
-fn row_id() -> Result<String, LedgerError> {
+pub(super) fn row_id() -> Result<String, LedgerError> {
     let seed = crate::engine::os_seed().map_err(|e| LedgerError::Corrupt(e.to_string()))?;
     let random: String = seed[..8].iter().map(|b| format!("{b:02x}")).collect();
     Ok(format!("{:013}-{random}", now_ms()))
@@ -370,8 +401,43 @@ impl Store {
                 imposed.accounts.push(key);
             }
         }
+        // Every other server on the ledger carries it out at its tables once it is kept, and only then.
+        if self.shared_by_servers() {
+            let heard = Moderated {
+                origin: self.origin.clone(),
+                name,
+                action: order.action,
+                table: order
+                    .table
+                    .clone()
+                    .filter(|_| order.action == ModAction::Kick),
+                reason: imposed.reason.clone(),
+                until_ms: imposed.until_ms,
+            };
+            let payload =
+                serde_json::to_string(&heard).map_err(|e| LedgerError::Corrupt(e.to_string()))?;
+            sqlx::query("SELECT pg_notify($1, $2)")
+                .bind(super::MODERATED)
+                .bind(payload)
+                .execute(&mut *tx)
+                .await?;
+        }
         tx.commit().await?;
         Ok(imposed)
+    }
+
+    /// A moderator's action another server on the ledger imposed, as heard on [`super::MODERATED`]: none for one
+    /// this server imposed itself (it carried it out as it did) or a payload that does not read.
+    pub fn heard_moderated(&self, payload: &str) -> Option<Moderated> {
+        match serde_json::from_str::<Moderated>(payload) {
+            Ok(heard) => (heard.origin != self.origin).then_some(heard),
+            Err(e) => {
+                tracing::warn!(
+                    "a moderator's action heard from the ledger does not read: {e}: {payload}"
+                );
+                None
+            }
+        }
     }
 
     /// Whether the account `by` moderates now: a moderator's or an admin's role, and not banned.
