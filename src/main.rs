@@ -70,6 +70,10 @@ struct Cli {
     #[cfg(not(target_arch = "wasm32"))]
     #[arg(long, value_name = "URL")]
     server: Option<String>,
+    /// Watch again a round the casino kept (the one --server names; in the browser, the page's own): TABLE/ROUND, as
+    /// in its link `/hand/TABLE/ROUND`.
+    #[arg(long, value_name = "TABLE/ROUND", value_parser = parse_hand)]
+    hand: Option<(String, u64)>,
     /// Write the hands kept in the history to FILE (`.csv`: a header row and a row a hand; `.json`: every hand
     /// with its cards and decisions, and the totals) and exit.
     #[cfg(not(target_arch = "wasm32"))]
@@ -82,6 +86,19 @@ enum Pace {
     Normal,
     Fast,
     Instant,
+}
+
+fn parse_hand(text: &str) -> Result<(String, u64), String> {
+    let (table, round) = text
+        .rsplit_once('/')
+        .ok_or_else(|| format!("`{text}` is not TABLE/ROUND, e.g. las-vegas-strip/12"))?;
+    let round = round
+        .parse::<u64>()
+        .map_err(|_| format!("`{round}` in `{text}` is not a round's number"))?;
+    if table.is_empty() {
+        return Err(format!("`{text}` names no table: TABLE/ROUND"));
+    }
+    Ok((table.to_string(), round))
 }
 
 fn parse_size(text: &str) -> Result<(u32, u32), String> {
@@ -201,6 +218,7 @@ fn main() -> ExitCode {
         advisor: cli.advisor,
         coach: cli.coach,
         layout: cli.layout,
+        hand: cli.hand,
         bet: cli
             .bet
             .map(|dollars| holecard::engine::Cents::units(i64::from(dollars))),

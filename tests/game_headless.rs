@@ -975,7 +975,7 @@ fn exported(csv: &Path) -> (Vec<u64>, i64, i64) {
 #[test]
 fn the_title_opens_the_kept_sitting_or_says_why_not() {
     use holecard::game::keep::slot::Saved;
-    use holecard::game::model::seat::{OpenRefused, OpenTable};
+    use holecard::game::model::seat::{OpenRefused, OpenTable, Replayed};
     use holecard::host::history::PlayedHand;
     let mut app = human_app(&[Ten, Ten, Nine, Nine, Six, Ten, Five]);
     bet_25_and_deal(&mut app);
@@ -1023,7 +1023,7 @@ fn the_title_opens_the_kept_sitting_or_says_why_not() {
         yours: true,
     };
     app.world_mut()
-        .insert_resource(OpenTable::Replay(vec![stranger]));
+        .insert_resource(OpenTable::Replay(Replayed::Own(vec![stranger])));
     settle(&mut app);
     assert_eq!(screen(&app), Screen::Title);
     let refused = app
@@ -1229,7 +1229,7 @@ fn a_match_played_until_broke_ends_saying_who_went_broke() {
 #[test]
 fn a_kept_round_replays_on_the_felt_as_it_was_and_keeps_nothing() {
     use holecard::game::keep::history::Kept;
-    use holecard::game::model::seat::{OpenTable, Replay};
+    use holecard::game::model::seat::{OpenTable, Replay, Replayed};
     let level = Level::load_or_default(None).expect("the default level");
     let mut app = headless::app_with(level, 11, Speed::Instant, true).expect("the app");
     // Rounds with the player's seat played by the book, until one with a split or a double is kept.
@@ -1258,7 +1258,7 @@ fn a_kept_round_replays_on_the_felt_as_it_was_and_keeps_nothing() {
     app.update();
     // Asked for as the hand history's Replay button asks: the game's own table opens on it.
     app.world_mut()
-        .insert_resource(OpenTable::Replay(round.clone()));
+        .insert_resource(OpenTable::Replay(Replayed::Own(round.clone())));
     let shown = run_until(&mut app, |app, _| {
         let world = app.world();
         world.get_resource::<Replay>().is_some_and(|r| {

@@ -589,9 +589,11 @@ fn the_game_checks_the_shoe_the_casino_reveals_and_says_so() {
     }
     let checked = &at_casino(&app).checked;
     assert_eq!(checked.len(), 1, "{checked:?}");
-    let verified = checked[0].outcome.as_ref().expect("the shoe checks out");
+    let (table, checked) = &checked[0];
+    assert_eq!(*table, at_casino(&app).lobby[0].id);
+    let verified = checked.outcome.as_ref().expect("the shoe checks out");
     assert!(verified.cards >= 20, "{verified:?}");
-    let said = checked[0].words();
+    let said = checked.words();
     assert!(
         said.starts_with("Shoe 1 checks out: the ") && said.contains(" cards you saw are the ones"),
         "{said}"
@@ -835,4 +837,167 @@ fn the_games_client_plays_at_tables_of_both_servers_of_a_cluster() {
     drop(script);
     psql(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"));
     let _ = std::fs::remove_dir_all(&run);
+}
+
+/// The events the felt showed, in order (the table's `Shown` messages).
+#[derive(Resource, Default)]
+struct ShownEvents(Vec<holecard::engine::Event>);
+
+/// The events shown from round `round`'s start to its end.
+fn round_shown(app: &App, round: u64) -> Vec<holecard::engine::Event> {
+    use holecard::engine::Event;
+    let shown = &app.world().resource::<ShownEvents>().0;
+    let start = shown
+        .iter()
+        .rposition(|e| matches!(e, Event::RoundStarted { round: r } if *r == round))
+        .expect("the round started on the felt");
+    let end = start
+        + shown[start..]
+            .iter()
+            .position(|e| matches!(e, Event::RoundEnded { .. }))
+            .expect("the round ended on the felt");
+    shown[start..=end].to_vec()
+}
+
+/// Watching a kept round again: the player's hands page asks the casino for it, the felt opens on the table as a
+/// spectator saw it and shows the round as it was shown live (event for event what the seated player saw, the
+/// dealer's face-down card turned only where it was), nothing goes over the connection, Watch again shows it once
+/// more, and a round the casino does not keep is said so on the page.
+#[test]
+fn a_round_the_casino_kept_is_watched_again_on_the_felt_as_it_was_shown() {
+    use holecard::engine::Event;
+    use holecard::game::model::seat::{OpenTable, Replay};
+    let _one = one_at_a_time();
+    let casino = Casino::start("replay");
+    let address = Address::parse(&format!("ws://127.0.0.1:{}", casino.port)).expect("an address");
+    let mut app = headless::app_online(Online::apart(address), Speed::Instant).expect("the app");
+    app.init_resource::<ShownEvents>().add_systems(
+        Update,
+        (|mut shown: MessageReader<holecard::game::model::table::Shown>,
+          mut kept: ResMut<ShownEvents>| {
+            kept.0.extend(shown.read().map(|s| s.0));
+        })
+        .after(holecard::game::model::screen::RoundSet::Present),
+    );
+    log_in(&mut app, "Rae", "a round to watch", true);
+    run_until(&mut app, 30, "the lobby", |app| {
+        at_casino(app).is_open() && !at_casino(app).lobby.is_empty()
+    });
+    let seat = sit_at_the_first_table(&mut app);
+    let table = at_casino(&app).table.clone().expect("at a table").id;
+    let before = bet_25_and_deal(&mut app);
+    play_out_the_round(&mut app, seat, before);
+    let round = before + 1;
+    let live = round_shown(&app, round);
+    assert!(live.len() > 6, "{live:?}");
+    // The round is kept a moment after it is settled.
+    let start = Instant::now();
+    while casino
+        .get(&format!("/api/hand/{table}/{round}"), "")
+        .contains("is not kept")
+    {
+        assert!(start.elapsed() < Duration::from_secs(20), "never kept");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+
+    // From the hands page on the Title.
+    app.world_mut()
+        .resource_mut::<NextState<Screen>>()
+        .set(Screen::Title);
+    run_until(&mut app, 10, "the Title", |app| {
+        *app.world().resource::<State<Screen>>().get() == Screen::Title
+    });
+    let watched_to_the_end = |app: &mut App| {
+        *app.world().resource::<State<Screen>>().get() == Screen::Table
+            && app.world().get_resource::<Replay>().is_some_and(|replay| {
+                replay.done(
+                    app.world().resource::<SeatView>(),
+                    app.world().resource::<Beats>(),
+                )
+            })
+    };
+    ask(
+        &mut app,
+        CasinoRequest::WatchAgain {
+            table: table.clone(),
+            round,
+        },
+    );
+    run_until(&mut app, 30, "the round watched again", watched_to_the_end);
+    let replay = app.world().resource::<Replay>().clone();
+    assert_eq!(replay.short_label(), format!("Replay · round {round}"));
+    let holecard::game::model::seat::Replayed::Casino { link, .. } = &replay.round else {
+        panic!("a casino's round: {replay:?}");
+    };
+    assert_eq!(
+        *link,
+        format!("http://127.0.0.1:{}/hand/{table}/{round}", casino.port)
+    );
+    assert_eq!(
+        app.world().resource::<SeatView>().0.viewer(),
+        holecard::engine::Viewer::Spectator,
+        "watched, not sat at"
+    );
+    let again = round_shown(&app, round);
+    assert_eq!(again, live, "the round as the seated player saw it");
+    let turned = again
+        .iter()
+        .position(|e| matches!(e, Event::HoleCardRevealed { .. }));
+    let dealt_down = again
+        .iter()
+        .position(|e| matches!(e, Event::HoleCardDealt))
+        .expect("the dealer's face-down card");
+    if let Some(turned) = turned {
+        assert!(turned > dealt_down, "{again:?}");
+    }
+    assert!(
+        at_casino(&app).table.is_none(),
+        "no table of the casino's joined to watch it"
+    );
+
+    // Watch again: the same round once more, from its start.
+    let shown_before = app.world().resource::<ShownEvents>().0.len();
+    app.world_mut()
+        .insert_resource(OpenTable::Replay(replay.round.clone()));
+    app.world_mut()
+        .resource_mut::<NextState<Screen>>()
+        .set(Screen::Title);
+    run_until(&mut app, 10, "the felt closing", |app| {
+        *app.world().resource::<State<Screen>>().get() == Screen::Title
+            || app.world().resource::<ShownEvents>().0.len() > shown_before
+    });
+    run_until(&mut app, 30, "the round watched once more", |app| {
+        app.world().resource::<ShownEvents>().0.len() > shown_before && watched_to_the_end(app)
+    });
+    assert_eq!(round_shown(&app, round), live);
+
+    // A round the casino does not keep.
+    app.world_mut()
+        .resource_mut::<NextState<Screen>>()
+        .set(Screen::Title);
+    run_until(&mut app, 10, "the Title", |app| {
+        *app.world().resource::<State<Screen>>().get() == Screen::Title
+            && app.world().get_resource::<Replay>().is_none()
+    });
+    ask(
+        &mut app,
+        CasinoRequest::WatchAgain {
+            table: table.clone(),
+            round: 999,
+        },
+    );
+    run_until(&mut app, 20, "the casino's answer", |app| {
+        at_casino(app).problem.is_some()
+    });
+    let said = at_casino(&app).problem.clone().unwrap_or_default();
+    assert!(
+        said.starts_with(&format!(
+            "Cannot watch that round again: Round 999 at {table}"
+        )) && said.contains("is not kept here"),
+        "{said}"
+    );
+    assert_eq!(
+        *app.world().resource::<State<Screen>>().get(),
+        Screen::Title
+    );
 }

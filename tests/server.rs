@@ -525,6 +525,22 @@ fn the_server_serves_the_browser_build_and_the_lobby_over_http(db: &Db) {
         get("/../Cargo.toml").starts_with("HTTP/1.1 4"),
         "nothing outside the folder"
     );
+    // A round's link opens the page on it (the page's files are named from its root); one that is not a round is not
+    // a page.
+    let link = get("/hand/strip/12");
+    assert!(link.starts_with("HTTP/1.1 303"), "{link}");
+    assert_eq!(
+        header(&link, "location").as_deref(),
+        Some("/?hand=strip%2F12"),
+        "{link}"
+    );
+    let odd = get("/hand/a%20table/3");
+    assert_eq!(
+        header(&odd, "location").as_deref(),
+        Some("/?hand=a%20table%2F3"),
+        "{odd}"
+    );
+    assert!(get("/hand/strip/twelve").starts_with("HTTP/1.1 404"));
     let lobby = get("/api/tables");
     assert!(lobby.contains(r#""id":"strip""#), "{lobby}");
     // Each table's exact house edge comes into the lobby once the server has worked it out (a moment, or a few

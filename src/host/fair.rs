@@ -219,9 +219,61 @@ pub struct Checked {
     pub shoe: u64,
     /// Its cards where its seed deals them, or the first that is not (or a seed that is not the one committed to).
     pub outcome: Result<Verified, FairError>,
+    /// What was announced before its first card.
+    pub commitment: Commitment,
+    /// The seed revealed after its last card, as revealed.
+    pub seed: String,
+    /// Its cards as they were seen.
+    pub watch: ShoeWatch,
+}
+
+/// One place of a shoe dealt again from its seed, beside what was seen there.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Place {
+    /// The card the seed deals there.
+    pub dealt: Card,
+    /// What was seen there.
+    pub seen: Sight,
+}
+
+/// What was seen at one place of a shoe.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Sight {
+    /// Dealt before the watch began (the table was joined mid-shoe).
+    Before,
+    /// Shown face up: this card.
+    Shown(Card),
+    /// Out of the shoe unseen: burned, or a face-down card never turned.
+    Unseen,
+    /// Never dealt: left behind the cut card.
+    Left,
 }
 
 impl Checked {
+    /// The shoe dealt again from the revealed seed, place by place, beside what was seen: none when the seed is not
+    /// one.
+    pub fn card_for_card(&self) -> Option<Vec<Place>> {
+        let seed = seed_from_hex(&self.seed).ok()?;
+        let order = shoe_from_seed(self.commitment.decks, seed);
+        Some(
+            order
+                .into_iter()
+                .enumerate()
+                .map(|(place, dealt)| {
+                    let seen = match place.checked_sub(self.watch.from) {
+                        None => Sight::Before,
+                        Some(i) => match self.watch.seen.get(i) {
+                            Some(Some(card)) => Sight::Shown(*card),
+                            Some(None) => Sight::Unseen,
+                            None => Sight::Left,
+                        },
+                    };
+                    Place { dealt, seen }
+                })
+                .collect(),
+        )
+    }
+
     /// What the check found, in words for the player.
     pub fn words(&self) -> String {
         match &self.outcome {
@@ -246,6 +298,13 @@ impl ShoeChecks {
         let shoe = view.shoe();
         let drawn = shoe.total_cards().saturating_sub(shoe.remaining as usize);
         self.shoe = commitment.map(|c| (c, ShoeWatch::joined(drawn)));
+    }
+
+    /// The shoe being followed: its commitment and the cards out of it since the watch began.
+    pub fn following(&self) -> Option<(&Commitment, usize)> {
+        self.shoe
+            .as_ref()
+            .map(|(commitment, watch)| (commitment, watch.seen.len()))
     }
 
     /// Some of the shoe's news was not heard: its cards cannot be placed, so it is not checked.
@@ -281,6 +340,9 @@ impl ShoeChecks {
                 Some(Checked {
                     shoe: commitment.shoe,
                     outcome,
+                    commitment,
+                    seed: seed.clone(),
+                    watch,
                 })
             }
             _ => None,
@@ -373,5 +435,78 @@ mod tests {
         let wrong = seed_from_hex("abc").expect_err("not a seed");
         assert!(wrong.to_string().contains("64 hex digits"), "{wrong}");
         assert!(seed_from_hex(&"g".repeat(64)).is_err());
+    }
+
+    /// A shoe followed from its commitment to its reveal: checked, and dealt again place by place beside what was seen
+    /// (joined two cards in: those two before the watch, the hole card unseen until turned, the rest left).
+    #[test]
+    fn a_checked_shoe_is_dealt_again_place_by_place_beside_what_was_seen() {
+        use crate::engine::Event;
+        use crate::host::News;
+        let seed = seed_from_number(42);
+        let order = shoe_from_seed(1, seed);
+        let committed = Commitment {
+            shoe: 3,
+            decks: 1,
+            sha256: commitment(&seed),
+        };
+        let mut checks = ShoeChecks::new();
+        assert_eq!(checks.hear(&News::ShoeCommitted(committed.clone())), None);
+        let news = [
+            Event::Burned,
+            Event::Dealt {
+                card: order[1],
+                to: crate::engine::Spot::Dealer,
+            },
+            Event::HoleCardDealt,
+            Event::Dealt {
+                card: order[3],
+                to: crate::engine::Spot::Dealer,
+            },
+        ];
+        for event in news {
+            assert_eq!(checks.hear(&News::Event(event)), None);
+        }
+        assert_eq!(checks.following().map(|(c, n)| (c.shoe, n)), Some((3, 4)));
+        let checked = checks
+            .hear(&News::ShoeRevealed {
+                shoe: 3,
+                seed: hex(&seed),
+            })
+            .expect("checked at the reveal");
+        assert_eq!(
+            checked.outcome,
+            Ok(Verified {
+                cards: 2,
+                unseen: 2
+            })
+        );
+        assert!(
+            checked
+                .words()
+                .starts_with("Shoe 3 checks out: the 2 cards")
+        );
+        let places = checked.card_for_card().expect("the seed reads");
+        assert_eq!(places.len(), 52);
+        assert!(places.iter().zip(&order).all(|(p, card)| p.dealt == *card));
+        let sights: Vec<Sight> = places.iter().take(5).map(|p| p.seen).collect();
+        assert_eq!(
+            sights,
+            [
+                Sight::Unseen,
+                Sight::Shown(order[1]),
+                Sight::Unseen,
+                Sight::Shown(order[3]),
+                Sight::Left
+            ]
+        );
+        // Joined mid-shoe: the cards before are marked so.
+        let mut late = checked.clone();
+        late.watch.from = 2;
+        let places = late.card_for_card().expect("the seed reads");
+        assert_eq!(places[1].seen, Sight::Before);
+        assert_eq!(places[2].seen, Sight::Unseen);
+        late.seed = "not a seed".into();
+        assert_eq!(late.card_for_card(), None);
     }
 }

@@ -311,6 +311,24 @@ pub struct Replay {
     pub news: Vec<(u64, News)>,
 }
 
+impl Replay {
+    /// Where a kept round is watched again, from the casino's root: `/hand/TABLE/ROUND` (the table's id escaped as
+    /// one part of a path; its API is the same under `/api`).
+    pub fn path(table: &str, round: u64) -> String {
+        let table: String = table
+            .bytes()
+            .map(|b| {
+                if b.is_ascii_alphanumeric() || b"-_.".contains(&b) {
+                    char::from(b).to_string()
+                } else {
+                    format!("%{b:02X}")
+                }
+            })
+            .collect();
+        format!("/hand/{table}/{round}")
+    }
+}
+
 /// One line of the leaderboard (`GET /api/leaderboard`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Standing {

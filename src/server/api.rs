@@ -493,7 +493,7 @@ async fn hand(
         None => Err(error(
             StatusCode::NOT_FOUND,
             format!(
-                "round {number} of the table {table:?} is not kept here (rounds are kept {} days)",
+                "round {number} at {table} is not kept here (rounds are kept {} days)",
                 shared.keep_replays_days
             ),
         )),

@@ -260,15 +260,17 @@ pub async fn router(config: &Config) -> Result<Router, ServerError> {
     }
     let app = app.merge(api::routes()).with_state(shared);
     let app = match &config.web {
-        Some(dir) if dir.join("index.html").is_file() => app.fallback_service(
-            Router::new()
-                .fallback_service(
-                    tower_http::services::ServeDir::new(dir)
-                        .precompressed_br()
-                        .precompressed_gzip(),
-                )
-                .layer(axum::middleware::from_fn(web::keeping_rules)),
-        ),
+        Some(dir) if dir.join("index.html").is_file() => app
+            .route("/hand/{table}/{round}", get(web::watch_again))
+            .fallback_service(
+                Router::new()
+                    .fallback_service(
+                        tower_http::services::ServeDir::new(dir)
+                            .precompressed_br()
+                            .precompressed_gzip(),
+                    )
+                    .layer(axum::middleware::from_fn(web::keeping_rules)),
+            ),
         _ => app.fallback(web::not_found),
     };
     // Every route: a body declared larger than anything here reads is refused before it is read, a body must come

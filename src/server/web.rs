@@ -65,6 +65,24 @@ pub(super) async fn errors_as_json(
     Response::from_parts(parts, Body::from(body))
 }
 
+/// A round's link (`/hand/TABLE/ROUND`, as the game gives it to share): the browser build, opened to watch that round
+/// again (`/?hand=TABLE/ROUND`: the page's files are named from its root). The round itself comes from
+/// `/api/hand/TABLE/ROUND`, which says when it is not kept.
+pub(super) async fn watch_again(
+    axum::extract::Path((table, round)): axum::extract::Path<(String, String)>,
+) -> Response {
+    let Ok(round) = round.parse::<u64>() else {
+        return super::error::json_error(
+            StatusCode::NOT_FOUND,
+            format!("{round:?} is not a round's number"),
+        );
+    };
+    // The game reads `hand=TABLE/ROUND` from the page's address: the path's own escapes, and its slash escaped too.
+    let path = super::protocol::Replay::path(&table, round);
+    let hand = path.trim_start_matches("/hand/").replacen('/', "%2F", 1);
+    axum::response::Redirect::to(&format!("/?hand={hand}")).into_response()
+}
+
 /// No such page (no browser build is served here, or no route by that name).
 pub(super) async fn not_found() -> Response {
     (StatusCode::NOT_FOUND, "no such page here").into_response()

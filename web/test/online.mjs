@@ -9,7 +9,10 @@
 // mid-round, gets its seat and its chips back. It saves each page's screenshots and one of the three side by side
 // in web/test-output/online-*.png. The login page, the lobby and the table with its chat pass the game's layout
 // check (`?layout`: words of 13 px at least, targets of 44×44 on a phone, nothing over anything, nothing off the
-// screen) on Ann's page at 1280×720 and on Dee's phone. It fails on any page error, Rust panic or error logged.
+// screen) on Ann's page at 1280×720 and on Dee's phone. Then the round is watched again from its link: Eve opens
+// `/hand/TABLE/1` on a desktop and must see it told line for line as Cleo watched it live, the kept round showing the
+// dealer's second card face down until it was turned; Fay opens it on a phone (its end under the layout check) and
+// watches it again. It fails on any page error, Rust panic or error logged.
 import { casino, launch } from './serve.mjs';
 import { PHONE_AGENT, Table, lookAt, phonePage, root, shots, sleep } from './page.mjs';
 import fs from 'node:fs';
@@ -255,6 +258,61 @@ try {
       + `<img style="width:636px" src="data:image/png;base64,${pictures[n]}"><figcaption>${n}</figcaption></figure>`).join('')
   }</body>`);
   await board.screenshot({ path: path.join(shots, 'online-side-by-side.png') });
+
+  // Round 1 watched again from its link, as anyone would open it: on a desktop through `/hand/TABLE/1` (the server
+  // sends the page there), on a phone at the page's own address for it. The pages that played go first: software
+  // drawing is slow enough with two.
+  for (const table of [ann, bob, cleo]) await table.page.context().close();
+  const watcher = async (name, page, address) => {
+    const table = new Table(page, name);
+    pages.push(table);
+    const kept = new Promise((resolve) => page.on('response', async (response) => {
+      if (new URL(response.url()).pathname.startsWith('/api/hand/')) resolve(await response.json());
+    }));
+    await page.goto(address);
+    await table.mark('holecard-ready');
+    await waitLog(table, new RegExp(`^watching round 1 of ${tableId} again$`));
+    return { table, kept: await kept };
+  };
+  const desktop = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+  const eve = await watcher('Eve', await desktop.newPage(), `${base}/hand/${tableId}/1`);
+  if (new URL(eve.table.page.url()).search !== `?hand=${tableId}%2F1`) {
+    throw new Error(`the link opened ${eve.table.page.url()}`);
+  }
+  // What the casino kept shows no face-down card: the dealer's second card comes as "a card face down", and until
+  // it is turned the only dealer's card dealt face up is the upcard.
+  const news = eve.kept.news.map(([, item]) => JSON.stringify(item));
+  const turned = news.findIndex((item) => item.includes('"HoleCardRevealed"'));
+  const downAt = news.findIndex((item) => item.includes('"HoleCardDealt"'));
+  const upBefore = news.slice(0, turned).filter((item) => item.includes('"Dealt":{"to":"Dealer"')).length;
+  if (downAt < 0 || (turned >= 0 && (turned < downAt || upBefore !== 1))) {
+    throw new Error(`the kept round shows the dealer's cards so: face down at ${downAt}, turned at ${turned}, `
+      + `${upBefore} face up before:\n${news.join('\n')}`);
+  }
+  await eve.table.line(/^Dealer/, 60_000);
+  await eve.table.shot('online-replay-dealt');
+  const story = (table) => table.lines.slice(table.lines.indexOf('— Round 1 —'));
+  await eve.table.until('the round watched to its end', () => settled(eve.table), 120_000);
+  await sleep(3000);
+  const again = story(eve.table);
+  // The round as Cleo watched it live, line for line (Cleo's log may go on past the round's end).
+  if (again.length < 12 || again.some((l, i) => l !== c[i])) {
+    throw new Error(`the round watched again is not the one Cleo watched:\n${again.join('\n')}\n---\n${c.join('\n')}`);
+  }
+  report.watchedAgain = `round 1 from /hand/${tableId}/1: ${again.length} lines, the same as Cleo's; the dealer's `
+    + `card face down at news ${downAt}, turned at ${turned}`;
+  await eve.table.shot('online-replay-end');
+  eve.table.check();
+  await eve.table.page.context().close();
+
+  const fay = await watcher('Fay', (await phonePage(phone, PHONE_AGENT)).page, `${base}/?hand=${tableId}%2F1&layout`);
+  await fay.table.until('the round watched to its end on a phone', () => settled(fay.table), 120_000);
+  await fay.table.widget('Watch again', { timeout: 60_000 });
+  await looked(fay.table, 'online-phone-replay');
+  await fay.table.tap('Watch again', true);
+  await fay.table.until('the round shown again', () => count(fay.table, /^— Round 1 —$/) > 1, 60_000);
+  fay.table.check();
+  report.phoneReplay = 'Fay watched round 1 on a phone from its link, and again';
   console.log(JSON.stringify(report, null, 2));
   if (faults.length) throw new Error(`layout faults:\n${faults.join('\n')}`);
 } catch (error) {

@@ -3,7 +3,7 @@
 
 use crate::game::keep::slot::Saved;
 use crate::game::model::screen::Screen;
-use crate::game::model::seat::{OpenRefused, OpenTable};
+use crate::game::model::seat::{OpenRefused, OpenTable, Replayed};
 use crate::game::model::session::Session;
 use bevy::prelude::*;
 
@@ -17,7 +17,10 @@ pub(crate) fn answer_requests(
     mut next: ResMut<NextState<Screen>>,
     mut commands: Commands,
 ) {
-    let Some(request) = request else {
+    // A casino's round is its driver's to show.
+    let Some(request) =
+        request.filter(|r| !matches!(**r, OpenTable::Replay(Replayed::Casino { .. })))
+    else {
         return;
     };
     commands.remove_resource::<OpenTable>();
@@ -28,16 +31,19 @@ pub(crate) fn answer_requests(
             .and_then(|sitting| sitting.restore())
             .map(|restore| commands.insert_resource(restore))
             .map_err(|problem| format!("Cannot resume: {problem}")),
-        OpenTable::Replay(round) => crate::game::local::replay::prepare(round, &session)
-            .map(|(restore, replay, script)| {
-                commands.insert_resource(restore);
-                commands.insert_resource(replay);
-                commands.insert_resource(script);
-            })
-            .map_err(|problem| {
-                let round = round.first().map_or(0, |hand| hand.round);
-                format!("Cannot replay round {round}: {problem}")
-            }),
+        OpenTable::Replay(Replayed::Casino { .. }) => return,
+        OpenTable::Replay(Replayed::Own(round)) => {
+            crate::game::local::replay::prepare(round, &session)
+                .map(|(restore, replay, script)| {
+                    commands.insert_resource(restore);
+                    commands.insert_resource(replay);
+                    commands.insert_resource(script);
+                })
+                .map_err(|problem| {
+                    let round = round.first().map_or(0, |hand| hand.round);
+                    format!("Cannot replay round {round}: {problem}")
+                })
+        }
     };
     match opened {
         Ok(()) => {

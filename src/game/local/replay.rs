@@ -7,7 +7,7 @@ use crate::engine::{Command, TableState};
 use crate::game::keep::sitting::Restore;
 use crate::game::local::table::HostedTable;
 use crate::game::model::screen::Screen;
-use crate::game::model::seat::Replay;
+use crate::game::model::seat::{Replay, Replayed};
 use crate::game::model::session::Session;
 use crate::game::model::table::Beats;
 use crate::host::history::PlayedHand;
@@ -61,7 +61,7 @@ pub fn prepare(
         recorder: None,
     };
     let shown = Replay {
-        round: round.to_vec(),
+        round: Replayed::Own(round.to_vec()),
         dealt: replay.commands.is_empty(),
     };
     Ok((restore, shown, ReplayScript(replay.commands.into())))

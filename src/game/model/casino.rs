@@ -79,6 +79,8 @@ pub enum Asked {
     History,
     /// `POST /api/logout`.
     Logout,
+    /// `GET /api/hand/TABLE/ROUND`: a kept round, to watch again.
+    Hand,
 }
 
 /// A casino as the pages show it.
@@ -116,8 +118,8 @@ pub struct Casino {
     pub back_to_lobby: bool,
     /// The table's shoes as the player follows them, each checked against its seed when revealed.
     pub shoes: crate::host::fair::ShoeChecks,
-    /// The shoes checked at this casino, oldest first.
-    pub checked: Vec<crate::host::fair::Checked>,
+    /// The shoes checked at this casino, oldest first, each with its table's id.
+    pub checked: Vec<(String, crate::host::fair::Checked)>,
 }
 
 impl Casino {
@@ -202,6 +204,13 @@ pub enum CasinoRequest {
     Leaderboard,
     /// The player's own hands as the casino kept them.
     Hands,
+    /// A round the casino kept, watched again on the felt as its table showed it (anyone may: it needs no account).
+    WatchAgain {
+        /// The table's id.
+        table: String,
+        /// The round.
+        round: u64,
+    },
     /// Say a line at the table.
     Chat(String),
 }

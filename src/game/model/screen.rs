@@ -100,6 +100,8 @@ pub enum Menu {
     Leaderboard,
     /// The player's own hands as the casino kept them.
     ServerHands,
+    /// The casino's shoes as the player followed them, each checked card for card against its revealed seed.
+    Shoes,
     /// The table's basic-strategy chart and index plays.
     Strategy,
     /// Drills: flash cards, counting down a deck, true counts, index plays, and the progress they keep.

@@ -6,7 +6,8 @@
 //!   [`Choice`](crate::game::model::coach::Choice) for a play);
 //! - asks for a table to open on a sitting kept or a round replayed: [`OpenTable`], answered by the driver that can
 //!   (the table opens, or [`OpenRefused`] says why not);
-//! - watches a replay: [`Replay`], filled by the driver that deals it.
+//! - watches a replay: [`Replay`], filled by the driver that deals it (the game's own rounds by the game's table, a
+//!   casino's by the casino's driver).
 
 use crate::engine::{Phase, TableState};
 use crate::game::model::table::{Beats, SeatView};
@@ -14,12 +15,39 @@ use crate::host::history::PlayedHand;
 use bevy::prelude::*;
 
 /// A table the player asked to open, waiting on the Title for the driver that opens it.
-#[derive(Resource, Clone, Debug, PartialEq, Eq)]
+#[derive(Resource, Clone, Debug, PartialEq)]
 pub enum OpenTable {
     /// Sit back down at the sitting kept from last time, where the player got up.
     Resume,
-    /// Deal a kept round again on the felt (one seat's hands of one round, as kept; never empty).
-    Replay(Vec<PlayedHand>),
+    /// Show a kept round again on the felt.
+    Replay(Replayed),
+}
+
+/// A round kept to be shown again on the felt.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Replayed {
+    /// One seat's hands of a round the game kept (never empty), dealt again by the game's own table.
+    Own(Vec<PlayedHand>),
+    /// A round a casino kept, as its table showed it, shown by the casino's driver; with its link
+    /// (`http://host/hand/TABLE/ROUND`) to give to others.
+    Casino {
+        /// The round as the casino kept it.
+        kept: std::sync::Arc<crate::protocol::Replay>,
+        /// Where anyone can watch it again.
+        link: String,
+    },
+}
+
+impl Replayed {
+    /// The round's number and the table's name.
+    pub fn round_and_table(&self) -> Option<(u64, &str)> {
+        match self {
+            Replayed::Own(hands) => hands
+                .first()
+                .map(|first| (first.round, first.table.as_str())),
+            Replayed::Casino { kept, .. } => Some((kept.round, kept.name.as_str())),
+        }
+    }
 }
 
 /// Why the last [`OpenTable`] could not be done, in words, for the page that asked.
@@ -30,25 +58,27 @@ pub struct OpenRefused(pub Option<String>);
 /// it.
 #[derive(Resource, Clone, Debug)]
 pub struct Replay {
-    /// The round as kept (to replay again; never empty).
-    pub round: Vec<PlayedHand>,
-    /// Every command of the round has been given to the table.
+    /// The round as kept (to replay again).
+    pub round: Replayed,
+    /// Everything of the round has been given to the table.
     pub dealt: bool,
 }
 
 impl Replay {
     /// What the banner says: `Replay · round 12 at Las Vegas Strip`.
     pub fn label(&self) -> String {
-        self.round.first().map_or_else(String::new, |first| {
-            format!("Replay · round {} at {}", first.round, first.table)
-        })
+        self.round
+            .round_and_table()
+            .map_or_else(String::new, |(round, table)| {
+                format!("Replay · round {round} at {table}")
+            })
     }
 
     /// Which round it is, where the table's name shows already: "Replay · round 199".
     pub fn short_label(&self) -> String {
-        self.round.first().map_or_else(String::new, |first| {
-            format!("Replay · round {}", first.round)
-        })
+        self.round
+            .round_and_table()
+            .map_or_else(String::new, |(round, _)| format!("Replay · round {round}"))
     }
 
     /// Every command has been given and shown: the round is over on the felt.
@@ -58,5 +88,8 @@ impl Replay {
 }
 
 pub(crate) fn plugin(app: &mut App) {
-    app.init_resource::<OpenRefused>();
+    use crate::game::model::frames::{DrawWhile, Redraw};
+    // A table asked for opens on the next frames, whatever woke the window to ask (a tap, or an answer off the frame).
+    app.init_resource::<OpenRefused>()
+        .draw_while(Redraw::EveryFrame, resource_exists::<OpenTable>);
 }

@@ -48,6 +48,8 @@ pub struct Online {
     pub(super) was_open: bool,
     /// The connection is to move to `address` (a table held by another of the casino's servers).
     pub(super) moving: bool,
+    /// A kept round the casino sent back, to open on the felt.
+    pub(super) kept_round: Option<Replayed>,
 }
 
 impl Online {
@@ -104,6 +106,7 @@ impl Online {
             seat_token: None,
             was_open: false,
             moving: false,
+            kept_round: None,
         }
     }
 
@@ -211,6 +214,13 @@ impl Online {
         );
     }
 
+    /// Asks for a round the casino kept, to watch it again on the felt (it opens when the answer comes).
+    pub fn watch_again(&mut self, casino: &mut Casino, table: &str, round: u64) {
+        casino.problem = None;
+        let path = crate::protocol::Replay::path(table, round);
+        self.ask(casino, Asked::Hand, &format!("/api{path}"), None);
+    }
+
     /// Asks for the account's own hands.
     pub fn ask_history(&mut self, casino: &mut Casino) {
         casino.history = None;
@@ -246,6 +256,7 @@ impl Online {
             CasinoRequest::Reset => self.send(ClientMessage::Reset {}),
             CasinoRequest::Leaderboard => self.ask_leaderboard(casino),
             CasinoRequest::Hands => self.ask_history(casino),
+            CasinoRequest::WatchAgain { table, round } => self.watch_again(casino, &table, round),
             // A line that starts with `/` is a command (a report, a block, a moderator's action, `/help`).
             CasinoRequest::Chat(text) => match crate::protocol::typed(&text) {
                 crate::protocol::Typed::Send(message) => self.send(message),

@@ -83,6 +83,16 @@ impl Address {
         )
     }
 
+    /// A page of this casino as people open it: `http://host:port/path` (`https://` behind TLS).
+    pub fn page(&self, path: &str) -> String {
+        let scheme = if self.ws.starts_with("wss://") {
+            "https"
+        } else {
+            "http"
+        };
+        format!("{scheme}://{}{path}", self.host())
+    }
+
     /// What to show of it: the host.
     pub fn host(&self) -> &str {
         self.ws

@@ -5,16 +5,19 @@
 //! asks of the casino (the model's [`CasinoRequest`]) is done here, with what the pages show of it kept in the
 //! model's [`Casino`]. This room keeps the connection (reconnecting with back-off and taking the seat back) and the
 //! account's session: the connection and the account (`client`), the messages in and out (`wire`), the player at a
-//! casino's table (`seat`) and the network itself (`link`, the one file that names a client crate). Uses the model
+//! casino's table (`seat`), a round the casino kept watched again (`watch`) and the network itself (`link`, the one
+//! file that names a client crate). Uses the model
 //! and the store (for the kept session); it never names the game's own host.
 
 mod client;
 pub mod link;
 mod seat;
+mod watch;
 mod wire;
 
 pub use client::*;
 pub use seat::*;
+use watch::*;
 use wire::*;
 
 use crate::engine::{Phase, SeatId, TableState, TableView};
@@ -24,6 +27,7 @@ use crate::game::model::player::{
     BetSlip, Intent, Pending, PlayOptions, deal_refusal, slip_change, stands_on_21,
 };
 use crate::game::model::screen::{RoundSet, Screen};
+use crate::game::model::seat::{Replay, Replayed};
 use crate::game::model::session::{HomeSession, Session};
 use crate::game::model::table::{Beats, Occupants, OnlineTable, SeatView};
 use crate::game::store::Store;
@@ -72,10 +76,35 @@ pub(crate) fn plugin(app: &mut App) {
         )
         .add_systems(
             Update,
+            open_when_answered
+                .after(Wire)
+                .run_if(resource_exists::<Online>)
+                .run_if(not(in_state(Screen::Loading))),
+        )
+        .add_systems(
+            Update,
+            open_kept_round
+                .run_if(in_state(Screen::Title))
+                .run_if(resource_exists::<Casino>),
+        )
+        .add_systems(
+            Update,
+            show_kept_news
+                .before(RoundSet::Present)
+                .run_if(in_state(Screen::Table))
+                .run_if(resource_exists::<KeptNews>),
+        )
+        .add_systems(OnExit(Screen::Table), |mut commands: Commands| {
+            commands.remove_resource::<KeptNews>();
+        })
+        // Nobody sits down at a round watched again.
+        .add_systems(
+            Update,
             (sit_on_arrival, bet_online)
                 .chain()
                 .in_set(RoundSet::Betting)
-                .run_if(resource_exists::<OnlineTable>),
+                .run_if(resource_exists::<OnlineTable>)
+                .run_if(not(resource_exists::<Replay>)),
         )
         .add_systems(
             Update,
@@ -88,7 +117,8 @@ pub(crate) fn plugin(app: &mut App) {
             Update,
             seat_change_online
                 .in_set(RoundSet::Betting)
-                .run_if(resource_exists::<OnlineTable>),
+                .run_if(resource_exists::<OnlineTable>)
+                .run_if(not(resource_exists::<Replay>)),
         )
         .add_systems(OnEnter(Screen::Title), go_home)
         // What the casino sends wakes the window (`Online::wake_with`); frames are asked for while the wire has work

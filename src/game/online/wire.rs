@@ -190,6 +190,20 @@ pub(super) fn answered(
                 serde_json::from_str(&text).map_err(|e| format!("your hands: {e}"))
             }));
         }
+        (Asked::Hand, Ok(text)) => match serde_json::from_str::<crate::protocol::Replay>(&text) {
+            Ok(kept) => {
+                let path = crate::protocol::Replay::path(&kept.table, kept.round);
+                online.kept_round = Some(Replayed::Casino {
+                    link: online.address.page(&path),
+                    kept: std::sync::Arc::new(kept),
+                });
+            }
+            Err(e) => casino.say(format!("The round the casino sent does not read: {e}")),
+        },
+        (Asked::Hand, Err(why)) => casino.say(format!(
+            "Cannot watch that round again: {}",
+            crate::host::narrate::capitalise(&why)
+        )),
         (Asked::Login, Err(why)) => casino.say(why),
         (Asked::Logout, _) => {}
     }
@@ -296,7 +310,8 @@ pub(super) fn take_messages(
                         from: None,
                         text: checked.words(),
                     });
-                    casino.checked.push(checked);
+                    let table = casino.table.as_ref().map(|t| t.id.clone());
+                    casino.checked.push((table.unwrap_or_default(), checked));
                 }
                 online.seq = seq;
                 online.awaiting = false;

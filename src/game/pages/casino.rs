@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::engine::words::counted;
-use crate::game::model::casino::{Casino, CasinoRequest, Clock, Status};
+use crate::game::model::casino::{Asked, Casino, CasinoRequest, Clock, Status};
 
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(
@@ -13,7 +13,8 @@ pub(super) fn plugin(app: &mut App) {
                 in_state(Menu::Online)
                     .or_else(in_state(Menu::Lobby))
                     .or_else(in_state(Menu::Leaderboard))
-                    .or_else(in_state(Menu::ServerHands)),
+                    .or_else(in_state(Menu::ServerHands))
+                    .or_else(in_state(Menu::Shoes)),
             ),
             online_hud
                 .in_set(Draw::Over)
@@ -38,6 +39,7 @@ fn casino_screen(
         Menu::Online => "Play online",
         Menu::Lobby => "The casino",
         Menu::Leaderboard => "Leaderboard",
+        Menu::Shoes => "Fair shoes",
         _ => "Your hands",
     };
     let mut go = None;
@@ -53,8 +55,12 @@ fn casino_screen(
                 leaderboard_page(ui, casino);
                 None
             }
+            Menu::Shoes => {
+                shoes_page(ui, casino);
+                None
+            }
             _ => {
-                server_hands_page(ui, casino);
+                server_hands_page(ui, casino, &mut asks);
                 None
             }
         };
@@ -192,7 +198,9 @@ pub(super) fn online_page(
                 });
             }
         }
-        if connecting || asking {
+        if casino.asking.contains(&Asked::Hand) {
+            ui.label(egui::RichText::new("Fetching the round to watch again…").color(CREAM));
+        } else if connecting || asking {
             ui.label(egui::RichText::new("Talking to the casino…").color(CREAM));
         }
         if let Some(problem) = &casino.problem {
@@ -248,6 +256,9 @@ pub(super) fn lobby_page(
         } else if ui.button("Leaderboard").clicked() {
             asks.write(CasinoRequest::Leaderboard);
             go = Some(Menu::Leaderboard);
+        }
+        if ui.button("Fair shoes").clicked() {
+            go = Some(Menu::Shoes);
         }
         if ui.button("Refresh").clicked() {
             asks.write(CasinoRequest::Lobby);
@@ -422,10 +433,22 @@ pub(super) fn leaderboard_page(ui: &mut egui::Ui, casino: &Casino) {
     });
 }
 
-/// The player's own hands as the casino kept them, newest first. Returns true to go back.
-pub(super) fn server_hands_page(ui: &mut egui::Ui, casino: &Casino) {
+/// The player's own hands as the casino kept them, newest first, each round with a button that watches it again
+/// on the felt as its table showed it (while the casino keeps it).
+pub(super) fn server_hands_page(
+    ui: &mut egui::Ui,
+    casino: &Casino,
+    asks: &mut MessageWriter<CasinoRequest>,
+) {
+    let theme = Theme::of(ui.ctx());
     page_frame().show(ui, |ui| {
         ui.set_width((ui.available_width() - 40.0).min(900.0));
+        if let Some(problem) = &casino.problem {
+            ui.colored_label(REFUSAL, problem);
+        }
+        if casino.asking.contains(&Asked::Hand) {
+            ui.label(egui::RichText::new("Fetching the round to watch again…").color(CREAM));
+        }
         if let Some(hands) = answered(ui, &casino.history, "No hands yet: sit down at a table.") {
             egui::ScrollArea::both().max_height(440.0).show(ui, |ui| {
                 egui::Grid::new("server hands")
@@ -444,8 +467,25 @@ pub(super) fn server_hands_page(ui: &mut egui::Ui, casino: &Casino) {
                             ui.label(bold(heading));
                         }
                         ui.end_row();
+                        let mut last = None;
                         for hand in hands {
-                            ui.label(format!("{} · {}", hand.table, hand.round));
+                            let round = Some((hand.table.as_str(), hand.round));
+                            ui.vertical(|ui| {
+                                ui.label(format!("{} · {}", hand.table, hand.round));
+                                // One button a round, on its first hand's row.
+                                if round != last {
+                                    let watch = egui::Button::new(bold("Watch"))
+                                        .min_size(egui::vec2(88.0, theme.target()))
+                                        .corner_radius(8.0);
+                                    if ui.add(watch).clicked() {
+                                        asks.write(CasinoRequest::WatchAgain {
+                                            table: hand.table.clone(),
+                                            round: hand.round,
+                                        });
+                                    }
+                                }
+                            });
+                            last = round;
                             ui.label(&hand.cards);
                             ui.label(&hand.dealer);
                             ui.label(egui::RichText::new(&hand.decisions).size(13.0));
@@ -470,6 +510,132 @@ pub(super) fn server_hands_page(ui: &mut egui::Ui, casino: &Casino) {
                     });
             });
         }
+    });
+}
+
+/// The casino's shoes as the player followed them: the one in play with its fingerprint, and each one finished, dealt
+/// again from the shuffle revealed after its last card and checked card for card against what the player saw.
+pub(super) fn shoes_page(ui: &mut egui::Ui, casino: &Casino) {
+    use crate::host::fair::Sight;
+    let name_of = |id: &str| {
+        casino
+            .lobby
+            .iter()
+            .find(|listing| listing.id == id)
+            .map_or_else(|| id.to_string(), |listing| listing.name.clone())
+    };
+    let small = |text: String| {
+        egui::RichText::new(text)
+            .size(theme::size::SMALL)
+            .color(CREAM)
+    };
+    page_frame().show(ui, |ui| {
+        ui.set_width((ui.available_width() - 28.0).min(720.0));
+        ui.add(
+            egui::Label::new(
+                "Before a shoe's first card, the casino shows a fingerprint of its shuffle. After the shoe's last \
+                 card, it shows the shuffle itself. Holecard deals that shoe again from it and checks every card you \
+                 saw: to change a card, the casino would need another shuffle with the same fingerprint.",
+            )
+            .wrap(),
+        );
+        ui.add_space(8.0);
+        match (casino.shoes.following(), &casino.table) {
+            (Some((commitment, seen)), Some(table)) => {
+                ui.add(
+                    egui::Label::new(bold(format!(
+                        "Now: shoe {} at {}, {} out since you came.",
+                        commitment.shoe,
+                        name_of(&table.id),
+                        counted(seen as u64, "card", "cards")
+                    )))
+                    .wrap(),
+                );
+                ui.add(
+                    egui::Label::new(small(format!("Fingerprint (SHA-256): {}", commitment.sha256)))
+                        .wrap()
+                        .selectable(true),
+                );
+            }
+            _ => {
+                ui.add(egui::Label::new("Sit down at a table, or watch one, to follow its shoe.").wrap());
+            }
+        }
+        if casino.checked.is_empty() {
+            ui.add_space(6.0);
+            ui.add(
+                egui::Label::new(
+                    "No shoe has ended while you were at a table yet. A shoe is checked once its last card is out.",
+                )
+                .wrap(),
+            );
+            return;
+        }
+        egui::ScrollArea::vertical()
+            .max_height(ui.available_height().max(240.0))
+            .show(ui, |ui| {
+                for (table, checked) in casino.checked.iter().rev() {
+                    ui.separator();
+                    let colour = if checked.outcome.is_ok() { GOLD } else { REFUSAL };
+                    ui.add(
+                        egui::Label::new(bold(format!("{} · {}", name_of(table), checked.words())).color(colour))
+                            .wrap(),
+                    );
+                    for (what, value) in [
+                        ("Fingerprint (SHA-256)", &checked.commitment.sha256),
+                        ("Shuffle revealed", &checked.seed),
+                    ] {
+                        ui.add(egui::Label::new(small(format!("{what}: {value}"))).wrap().selectable(true));
+                    }
+                    let Some(places) = checked.card_for_card() else {
+                        continue;
+                    };
+                    egui::CollapsingHeader::new(format!("Shoe {}, card for card", checked.shoe))
+                        .id_salt(("shoe", table.as_str(), checked.shoe))
+                        .show(ui, |ui| {
+                            ui.add(
+                                egui::Label::new(small(
+                                    "Each place in the shoe with the card the shuffle deals there: in cream the \
+                                     cards you saw there, in grey the burned and face-down cards you did not see, \
+                                     and those dealt before you came or never dealt; in red a card you saw that \
+                                     is not the shuffle's."
+                                        .to_string(),
+                                ))
+                                .wrap(),
+                            );
+                            ui.horizontal_wrapped(|ui| {
+                                for (at, place) in places.iter().enumerate() {
+                                    // The place, small and quiet, then the card in its colour.
+                                    let (card, colour) = match place.seen {
+                                        Sight::Shown(card) if card == place.dealt => {
+                                            (place.dealt.to_string(), CREAM)
+                                        }
+                                        Sight::Shown(card) => {
+                                            (format!("{} (you saw {card})", place.dealt), REFUSAL)
+                                        }
+                                        Sight::Unseen | Sight::Before | Sight::Left => {
+                                            (place.dealt.to_string(), QUIET)
+                                        }
+                                    };
+                                    let mut shown = egui::text::LayoutJob::default();
+                                    let format = |size: f32, color| egui::TextFormat {
+                                        font_id: egui::FontId::proportional(size),
+                                        color,
+                                        valign: egui::Align::BOTTOM,
+                                        ..Default::default()
+                                    };
+                                    shown.append(
+                                        &format!("{} ", at + 1),
+                                        0.0,
+                                        format(theme::size::SMALL, QUIET),
+                                    );
+                                    shown.append(&card, 0.0, format(theme::size::BODY, colour));
+                                    ui.label(shown);
+                                }
+                            });
+                        });
+                }
+            });
     });
 }
 
@@ -701,8 +867,10 @@ pub(super) fn online_hud(
     layout: Res<crate::game::felt::layout::TableLayout>,
     seen: Option<Res<SeatView>>,
     (mut log, theme, mut sheets): (ResMut<RoundLog>, Res<Theme>, Local<(bool, bool)>),
+    replay: Option<Res<crate::game::model::seat::Replay>>,
 ) -> Result {
-    let (Some(mut casino), Some(_), Some(seen)) = (casino, table, seen) else {
+    // A round watched again has no chat, clock or connection of its own.
+    let (Some(mut casino), Some(_), Some(seen), None) = (casino, table, seen, replay) else {
         typed.typing = false;
         return Ok(());
     };

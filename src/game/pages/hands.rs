@@ -5,7 +5,7 @@
 
 use super::*;
 use crate::game::keep::history::Kept;
-use crate::game::model::seat::{OpenTable, Replay};
+use crate::game::model::seat::{OpenTable, Replay, Replayed};
 use crate::host::history::PlayedHand;
 use crate::host::record::cards_text;
 
@@ -28,7 +28,7 @@ fn hands_screen(
 ) -> Result {
     let back = page(contexts.ctx_mut()?, "Hand history", |ui| {
         if let Some(round) = hands_page(ui, &kept) {
-            commands.insert_resource(OpenTable::Replay(round));
+            commands.insert_resource(OpenTable::Replay(Replayed::Own(round)));
         }
         if let Some(problem) = &refused.0 {
             ui.colored_label(REFUSAL, problem);
@@ -138,12 +138,13 @@ pub(super) enum AfterReplay {
     Back,
 }
 
-/// The replay in the bar at the thumb (nobody bets in a replay): which round it is, and once it is over on the
-/// felt, watch it again or go back to the hand history.
+/// The replay in the bar at the thumb (nobody bets in a replay): which round it is (a casino's with the link to give
+/// to others), and once it is over on the felt, watch it again or go back: to the hand history, or for a casino's
+/// round to the player's hands there (`account`), else to the casino's page.
 pub(super) fn replay_bar(
     ui: &mut egui::Ui,
     replaying: &Replay,
-    done: bool,
+    (done, account): (bool, bool),
     width: f32,
     theme: &Theme,
 ) -> Option<AfterReplay> {
@@ -156,8 +157,26 @@ pub(super) fn replay_bar(
         replaying.label()
     };
     ui.add(egui::Label::new(bold(label).size(theme::size::LARGE).color(GOLD)).wrap());
+    let (during, back) = match &replaying.round {
+        Replayed::Own(_) => (
+            "Dealt again from the record, as it was played.",
+            "Hand history",
+        ),
+        Replayed::Casino { .. } => (
+            "As the table showed it: each card when it was dealt, the dealer's face-down card when it was turned.",
+            if account { "Your hands" } else { "The casino" },
+        ),
+    };
+    if let Replayed::Casino { link, .. } = &replaying.round {
+        // The address to give to others, to select and copy.
+        ui.add(
+            egui::Label::new(egui::RichText::new(format!("Link: {link}")).color(CREAM))
+                .wrap()
+                .selectable(true),
+        );
+    }
     if !done {
-        ui.add(egui::Label::new("Dealt again from the record, as it was played.").wrap());
+        ui.add(egui::Label::new(during).wrap());
         return None;
     }
     let (_, each) = theme::grid(width, 2, 140.0);
@@ -166,7 +185,7 @@ pub(super) fn replay_bar(
         for (words, after) in [
             // Side by side on a phone: short enough for half its width each.
             ("Watch again", AfterReplay::Again),
-            ("Hand history", AfterReplay::Back),
+            (back, AfterReplay::Back),
         ] {
             let button = egui::Button::new(bold(words).size(theme::size::BUTTON))
                 .min_size(egui::vec2(each, theme.target()))
@@ -180,16 +199,23 @@ pub(super) fn replay_bar(
 }
 
 /// Does what the player asked of a replay that is over: the table closes, and opens again at the start of the round,
-/// or the Title opens on the hand history.
+/// or the Title opens on the hand history (a casino's round: the player's hands there with an `account`, else the
+/// casino's page).
 pub(super) fn after_replay(
     after: AfterReplay,
     replaying: &Replay,
+    account: bool,
     commands: &mut Commands,
     next: &mut NextState<Screen>,
 ) {
+    let back = match &replaying.round {
+        Replayed::Own(_) => Menu::Hands,
+        Replayed::Casino { .. } if account => Menu::ServerHands,
+        Replayed::Casino { .. } => Menu::Online,
+    };
     match after {
         AfterReplay::Again => commands.insert_resource(OpenTable::Replay(replaying.round.clone())),
-        AfterReplay::Back => commands.insert_resource(StartPage(Menu::Hands)),
+        AfterReplay::Back => commands.insert_resource(StartPage(back)),
     }
     next.set(Screen::Title);
 }

@@ -51,7 +51,7 @@ use loading::*;
 use table_hud::*;
 
 use settings::*;
-use theme::{BACKDROP, CREAM, GOLD, PANEL, REFUSAL, Theme, bold};
+use theme::{BACKDROP, CREAM, GOLD, PANEL, QUIET, REFUSAL, Theme, bold};
 
 /// Where the Loading screen goes when it is done.
 #[derive(Resource, Clone, Copy, Debug, PartialEq, Eq)]

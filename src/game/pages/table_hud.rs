@@ -94,6 +94,7 @@ pub(super) struct TableKind<'w> {
     layout: Res<'w, crate::game::felt::layout::TableLayout>,
     online: Option<Res<'w, crate::game::model::table::OnlineTable>>,
     replay: Option<Res<'w, crate::game::model::seat::Replay>>,
+    casino: Option<Res<'w, crate::game::model::casino::Casino>>,
     theme: Res<'w, Theme>,
 }
 
@@ -437,6 +438,7 @@ fn play_bar(
         layout,
         online,
         replay,
+        casino,
         theme,
     } = at;
     let ctx = contexts.ctx_mut()?;
@@ -444,12 +446,14 @@ fn play_bar(
     let rules = table.rules();
     if let Some(replaying) = replay.as_deref() {
         let done = replaying.done(&seen, &beats);
+        let account = casino.is_some_and(|casino| casino.account.is_some());
         let mut after = None;
         bottom_bar(ctx, |ui| {
-            after = replay_bar(ui, replaying, done, bar_width(ui.ctx(), &theme), &theme);
+            let width = bar_width(ui.ctx(), &theme);
+            after = replay_bar(ui, replaying, (done, account), width, &theme);
         });
         if let Some(after) = after {
-            after_replay(after, replaying, &mut commands, &mut next);
+            after_replay(after, replaying, account, &mut commands, &mut next);
         }
         return Ok(());
     }
@@ -1065,8 +1069,8 @@ pub(super) fn round_label(
     table: &crate::engine::TableView,
     replay: Option<&crate::game::model::seat::Replay>,
 ) -> String {
-    let number = match replay.and_then(|r| r.round.first()) {
-        Some(kept) => kept.round,
+    let number = match replay.and_then(|r| r.round.round_and_table()) {
+        Some((kept, _)) => kept,
         None if table.phase() == Phase::Betting => table.round() + 1,
         None => table.round(),
     };

@@ -19,6 +19,8 @@ pub const BACKDROP: egui::Color32 = egui::Color32::from_rgb(0x10, 0x2a, 0x1c);
 pub const PANEL: egui::Color32 = egui::Color32::from_rgba_premultiplied(12, 16, 14, 215);
 /// Quiet words on the pages: the table's printing.
 pub const CREAM: egui::Color32 = egui::Color32::from_rgb(0xee, 0xe4, 0xc8);
+/// What is there but not the point: a card nobody saw, a card never dealt (still readable on a panel).
+pub const QUIET: egui::Color32 = egui::Color32::from_rgb(0xa8, 0xa4, 0x96);
 /// The buttons' burgundy, resting and under the pointer.
 const BURGUNDY: egui::Color32 = egui::Color32::from_rgb(0x6e, 0x16, 0x22);
 const BURGUNDY_LIT: egui::Color32 = egui::Color32::from_rgb(0x8e, 0x22, 0x30);

@@ -2,9 +2,9 @@
 
 /// A page address's query string as command-line words: `?seed=7&speed=fast&autoplay` becomes
 /// `holecard --seed 7 --speed fast --autoplay`, and the words refused. Only the options a player may choose in a
-/// browser pass (`seed`, `level`, `speed`, `start`, `autoplay`, `advisor`, `coach`, `layout`).
+/// browser pass (`seed`, `level`, `speed`, `start`, `hand`, `autoplay`, `advisor`, `coach`, `layout`).
 pub fn address_arguments(search: &str) -> (Vec<String>, Vec<String>) {
-    const VALUED: [&str; 4] = ["seed", "level", "speed", "start"];
+    const VALUED: [&str; 5] = ["seed", "level", "speed", "start", "hand"];
     let mut words = vec!["holecard".to_string()];
     let mut refused = Vec::new();
     for pair in search
@@ -118,6 +118,10 @@ mod tests {
             ["holecard", "--level=a b%2"]
         );
         assert_eq!(address_arguments("?seed=-3").0, ["holecard", "--seed=-3"]);
+        assert_eq!(
+            address_arguments("?hand=las-vegas-strip%2F12").0,
+            ["holecard", "--hand=las-vegas-strip/12"]
+        );
         assert_eq!(
             address_arguments("?advisor&coach=1&coach=no"),
             (

@@ -30,6 +30,9 @@ pub struct WindowOptions {
     pub coach: bool,
     /// Log the layout check's report whenever what the pages laid out changes (`pages::layout`).
     pub layout: bool,
+    /// A round the casino kept (`TABLE/ROUND`) to watch again on the felt as soon as the game is up (`/hand/TABLE/ROUND`
+    /// opens the browser build so).
+    pub hand: Option<(String, u64)>,
     /// With a screenshot: the player bets this each round and deals, and the decisions wait for a person, so the
     /// picture can show one.
     pub bet: Option<crate::engine::Cents>,
@@ -257,13 +260,15 @@ pub(crate) fn presentation(
             );
         }
     }
-    let start = options.start.unwrap_or(if options.server.is_some() {
-        Start::Online
-    } else if session.autoplay || options.screenshot.is_some() {
-        Start::Table
-    } else {
-        Start::Title
-    });
+    let start = options
+        .start
+        .unwrap_or(if options.server.is_some() || options.hand.is_some() {
+            Start::Online
+        } else if session.autoplay || options.screenshot.is_some() {
+            Start::Table
+        } else {
+            Start::Title
+        });
     match online_address(options.server.as_deref()) {
         Ok(address) => {
             let mut online = crate::game::online::Online::new(address);
@@ -283,6 +288,10 @@ pub(crate) fn presentation(
                     Start::CasinoHands => online.ask_history(&mut casino),
                     _ => {}
                 }
+            }
+            // A round to watch again needs no account: it opens once the casino sends it (or its page says why not).
+            if let Some((table, round)) = &options.hand {
+                online.watch_again(&mut casino, table, *round);
             }
             app.insert_resource(online).insert_resource(casino);
         }
@@ -448,7 +457,9 @@ fn shoot_then_quit(mut commands: Commands, mut shot: ResMut<ShootAt>) {
 fn replay_the_newest(kept: Res<crate::game::keep::history::Kept>, mut commands: Commands) {
     match crate::host::replay::rounds(&kept.history.hands).next() {
         Some(round) => {
-            commands.insert_resource(crate::game::model::seat::OpenTable::Replay(round));
+            commands.insert_resource(crate::game::model::seat::OpenTable::Replay(
+                crate::game::model::seat::Replayed::Own(round),
+            ));
         }
         None => warn!("--start replay: no hands are kept yet, so the Title opens"),
     }
