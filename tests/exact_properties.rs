@@ -461,18 +461,21 @@ proptest! {
         prop_assume!(before.iter().map(|&n| u32::from(n)).sum::<u32>() >= 20);
         let rules = ExactRules { hits_soft_17: h17, ..strip() };
         let values = evaluate(&question(rules, before, &[first, second], up, true)).expect("a question");
-        prop_assert!((-1.0..=1.5).contains(&values.stand), "stand {}", values.stand);
-        prop_assert!((-1.0..=1.0).contains(&values.hit), "hit {}", values.hit);
+        // Within the rounding of a sum of probabilities: a blackjack against an ace the dealer has peeked under
+        // stands at 1.5000000000000002 (the saved case).
+        let within = |low: f64, high: f64, v: f64| low - 1e-12 <= v && v <= high + 1e-12;
+        prop_assert!(within(-1.0, 1.5, values.stand), "stand {}", values.stand);
+        prop_assert!(within(-1.0, 1.0, values.hit), "hit {}", values.hit);
         if let Some(double) = values.double {
-            prop_assert!((-2.0..=2.0).contains(&double), "double {double}");
+            prop_assert!(within(-2.0, 2.0, double), "double {double}");
         }
         if let Some(split) = values.split {
             for v in [split.cdz, split.cdp1, split.cdp] {
-                prop_assert!((-8.0..=8.0).contains(&v), "split {v}");
+                prop_assert!(within(-8.0, 8.0, v), "split {v}");
             }
         }
         let best = values.stand.max(values.hit).max(values.surrender.unwrap_or(-1.0));
-        prop_assert!(best >= -1.0);
+        prop_assert!(within(-1.0, f64::INFINITY, best));
         // The whole table's deal on the same shoe, valued on its own path, says the same.
         let whole = table(rules, unseen);
         let (low, high) = (first.min(second), first.max(second));
