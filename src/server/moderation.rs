@@ -162,8 +162,6 @@ async fn carry_out(
                 shared.store.failed("giving a banned guest's name back", &e);
             }
         }
-        shared
-            .end_account_saying(&super::sessions::guest_key(&look), Some(said.clone()))
-            .await;
+        shared.end_guest_saying(&look, said.clone()).await;
     }
 }

@@ -50,6 +50,11 @@ impl Shared {
         self.end_account_saying(key, None).await;
     }
 
+    /// Closes the connections here of the guest whose name has the look `look`, each told `why` as it closes.
+    pub(super) async fn end_guest_saying(&self, look: &str, why: ServerMessage) {
+        self.end_account_saying(&guest_key(look), Some(why)).await;
+    }
+
     /// The same, each connection told `why` (none: that the session has ended) as it closes.
     pub(super) async fn end_account_saying(&self, key: &str, why: Option<ServerMessage>) {
         let who = format!("account:{key}");
