@@ -432,15 +432,15 @@ impl Client {
     /// Reads until the server closes the connection, which it must do saying the session has ended (a logout or a
     /// new password, here or on another server).
     pub fn until_the_session_ends(&mut self) {
+        self.until_closed_saying(Refusal::SessionEnded);
+    }
+
+    /// Reads until the server closes the connection, which it must do with a refusal of `code`.
+    pub fn until_closed_saying(&mut self, code: Refusal) {
         let last = self.until_closed();
         assert!(
-            last.iter().any(|m| matches!(
-                m,
-                ServerMessage::Refused {
-                    code: Refusal::SessionEnded,
-                    ..
-                }
-            )),
+            last.iter()
+                .any(|m| matches!(m, ServerMessage::Refused { code: c, .. } if *c == code)),
             "{last:?}"
         );
     }

@@ -6,8 +6,8 @@
 //! model's [`Casino`]. This room keeps the connection (reconnecting with back-off and taking the seat back) and the
 //! account's session: the connection and the account (`client`), the messages in and out (`wire`), the player at a
 //! casino's table (`seat`), a round the casino kept watched again (`watch`) and the network itself (`link`, the one
-//! file that names a client crate). Uses the model
-//! and the store (for the kept session); it never names the game's own host.
+//! file that names a client crate). Uses the model and the store (for the kept session); it never names the game's
+//! own host.
 
 mod client;
 pub mod link;
