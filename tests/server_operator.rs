@@ -417,6 +417,8 @@ on_both!(
     a_backup_restores_to_a_ledger_that_balances,
     with_the_figures_off_none_are_served_and_health_still_is,
     every_shoe_is_committed_to_revealed_and_checks_card_for_card,
+    with_no_days_to_keep_no_round_is_kept,
+    rounds_are_kept_many_in_one_write_and_each_once,
 );
 
 /// `holecard-lab verify` watches a table as a guest while a player plays, checks the first shoe revealed card for
@@ -495,20 +497,25 @@ fn kept_round(addr: std::net::SocketAddr, round: u64) -> (u16, String) {
     }
 }
 
+/// Ann plays two rounds at the minimum bet while Bob watches: the second round's number.
+fn two_rounds_played(ann: &mut Client, bob: &mut Client) -> u64 {
+    ann.autoplay = true;
+    for _ in 0..2 {
+        let ended = bob.rounds_ended();
+        let min = ann.min_bet().0;
+        ann.send(&format!(r#"{{"type":"bet","amount":{min}}}"#));
+        pump(&mut [&mut *ann, &mut *bob], |c| c[1].rounds_ended() > ended);
+    }
+    bob.last_round_started().expect("a round")
+}
+
 /// Hands anyone can watch again: each settled round is kept as the table showed it — the table as a spectator saw
 /// it before the round, then every news to its end — and served at `/api/hand/TABLE/ROUND`. It is exactly what a
 /// spectator at the table was sent (so no face-down card shows before it was turned), and the news follows the view.
 fn a_kept_round_is_what_a_spectator_was_shown(db: &Db) {
     let running = start(db, patient());
     let (mut ann, mut bob) = ann_sits_and_bob_watches(&running);
-    ann.autoplay = true;
-    for _ in 0..2 {
-        let ended = bob.rounds_ended();
-        let min = ann.min_bet().0;
-        ann.send(&format!(r#"{{"type":"bet","amount":{min}}}"#));
-        pump(&mut [&mut ann, &mut bob], |c| c[1].rounds_ended() > ended);
-    }
-    let round = bob.last_round_started().expect("a round");
+    let round = two_rounds_played(&mut ann, &mut bob);
     let (status, body) = kept_round(running.addr, round);
     assert_eq!(status, 200, "{body}");
     // A round of two people and three companions is a few kilobytes.
@@ -558,6 +565,76 @@ fn a_kept_round_is_what_a_spectator_was_shown(db: &Db) {
     );
     let (status, _) = http(running.addr, "GET", "/api/hand/strip/first", None, None);
     assert_eq!(status, 400);
+}
+
+/// With `--keep-replays-days 0` the operator keeps no round: the rounds are played and settled as ever, and none is
+/// served, however long it is waited for (a kept round is written a quarter of a second after its settlement).
+fn with_no_days_to_keep_no_round_is_kept(db: &Db) {
+    let running = start_with(db, patient(), |config| config.keep_replays = Duration::ZERO);
+    let (mut ann, mut bob) = ann_sits_and_bob_watches(&running);
+    let round = two_rounds_played(&mut ann, &mut bob);
+    std::thread::sleep(holecard::server::replays::GATHER * 8);
+    for round in [round - 1, round] {
+        let (status, body) = http(
+            running.addr,
+            "GET",
+            &format!("/api/hand/strip/{round}"),
+            None,
+            None,
+        );
+        assert_eq!(status, 404, "round {round}: {body}");
+        assert!(
+            body.contains("is not kept here (this casino keeps no rounds to watch again)"),
+            "{body}"
+        );
+    }
+}
+
+/// The ledger keeps rounds to watch again many in one write, as the keeper hands them (up to its most at once),
+/// each once: a round kept again is not changed.
+fn rounds_are_kept_many_in_one_write_and_each_once(db: &Db) {
+    use holecard::server::ledger::Store;
+    use holecard::server::replays::MOST_AT_ONCE;
+    let runtime = tokio::runtime::Runtime::new().expect("a runtime");
+    runtime.block_on(async {
+        let store = Store::open(&db.url).await.expect("the ledger opens");
+        let json = |table: &str, round: u64| format!(r#"{{"table":"{table}","round":{round}}}"#);
+        let tables = ["strip", "downtown"];
+        let rounds: Vec<(&str, u64, String)> = (0..MOST_AT_ONCE)
+            .map(|i| {
+                let (table, round) = (tables[i % 2], 1 + (i / 2) as u64);
+                (table, round, json(table, round))
+            })
+            .collect();
+        store.keep_replays(&rounds).await.expect("kept at once");
+        for (table, round, kept) in &rounds {
+            let got = store
+                .replay(table, *round)
+                .await
+                .expect("the ledger answers");
+            assert_eq!(got.as_deref(), Some(kept.as_str()), "{table} {round}");
+        }
+        let last = (MOST_AT_ONCE / 2) as u64;
+        assert_eq!(
+            store.replay("strip", last + 1).await.expect("answers"),
+            None
+        );
+        // Kept again, with the first one changed: each round is kept once, as it was first.
+        let again = vec![
+            ("strip", 1, "changed".to_string()),
+            ("strip", last + 1, json("strip", last + 1)),
+        ];
+        store.keep_replays(&again).await.expect("kept again");
+        assert_eq!(
+            store.replay("strip", 1).await.expect("answers"),
+            Some(json("strip", 1))
+        );
+        assert_eq!(
+            store.replay("strip", last + 1).await.expect("answers"),
+            Some(json("strip", last + 1))
+        );
+        store.keep_replays(&[]).await.expect("nothing to keep");
+    });
 }
 
 /// The log on standard error: plain lines (`holecard-server: …`) by default, one JSON object a line with

@@ -94,7 +94,8 @@ struct Cli {
     /// Days the tables' chat is kept in the ledger (moderators read it; a report keeps its own copy), then swept.
     #[arg(long, value_name = "DAYS", default_value_t = server::KEEP_CHAT_DAYS)]
     keep_chat_days: u64,
-    /// Days each settled round is kept to watch again (`GET /api/hand/TABLE/ROUND`), then swept.
+    /// Days each settled round is kept to watch again (`GET /api/hand/TABLE/ROUND`), then swept; 0 keeps none (and
+    /// sweeps those kept before).
     #[arg(long, value_name = "DAYS", default_value_t = server::KEEP_REPLAYS_DAYS)]
     keep_replays_days: u64,
     /// Give an account a role and exit: `--grant NAME ROLE`, ROLE `player`, `moderator` (mutes, times out, kicks and

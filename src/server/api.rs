@@ -492,10 +492,14 @@ async fn hand(
         Some(json) => Ok(([(header::CONTENT_TYPE, "application/json")], json).into_response()),
         None => Err(error(
             StatusCode::NOT_FOUND,
-            format!(
-                "round {number} at {table} is not kept here (rounds are kept {} days)",
-                shared.keep_replays_days
-            ),
+            match shared.keep_replays_days {
+                0 => format!(
+                    "round {number} at {table} is not kept here (this casino keeps no rounds to watch again)"
+                ),
+                days => format!(
+                    "round {number} at {table} is not kept here (rounds are kept {days} days)"
+                ),
+            },
         )),
     }
 }

@@ -19,6 +19,7 @@ pub mod error;
 pub mod load;
 pub mod metrics;
 mod moderation;
+pub mod replays;
 pub use crate::protocol;
 pub mod ledger;
 pub mod listen;
@@ -85,7 +86,7 @@ pub struct Config {
     pub fresh_shoes: bool,
     /// How long the tables' chat is kept in the ledger (for moderators and reports), then swept.
     pub keep_chat: Duration,
-    /// How long each settled round is kept to watch again (`/api/hand/TABLE/ROUND`), then swept.
+    /// How long each settled round is kept to watch again (`/api/hand/TABLE/ROUND`), then swept; zero keeps none.
     pub keep_replays: Duration,
 }
 
@@ -154,6 +155,7 @@ pub async fn router(config: &Config) -> Result<Router, ServerError> {
     }
     let metrics = Arc::new(Metrics::new(config.metrics, store.failures()));
     metrics.tables_open(config.tables.len());
+    let keeper = (!config.keep_replays.is_zero()).then(|| replays::Keeper::start(store.clone()));
     let mut tables = BTreeMap::new();
     for (i, (id, level)) in config.tables.iter().enumerate() {
         let seed = config.seed ^ (i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
@@ -174,6 +176,7 @@ pub async fn router(config: &Config) -> Result<Router, ServerError> {
             config.route.clone(),
             metrics.clone(),
             config.fresh_shoes,
+            keeper.clone(),
         )
         .await?;
         tables.insert(id.clone(), handle);

@@ -8,6 +8,7 @@ use super::error::ServerError;
 use super::ledger::{Player, Reseat, Settlement, Store};
 use super::metrics::Metrics;
 use super::protocol::{Listing, Refusal, ServerMessage, Timer};
+use super::replays::Keeper;
 use crate::engine::checks::MOST_PAID_PER_BET;
 use crate::engine::{
     Action, Cents, Command, CommandError, Event, MAX_SEATS, Phase, SeatId, Seed, Table, TableRng,
@@ -315,6 +316,9 @@ struct TableTask {
     shown: Vec<(u64, News)>,
     /// Rounds ended and waiting for the ledger to settle them, as the table showed them.
     replays: Vec<super::protocol::Replay>,
+    /// Where settled rounds go to be kept to watch again; none when the operator keeps none
+    /// (`--keep-replays-days 0`).
+    keeper: Option<Keeper>,
 }
 
 /// Where a table's shoes get their seeds: 256 bits fresh from the operating system for each (a casino's), or, for
@@ -361,6 +365,7 @@ pub async fn open(
     route: Option<String>,
     metrics: Arc<Metrics>,
     fresh_shoes: bool,
+    keeper: Option<Keeper>,
 ) -> Result<TableHandle, ServerError> {
     let failed = |why: String| ServerError::Table {
         table: id.clone(),
@@ -436,6 +441,7 @@ pub async fn open(
         showing: (0, spectators, names),
         shown: Vec::new(),
         replays: Vec::new(),
+        keeper,
     };
     for reseat in reseat {
         task.reseat(reseat);
@@ -1349,10 +1355,12 @@ impl TableTask {
             }
             // A table told more than it keeps between two round ends (people coming and going by the thousand) shows
             // the round from here: the table as it is now, and the news after it.
-            if self.shown.len() >= KEEP_NEWS {
-                self.show_from_here();
+            if self.keeper.is_some() {
+                if self.shown.len() >= KEEP_NEWS {
+                    self.show_from_here();
+                }
+                self.shown.push((self.seq + 1, item.clone()));
             }
-            self.shown.push((self.seq + 1, item.clone()));
             if let News::Event(event) = &item {
                 self.record(event);
             }
@@ -1373,7 +1381,9 @@ impl TableTask {
         if ended {
             self.reveal_a_finished_shoe();
             // The next round is shown from here: the table after this one, with everything told so far.
-            self.show_from_here();
+            if self.keeper.is_some() {
+                self.show_from_here();
+            }
         }
     }
 
@@ -1401,24 +1411,17 @@ impl TableTask {
         }
     }
 
-    /// The round `round`, settled: kept to watch again, written beside the table's work rather than in its way (the
-    /// round's news waits for its settlement; it does not wait for this), and only for a round the ledger settled.
+    /// The round `round`, settled: handed to the keeper, which writes it beside the table's work rather than in its
+    /// way (the round's news waits for its settlement; it does not wait for this), and only for a round the ledger
+    /// settled.
     fn keep_to_watch_again(&mut self, round: u64) {
         let Some(at) = self.replays.iter().position(|r| r.round == round) else {
             return;
         };
         let replay = self.replays.remove(at);
-        let store = self.store.clone();
-        tokio::spawn(async move {
-            let kept = match serde_json::to_string(&replay) {
-                Ok(json) => store.keep_replay(&replay.table, round, &json).await,
-                Err(e) => Err(super::ledger::LedgerError::Corrupt(e.to_string())),
-            };
-            if let Err(e) = kept {
-                let what = format!("{}: keeping round {round} to watch again", replay.table);
-                store.failed(&what, &e);
-            }
-        });
+        if let Some(keeper) = &self.keeper {
+            keeper.keep(replay, &self.store);
+        }
     }
 
     /// Asks the host to deal. Before a deal that shuffles: a seed for the new shoe, and the table's commitment to it
@@ -1493,8 +1496,10 @@ impl TableTask {
             house_net: house_after - self.house_before,
         };
         self.house_before = house_after;
-        let replay = self.replay_of(settlement.round);
-        self.replays.push(replay);
+        if self.keeper.is_some() {
+            let replay = self.replay_of(settlement.round);
+            self.replays.push(replay);
+        }
         self.pending.push_back(Write::Settle(Box::new(settlement)));
     }
 

@@ -49,6 +49,10 @@ fn token_hash(token: &str) -> String {
 #[derive(Clone, Debug)]
 pub struct Store {
     pool: AnyPool,
+    /// Where the rounds kept to watch again are written and swept: on PostgreSQL a connection of their own, so the
+    /// keeper's writes never hold a connection the ledger's money or a player's request waits for; on SQLite the one
+    /// connection, which every writer shares.
+    replays: AnyPool,
     /// Argon2 hashes at once: each takes 19 MiB and a core for tens of milliseconds, so a crowd registering at
     /// once waits its turn instead of taking the machine's memory.
     hashing: std::sync::Arc<tokio::sync::Semaphore>,
@@ -330,15 +334,18 @@ impl Store {
         // SQLite takes one writer at a time, and a second connection that wants to write waits in SQLite's busy
         // handler, which sleeps up to 100 ms a try while the machine is idle: one connection, with the pool as the
         // queue, serves every table in turn instead (a write here takes well under a millisecond).
-        let pool = AnyPoolOptions::new()
-            .max_connections(if sqlite { 1 } else { 16 })
-            .acquire_timeout(Duration::from_secs(10))
-            .connect(&url)
-            .await
-            .map_err(|source| LedgerError::Open {
-                place: place.clone(),
-                source,
-            })?;
+        let connect = |most: u32| {
+            let (url, place) = (url.clone(), place.clone());
+            async move {
+                AnyPoolOptions::new()
+                    .max_connections(most)
+                    .acquire_timeout(Duration::from_secs(10))
+                    .connect(&url)
+                    .await
+                    .map_err(|source| LedgerError::Open { place, source })
+            }
+        };
+        let pool = connect(if sqlite { 1 } else { 16 }).await?;
         if sqlite && !reader {
             // One writer and many readers at once; a committed transaction survives the process being killed.
             sqlx::query("PRAGMA journal_mode = WAL")
@@ -362,10 +369,16 @@ impl Store {
                 .await
                 .map_err(|e| migrate(Box::new(e)))?;
         }
+        let replays = if sqlite || opened != Opened::Server {
+            pool.clone()
+        } else {
+            connect(1).await?
+        };
         let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
         let hashing = std::sync::Arc::new(tokio::sync::Semaphore::new(cores));
         Ok(Store {
             pool,
+            replays,
             place,
             hashing,
             _lock: lock,

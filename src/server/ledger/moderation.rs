@@ -597,25 +597,34 @@ impl Store {
             .map_err(LedgerError::from)
     }
 
-    /// Keeps the round `round` of `table` to watch again (a [`crate::protocol::Replay`] as JSON), when the ledger has
-    /// settled it (a round refunded after a crash is not kept); kept once.
-    pub async fn keep_replay(
-        &self,
-        table: &str,
-        round: u64,
-        json: &str,
-    ) -> Result<(), LedgerError> {
-        sqlx::query(
-            "INSERT INTO round_replays (table_id, round, replay, settled_ms) \
-             SELECT $1, $2, $3, $4 WHERE EXISTS (SELECT 1 FROM rounds WHERE table_id = $1 AND round = $2) \
-             ON CONFLICT (table_id, round) DO NOTHING",
-        )
-        .bind(table)
-        .bind(i64::try_from(round).unwrap_or(i64::MAX))
-        .bind(json)
-        .bind(now_ms())
-        .execute(&self.pool)
-        .await?;
+    /// Keeps rounds to watch again, each `(table, round, json)` a [`crate::protocol::Replay`] as JSON, in one
+    /// statement; each kept once. Only for rounds the ledger has settled (a round refunded after a crash is never
+    /// kept): the tables hand a round to be kept only once its settlement is written.
+    pub async fn keep_replays(&self, rounds: &[(&str, u64, String)]) -> Result<(), LedgerError> {
+        if rounds.is_empty() {
+            return Ok(());
+        }
+        let values = (0..rounds.len())
+            .map(|i| {
+                let at = 4 * i;
+                format!("(${}, ${}, ${}, ${})", at + 1, at + 2, at + 3, at + 4)
+            })
+            .collect::<Vec<_>>()
+            .join(", ");
+        let sql = format!(
+            "INSERT INTO round_replays (table_id, round, replay, settled_ms) VALUES {values} \
+             ON CONFLICT (table_id, round) DO NOTHING"
+        );
+        let now = now_ms();
+        let mut query = sqlx::query(AssertSqlSafe(sql));
+        for (table, round, json) in rounds {
+            query = query
+                .bind(*table)
+                .bind(i64::try_from(*round).unwrap_or(i64::MAX))
+                .bind(json.as_str())
+                .bind(now);
+        }
+        query.execute(&self.replays).await?;
         Ok(())
     }
 
@@ -624,7 +633,7 @@ impl Store {
         Ok(
             sqlx::query("DELETE FROM round_replays WHERE settled_ms < $1")
                 .bind(before_ms)
-                .execute(&self.pool)
+                .execute(&self.replays)
                 .await?
                 .rows_affected(),
         )
