@@ -85,19 +85,20 @@ impl Sum for Cents {
 }
 
 impl fmt::Display for Cents {
-    /// `$12.50`, `-$3`, `$1,250`: whole amounts without cents, thousands grouped.
+    /// `$12.50`, `−$3`, `$1,250`: whole amounts without cents, thousands grouped; a loss with the minus sign
+    /// (U+2212), as wide as the plus of a gain.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         Shown::of(*self).fmt(f)
     }
 }
 
 impl Cents {
-    /// With its sign when it is a gain too: `+$25`, `-$10`, `$0` (a result, a change).
+    /// With its sign when it is a gain too: `+$25`, `−$10`, `$0` (a result, a change).
     pub fn signed(self) -> Shown {
         Shown::of(self).signed()
     }
 
-    /// Always to the cent: `$12.00`, `-$0.40` (a value that is a fraction of a bet).
+    /// Always to the cent: `$12.00`, `−$0.40` (a value that is a fraction of a bet).
     pub fn to_the_cent(self) -> Shown {
         Shown::of(self).to_the_cent()
     }
@@ -151,7 +152,9 @@ impl Shown {
 impl fmt::Display for Shown {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let sign = match self.amount.0.signum() {
-            -1 => "-",
+            // Programs read the plain decimal: their minus is the ASCII one.
+            -1 if self.plain => "-",
+            -1 => MINUS,
             1 if self.signed => "+",
             _ => "",
         };
@@ -168,6 +171,9 @@ impl fmt::Display for Shown {
         }
     }
 }
+
+/// The minus sign every number Holecard shows is written with (U+2212, not the hyphen): as wide as its plus.
+pub const MINUS: &str = "\u{2212}";
 
 /// 1234567 → "1,234,567".
 pub fn group_thousands(n: u64) -> String {
@@ -200,7 +206,7 @@ mod tests {
     fn display_groups_thousands_and_shows_cents_only_when_present() {
         assert_eq!(Cents(125_000).to_string(), "$1,250");
         assert_eq!(Cents(1_250).to_string(), "$12.50");
-        assert_eq!(Cents(-300).to_string(), "-$3");
+        assert_eq!(Cents(-300).to_string(), "−$3");
         assert_eq!(Cents(100_000_000).to_string(), "$1,000,000");
         assert_eq!(Cents(5).to_string(), "$0.05");
     }
@@ -208,10 +214,10 @@ mod tests {
     #[test]
     fn amounts_show_signed_to_the_cent_or_plain_through_one_formatter() {
         assert_eq!(Cents(2_500).signed().to_string(), "+$25");
-        assert_eq!(Cents(-1_000).signed().to_string(), "-$10");
+        assert_eq!(Cents(-1_000).signed().to_string(), "−$10");
         assert_eq!(Cents(0).signed().to_string(), "$0");
         assert_eq!(Cents(125).signed().to_the_cent().to_string(), "+$1.25");
-        assert_eq!(Cents(-40).to_the_cent().to_string(), "-$0.40");
+        assert_eq!(Cents(-40).to_the_cent().to_string(), "−$0.40");
         assert_eq!(Cents(0).signed().to_the_cent().to_string(), "$0.00");
         assert_eq!(
             Cents(123_456_700).to_the_cent().to_string(),

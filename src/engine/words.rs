@@ -8,14 +8,14 @@ pub fn counted(n: impl Into<u64>, one: &str, many: &str) -> String {
     }
 }
 
-/// A count with its sign, to `places` decimals: "+3", "-2", "+1.5"; nothing is signed that shows as zero ("0",
-/// "0.0", and "0.0" for -0.04 too).
+/// A count with its sign, to `places` decimals: "+3", "−2", "+1.5" (the minus is [`crate::engine::money::MINUS`]);
+/// nothing is signed that shows as zero ("0", "0.0", and "0.0" for -0.04 too).
 pub fn signed(value: f64, places: usize) -> String {
     let shown = format!("{:.*}", places, value.abs());
     let zero = shown.chars().all(|c| c == '0' || c == '.');
     let sign = match () {
         _ if zero => "",
-        _ if value < 0.0 => "-",
+        _ if value < 0.0 => crate::engine::money::MINUS,
         _ => "+",
     };
     format!("{sign}{shown}")
@@ -38,8 +38,8 @@ mod tests {
         assert_eq!(signed(0.0, 1), "0.0");
         assert_eq!(signed(-0.04, 1), "0.0");
         assert_eq!(signed(3.0, 0), "+3");
-        assert_eq!(signed(-2.0, 0), "-2");
+        assert_eq!(signed(-2.0, 0), "−2");
         assert_eq!(signed(1.25, 2), "+1.25");
-        assert_eq!(signed(-0.06, 1), "-0.1");
+        assert_eq!(signed(-0.06, 1), "−0.1");
     }
 }

@@ -94,11 +94,7 @@ pub fn short_outcome_words(settlement: &Settlement) -> String {
 
 /// A non-zero amount with its sign: "+$20", "−$10".
 fn signed(amount: Cents) -> Option<String> {
-    match amount.0.signum() {
-        1 => Some(format!("+{amount}")),
-        -1 => Some(format!("−{}", -amount)),
-        _ => None,
-    }
+    (amount.0 != 0).then(|| amount.signed().to_string())
 }
 
 /// A name as the upright table writes it: at most [`NAME_ON_PHONE`] letters, a longer one cut with "…".
