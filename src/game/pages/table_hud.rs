@@ -207,11 +207,12 @@ fn count_panel(
     let reading = seen_cards.reading(&seen.0, system);
     let running = bold(format!("{}  {}", system.name, signed(reading.running, 0))).color(GOLD);
     let true_count = format!("True count {}", signed(reading.true_count, 1));
+    // The decks left as a counter judges them from the discards (what the true count divides by), and as they are.
     let decks = format!(
-        "{} decks left ({:.2})",
-        crate::engine::count::say_decks(reading.decks_judged),
-        reading.decks_exact
+        "{} decks left",
+        crate::engine::count::say_decks(reading.decks_judged)
     );
+    let exactly = format!("(exactly {:.2})", reading.decks_exact);
     if theme.shape.phone() {
         // Under the header: never over a hand.
         let Some(header) = ctx.memory(|m| m.area_rect(egui::Id::new("header"))) else {
@@ -226,11 +227,13 @@ fn count_panel(
                         ui.label(running);
                         ui.label(true_count);
                         ui.label(decks);
+                        ui.label(exactly);
                     } else {
                         ui.horizontal_wrapped(|ui| {
                             ui.label(running);
                             ui.label(true_count);
                             ui.label(decks);
+                            ui.label(exactly);
                         });
                     }
                 });
@@ -253,9 +256,13 @@ fn count_panel(
         .pivot(egui::Align2::RIGHT_TOP)
         .show(ctx, |ui| {
             panel_frame().show(ui, |ui| {
+                // As wide as its widest line: an area pivoted at its right sizes itself from what it held, and
+                // would wrap a line that grew.
+                ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Extend);
                 ui.label(running);
                 ui.label(true_count);
                 ui.label(egui::RichText::new(decks).size(theme::size::SMALL));
+                ui.label(egui::RichText::new(exactly).size(theme::size::SMALL));
             });
         });
     Ok(())
