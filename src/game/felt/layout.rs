@@ -108,7 +108,7 @@ impl TableLayout {
             bet_words: Written::new(Vec2::new(34.0, 0.0), Anchor::CENTER_LEFT),
             tray_words: Written::new(Vec2::new(158.0, 0.0), Anchor::CENTER_LEFT),
             // The counts under the shoe and the holder, a little outwards: clear of first and third base's totals.
-            shoe_count: Written::new(Vec2::new(6.0, -70.0), Anchor::CENTER),
+            shoe_count: Written::new(Vec2::new(0.0, -70.0), Anchor::CENTER),
             holder_count: Written::new(Vec2::new(-6.0, -70.0), Anchor::CENTER),
             centre: Vec2::new(0.0, 620.0),
             // A shallow arc under the dealer: 13° apart on a circle of 800 about the felt's centre.
@@ -144,8 +144,9 @@ impl TableLayout {
             // clear of the shoe.
             bet_words: Written::new(Vec2::new(0.0, -31.0), Anchor::BOTTOM_CENTER),
             tray_words: Written::new(Vec2::new(0.0, -25.0), Anchor::TOP_CENTER),
-            // The counts hang from the shoe's and the holder's outer edges and grow in towards the middle.
-            shoe_count: Written::new(Vec2::new(50.0, -62.0), Anchor::TOP_RIGHT),
+            // The counts hang from the shoe's and the holder's outer edges and grow in towards the middle, the
+            // shoe's clear of the dealer's sixth card.
+            shoe_count: Written::new(Vec2::new(62.0, -62.0), Anchor::TOP_RIGHT),
             holder_count: Written::new(Vec2::new(-50.0, -62.0), Anchor::TOP_LEFT),
             centre: Vec2::new(0.0, 170.0),
             // A deep U: two seats up each side, two low on each side, one at the bottom, each hand over its own
@@ -269,6 +270,21 @@ impl TableLayout {
         pieces
     }
 
+    /// Where the shoe stands: a little outwards of where its cards leave it.
+    pub fn shoe_at(&self) -> Vec2 {
+        self.shoe + Vec2::new(6.0, 0.0)
+    }
+
+    /// What the shoe's count says with `cards` in it: "307 in the shoe", or on the upright table, whose shoe stands
+    /// close to the dealer's cards, "307 left".
+    pub fn shoe_words(&self, cards: u32) -> String {
+        if self.portrait {
+            format!("{cards} left")
+        } else {
+            format!("{cards} in the shoe")
+        }
+    }
+
     /// A seat's label (its name, and its chips under it where the seats stand apart), hanging from under its circle
     /// and growing downwards, with no words under `least` units. A name on the upright table is at most
     /// [`NAME_ON_PHONE`] letters, about 0.6 of the words' size across each (DejaVu Sans: "Lucky Lou" is 4.96 times
@@ -309,18 +325,16 @@ impl TableLayout {
                 self.seat_label(seat, least),
             );
         }
-        for (name, at, count) in [
-            ("shoe", self.shoe, self.shoe_count),
-            ("discard holder", self.discards, self.holder_count),
+        // "416 in the shoe" is 7.8 times its size across, "416 left" 3.9 and "52 discards" 6.1 (DejaVu Sans).
+        let shoe_words = if self.portrait { 4.0 } else { 8.0 };
+        for (name, at, count, across) in [
+            ("shoe", self.shoe_at(), self.shoe_count, shoe_words),
+            ("discard holder", self.discards, self.holder_count, 6.2),
         ] {
-            piece(&|| name.to_string(), centred(at, Vec2::new(110.0, 130.0)));
-            // Its count, turned with it: a margin above and below for that.
-            // "416 in the shoe" is 7.8 times its size across.
-            let words = count.rect(at, Vec2::new(8.0 * COUNT_WORDS, 18.0) * grown(COUNT_WORDS));
-            piece(
-                &|| format!("{name}'s count"),
-                centred(words.center(), words.size() + Vec2::new(0.0, 16.0)),
-            );
+            piece(&|| name.to_string(), centred(at, Vec2::new(104.0, 130.0)));
+            // Its count, upright under it.
+            let words = count.rect(at, Vec2::new(across, 1.4) * written(COUNT_WORDS, least));
+            piece(&|| format!("{name}'s count"), words);
         }
         piece(
             &|| "dealer's tray".to_string(),
@@ -357,6 +371,15 @@ fn inward(fan: Vec2) -> [Vec2; 7] {
         }
     })
 }
+
+/// How far the shoe and the discard holder are turned on the felt (radians, anticlockwise); their counts are
+/// written upright.
+pub const SHOE_TURN: f32 = 0.25;
+pub const HOLDER_TURN: f32 = -0.25;
+
+/// The shoe's and the discard holder's pictures, in table units.
+pub const SHOE_PICTURE: Vec2 = Vec2::new(92.0, 112.0);
+pub const HOLDER_PICTURE: Vec2 = Vec2::new(84.0, 104.0);
 
 /// The most letters of a name the upright table writes under a seat (longer names end in "…").
 pub const NAME_ON_PHONE: usize = 10;
@@ -647,6 +670,38 @@ mod tests {
         boxes
     }
 
+    /// A rectangle of `size` about `at`, turned by `turn`, and an upright `rect` lie apart: some side of one has the
+    /// other wholly beyond it (the separating axes of two rectangles are their sides' directions).
+    fn apart(at: Vec2, size: Vec2, turn: f32, rect: Rect) -> bool {
+        let half = size / 2.0;
+        let turned: Vec<Vec2> = [(-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0)]
+            .iter()
+            .map(|&(x, y)| at + Vec2::from_angle(turn).rotate(Vec2::new(x, y) * half))
+            .collect();
+        let upright = [
+            rect.min,
+            Vec2::new(rect.max.x, rect.min.y),
+            rect.max,
+            Vec2::new(rect.min.x, rect.max.y),
+        ];
+        let axes = [
+            Vec2::X,
+            Vec2::Y,
+            Vec2::from_angle(turn),
+            Vec2::from_angle(turn).perp(),
+        ];
+        axes.iter().any(|axis| {
+            let span = |points: &[Vec2]| {
+                points.iter().fold((f32::MAX, f32::MIN), |(lo, hi), p| {
+                    let d = p.dot(*axis);
+                    (lo.min(d), hi.max(d))
+                })
+            };
+            let ((a_lo, a_hi), (b_lo, b_hi)) = (span(&turned), span(&upright));
+            a_hi < b_lo || b_hi < a_lo
+        })
+    }
+
     /// Two boxes share more than a sliver (touching edges do not count).
     fn over(a: Rect, b: Rect) -> bool {
         let shared = a.intersect(b);
@@ -714,6 +769,67 @@ mod tests {
                         }
                     }
                 }
+            }
+        }
+    }
+
+    /// What stays on the table lies clear of everything else that stays, at every size the words are written:
+    /// the shoe's and the holder's counts (turned with them) clear of the dealer's six cards and total, every seat
+    /// clear of the others. A seat's bet is written over its own circle.
+    #[test]
+    fn nothing_that_stays_lies_over_anything_else_that_stays() {
+        for (layout, sizes) in [
+            (TableLayout::landscape(), vec![13.0, 16.0]),
+            (TableLayout::portrait(), vec![25.0, 28.0]),
+        ] {
+            for least in sizes {
+                let lasting = lasting_boxes(&layout, least);
+                let mut faults = Vec::new();
+                for (i, (owner, name, rect)) in lasting.iter().enumerate() {
+                    for (other_owner, other_name, other) in &lasting[i + 1..] {
+                        let own_bet = owner.is_some()
+                            && owner == other_owner
+                            && [name, other_name].contains(&&"bet".to_string());
+                        // A fixture's count hangs from its edge.
+                        let own_count = *other_name == format!("{name}'s count");
+                        // The shoe and the holder are turned: their box is wider than they are, so beside the
+                        // dealer's cards it is the turned picture itself that must lie clear (below).
+                        let turned = ["shoe", "discard holder"].contains(&name.as_str())
+                            && other_name == "the dealer's cards";
+                        if !own_bet && !own_count && !turned && over(*rect, *other) {
+                            let whose = |o: &Option<u8>| {
+                                o.map_or(String::new(), |o| format!("seat {}'s ", o + 1))
+                            };
+                            faults.push(format!(
+                                "{}{name} over {}{other_name}: {rect:?} {other:?}",
+                                whose(owner),
+                                whose(other_owner)
+                            ));
+                        }
+                    }
+                }
+                let first = layout.card_place(Spot::Dealer, 0, 1).truncate();
+                let last = layout.card_place(Spot::Dealer, 5, 1).truncate();
+                let cards = Rect::from_corners(first - CARD_SIZE / 2.0, last + CARD_SIZE / 2.0);
+                for (name, at, picture, turn) in [
+                    ("shoe", layout.shoe_at(), SHOE_PICTURE, SHOE_TURN),
+                    (
+                        "discard holder",
+                        layout.discards,
+                        HOLDER_PICTURE,
+                        HOLDER_TURN,
+                    ),
+                ] {
+                    if !apart(at, picture, turn, cards) {
+                        faults.push(format!("the {name} over the dealer's six cards"));
+                    }
+                }
+                assert!(
+                    faults.is_empty(),
+                    "on the {:?} table at {least}:\n{}",
+                    layout.size,
+                    faults.join("\n")
+                );
             }
         }
     }

@@ -66,7 +66,7 @@ pub(super) fn dress_table(
     for entity in &pieces.shoes {
         commands.entity(entity).insert((
             Fixture::Shoe,
-            picture(&art.shoe, Vec2::new(92.0, 112.0)),
+            picture(&art.shoe, SHOE_PICTURE),
             children![
                 (
                     BackSide,
@@ -80,7 +80,7 @@ pub(super) fn dress_table(
     for entity in &pieces.trays {
         commands.entity(entity).insert((
             Fixture::Discards,
-            picture(&art.discard, Vec2::new(84.0, 104.0)),
+            picture(&art.discard, HOLDER_PICTURE),
             children![
                 (
                     DiscardPile,
@@ -159,18 +159,22 @@ pub(super) fn place_fixtures(
 ) {
     for (parent, mut transform, mut lettering) in &mut amounts {
         let parent = parent.parent();
-        let written = if holders.trays.contains(parent) {
-            layout.tray_words
+        // The shoe's and the holder's counts are written upright where the layout says, though their fixtures
+        // are turned: placed in the turned fixture's frame, and turned back.
+        let (written, turn) = if holders.trays.contains(parent) {
+            (layout.tray_words, 0.0)
         } else if holders.circles.contains(parent) {
-            layout.bet_words
+            (layout.bet_words, 0.0)
         } else if holders.shoes.contains(parent) {
-            layout.shoe_count
+            (layout.shoe_count, SHOE_TURN)
         } else if holders.holders.contains(parent) {
-            layout.holder_count
+            (layout.holder_count, HOLDER_TURN)
         } else {
             continue;
         };
-        transform.translation = written.at.extend(transform.translation.z);
+        let at = Vec2::from_angle(-turn).rotate(written.at);
+        transform.translation = at.extend(transform.translation.z);
+        transform.rotation = Quat::from_rotation_z(-turn);
         if lettering.anchor != written.anchor {
             lettering.anchor = written.anchor;
         }
@@ -182,12 +186,10 @@ pub(super) fn place_fixtures(
             ),
             Fixture::Felt => Transform::from_translation(layout.centre.extend(0.1))
                 .with_scale(Vec3::new(layout.felt_radius, layout.felt_radius, 1.0)),
-            Fixture::Shoe => {
-                Transform::from_translation((layout.shoe + Vec2::new(6.0, 0.0)).extend(2.0))
-                    .with_rotation(Quat::from_rotation_z(0.25))
-            }
+            Fixture::Shoe => Transform::from_translation(layout.shoe_at().extend(2.0))
+                .with_rotation(Quat::from_rotation_z(SHOE_TURN)),
             Fixture::Discards => Transform::from_translation(layout.discards.extend(2.0))
-                .with_rotation(Quat::from_rotation_z(-0.25)),
+                .with_rotation(Quat::from_rotation_z(HOLDER_TURN)),
             Fixture::DealerTray => Transform::from_translation(layout.dealer_tray.extend(2.0)),
             Fixture::DealerLabel => {
                 Transform::from_translation((layout.dealer_label - layout.dealer_tray).extend(30.0))
@@ -235,14 +237,17 @@ pub(super) fn count_label() -> impl Bundle {
 /// The shoe and the discard holder say how many cards they hold; the holder shows its cards once it has any.
 #[allow(clippy::type_complexity)]
 pub(super) fn count_cards(
-    shoes: Query<(&ShoeStack, &Children), Changed<ShoeStack>>,
+    layout: Res<TableLayout>,
+    shoes: Query<(Ref<ShoeStack>, &Children)>,
     trays: Query<(&DiscardTray, &Children), Changed<DiscardTray>>,
     mut labels: Query<&mut Lettering, With<CountLabel>>,
     mut piles: Query<&mut Visibility, With<DiscardPile>>,
 ) {
+    // The shoe's words change with its cards, and with the table's layout (a phone turned).
     let counts = shoes
         .iter()
-        .map(|(shoe, children)| (format!("{} in the shoe", shoe.remaining), children))
+        .filter(|(shoe, _)| shoe.is_changed() || layout.is_changed())
+        .map(|(shoe, children)| (layout.shoe_words(shoe.remaining), children))
         .chain(trays.iter().map(|(tray, children)| {
             (
                 crate::engine::words::counted(tray.cards, "discard", "discards"),
