@@ -304,19 +304,18 @@ fn count_down(ui: &mut egui::Ui, practice: &mut Practice, options: &PlayOptions)
     }
     match practice.count_down.answer {
         None => {
-            if number_field(ui, "The running count", &mut practice.typed) {
-                let typed = practice.typed.trim().replace('+', "").replace('½', ".5");
-                if let Ok(said) = typed.parse::<f64>() {
-                    let right = (said - deck.answer()).abs() < 1e-9;
-                    info!(
-                        target: "holecard::practice",
-                        "count down: said {said} ({}, the count is {})",
-                        if right { "right" } else { "wrong" },
-                        deck.answer()
-                    );
-                    practice.count_down.answer = Some((said, right));
-                    practice.score(Drill::CountDown, right);
-                }
+            if number_field(ui, "The running count", &mut practice.typed)
+                && let Ok(said) = as_typed(&practice.typed).parse::<f64>()
+            {
+                let right = (said - deck.answer()).abs() < 1e-9;
+                info!(
+                    target: "holecard::practice",
+                    "count down: said {said} ({}, the count is {})",
+                    if right { "right" } else { "wrong" },
+                    deck.answer()
+                );
+                practice.count_down.answer = Some((said, right));
+                practice.score(Drill::CountDown, right);
             }
         }
         Some((said, right)) => {
@@ -356,7 +355,7 @@ fn true_count(ui: &mut egui::Ui, practice: &mut Practice, decks: u8) {
                 ui,
                 "The true count, rounded down (decks left judged to the half deck)",
                 &mut practice.typed,
-            ) && let Ok(said) = practice.typed.trim().replace('+', "").parse::<i32>()
+            ) && let Ok(said) = as_typed(&practice.typed).parse::<i32>()
             {
                 let right = said == q.answer();
                 info!(
@@ -606,6 +605,16 @@ fn progress(ui: &mut egui::Ui, record: &Record) {
     });
 }
 
+/// An answer as a number reads it: a plus sign dropped, the minus sign the game writes (U+2212) taken for the
+/// keyboard's, "½" for ".5".
+fn as_typed(answer: &str) -> String {
+    answer
+        .trim()
+        .replace('+', "")
+        .replace(crate::engine::money::MINUS, "-")
+        .replace('½', ".5")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -660,5 +669,7 @@ mod tests {
             &mut typed
         ));
         assert_eq!(typed, "-35");
+        assert_eq!(as_typed(" −3½ "), "-3.5");
+        assert_eq!(as_typed("+2"), "2");
     }
 }
