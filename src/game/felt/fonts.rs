@@ -54,6 +54,29 @@ pub fn check_font(bytes: &[u8]) -> Result<(), FontFileError> {
         .map_err(|e| FontFileError::NotAFont(e.to_string()))
 }
 
+/// How wide `text` is in the font `font` (a font file's bytes), in ems: its characters' advances added up (without
+/// kerning, which only narrows pairs); a character the font lacks counts as its missing-glyph box. None for bytes
+/// that are not a font.
+pub fn width_in_ems(font: &[u8], text: &str) -> Option<f32> {
+    use skrifa::MetadataProvider;
+    use skrifa::instance::{LocationRef, Size};
+    let font = skrifa::FontRef::new(font).ok()?;
+    let per_em = f32::from(
+        font.metrics(Size::unscaled(), LocationRef::default())
+            .units_per_em,
+    );
+    let glyphs = font.glyph_metrics(Size::unscaled(), LocationRef::default());
+    let charmap = font.charmap();
+    let units: f32 = text
+        .chars()
+        .map(|ch| {
+            let glyph = charmap.map(ch).unwrap_or(skrifa::GlyphId::NOTDEF);
+            glyphs.advance_width(glyph).unwrap_or(0.0)
+        })
+        .sum();
+    (per_em > 0.0).then(|| units / per_em)
+}
+
 /// The game's fonts, loaded on the Loading screen: the HUD and the felt are printed in them.
 #[derive(Resource, Clone)]
 pub struct GameFonts {
@@ -160,5 +183,24 @@ mod tests {
                 .starts_with("not a TrueType or OpenType font")
         );
         assert!(check_font(&[]).is_err());
+    }
+
+    #[test]
+    fn a_text_is_measured_in_ems_of_its_font() {
+        let regular = font("DejaVuSans.ttf");
+        let width = |text: &str| width_in_ems(&regular, text).expect("a font");
+        // DejaVu Sans: "Lucky Lou" 4.96 ems as Chromium lays it out with kerning, 5.03 without; an "i" 0.28, a "W"
+        // 0.99.
+        assert!(
+            (width("Lucky Lou") - 5.03).abs() < 0.01,
+            "{}",
+            width("Lucky Lou")
+        );
+        assert!((width("i") - 0.278).abs() < 0.01);
+        assert!((width("W") - 0.989).abs() < 0.01);
+        assert_eq!(width(""), 0.0);
+        // A character the font lacks takes the room of its missing-glyph box.
+        assert!(width("\u{10FFFD}") > 0.0);
+        assert_eq!(width_in_ems(b"not a font", "Ann"), None);
     }
 }

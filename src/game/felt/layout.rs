@@ -270,6 +270,16 @@ impl TableLayout {
         pieces
     }
 
+    /// How wide a seat's name may be written, in ems of its words (a longer one is cut): the upright table's seats
+    /// stand close, a wide table's label leaves room for "$12,345" under the name.
+    pub fn name_ems(&self) -> f32 {
+        if self.names_only {
+            6.0
+        } else {
+            100.0 / SEAT_WORDS
+        }
+    }
+
     /// Where the shoe stands: a little outwards of where its cards leave it.
     pub fn shoe_at(&self) -> Vec2 {
         self.shoe + Vec2::new(6.0, 0.0)
@@ -286,15 +296,15 @@ impl TableLayout {
     }
 
     /// A seat's label (its name, and its chips under it where the seats stand apart), hanging from under its circle
-    /// and growing downwards, with no words under `least` units. A name on the upright table is at most
-    /// [`NAME_ON_PHONE`] letters, about 0.6 of the words' size across each (DejaVu Sans: "Lucky Lou" is 4.96 times
-    /// its size across); a wide table's label leaves room for a name and "$12,345".
+    /// and growing downwards, with no words under `least` units: as wide as the widest name written
+    /// ([`TableLayout::name_ems`]; DejaVu Sans: "Lucky Lou" is 4.96 times its size across), and on a wide table two
+    /// lines, the name and "$12,345".
     pub fn seat_label(&self, seat: u8, least: f32) -> Rect {
         let size = written(SEAT_WORDS, least);
         let label = if self.names_only {
-            Vec2::new(NAME_ON_PHONE as f32 * 0.6, 1.2) * size
+            Vec2::new(self.name_ems(), 1.2) * size
         } else {
-            Vec2::new(100.0, 34.0) * size / SEAT_WORDS
+            Vec2::new(self.name_ems(), 34.0 / SEAT_WORDS) * size
         };
         Rect::from_center_size(
             self.seat_point(seat) - Vec2::new(0.0, LABEL_TOP + label.y / 2.0),
@@ -380,9 +390,6 @@ pub const HOLDER_TURN: f32 = -0.25;
 /// The shoe's and the discard holder's pictures, in table units.
 pub const SHOE_PICTURE: Vec2 = Vec2::new(92.0, 112.0);
 pub const HOLDER_PICTURE: Vec2 = Vec2::new(84.0, 104.0);
-
-/// The most letters of a name the upright table writes under a seat (longer names end in "…").
-pub const NAME_ON_PHONE: usize = 10;
 
 /// From a seat's bet circle's centre down to the top of its label.
 pub const LABEL_TOP: f32 = 44.0;

@@ -97,13 +97,19 @@ fn signed(amount: Cents) -> Option<String> {
     (amount.0 != 0).then(|| amount.signed().to_string())
 }
 
-/// A name as the upright table writes it: at most [`NAME_ON_PHONE`] letters, a longer one cut with "…".
-pub fn name_on_phone(name: &str) -> String {
-    if name.chars().count() <= NAME_ON_PHONE {
-        name.to_string()
-    } else {
-        let kept: String = name.chars().take(NAME_ON_PHONE - 1).collect();
-        format!("{}…", kept.trim_end())
+/// A name as a seat's label writes it: whole when it is at most `ems` wide (`width` measures a text in ems), else cut
+/// with "…" where it fits.
+pub fn name_to_fit(name: &str, ems: f32, width: impl Fn(&str) -> f32) -> String {
+    if width(name) <= ems {
+        return name.to_string();
+    }
+    let mut kept: Vec<char> = name.chars().collect();
+    loop {
+        kept.pop();
+        let cut = format!("{}…", kept.iter().collect::<String>().trim_end());
+        if kept.is_empty() || width(&cut) <= ems {
+            return cut;
+        }
     }
 }
 
@@ -183,20 +189,33 @@ pub(super) fn label_dealer(
     }
 }
 
+#[allow(clippy::too_many_arguments)]
 pub(super) fn label_seats(
     layout: Res<TableLayout>,
     occupants: Res<Occupants>,
     session: Res<Session>,
+    fonts: Option<Res<GameFonts>>,
+    files: Res<Assets<FontFile>>,
     bankrolls: Query<&Bankroll>,
     mut labels: Query<(&SeatLabel, &mut Lettering, &mut Ink)>,
 ) {
+    // Names are measured in the labels' font; before it is in (never on the table), about 0.6 em a letter.
+    let font = fonts
+        .and_then(|f| files.get(&f.regular))
+        .map(|f| f.0.clone());
+    let width = |text: &str| {
+        font.as_deref()
+            .and_then(|bytes| width_in_ems(bytes, text))
+            .unwrap_or(text.chars().count() as f32 * 0.6)
+    };
     for (label, mut text, mut colour) in &mut labels {
         let seat = label.0;
         let mine = session.player_seat == Some(seat);
         let words = match &occupants.seats[usize::from(seat)] {
             // The upright table: names only (the player's chips are in the header).
-            Some(name) if layout.names_only => name_on_phone(name),
+            Some(name) if layout.names_only => name_to_fit(name, layout.name_ems(), width),
             Some(name) => {
+                let name = name_to_fit(name, layout.name_ems(), width);
                 let chips = bankrolls
                     .iter()
                     .find(|b| b.seat == seat)

@@ -5,10 +5,10 @@
 
 use crate::engine::{Card, Cents, Event, Outcome, Spot, TableState, Total};
 use crate::game::felt::art::{Art, Look};
+use crate::game::felt::fonts::{FontFile, GameFonts, width_in_ems};
 use crate::game::felt::layout::{
-    CARD_SIZE, COUNT_WORDS, Covered, Framing, HOLDER_PICTURE, HOLDER_TURN, LABEL_TOP,
-    NAME_ON_PHONE, SEAT_WORDS, SHOE_PICTURE, SHOE_TURN, TRAY_WORDS, TableLayout, words_box,
-    written,
+    CARD_SIZE, COUNT_WORDS, Covered, Framing, HOLDER_PICTURE, HOLDER_TURN, LABEL_TOP, SEAT_WORDS,
+    SHOE_PICTURE, SHOE_TURN, TRAY_WORDS, TableLayout, words_box, written,
 };
 use crate::game::felt::lettering::{Ink, Lettering};
 use crate::game::felt::motion::{Animate, Banner, Fade, Flight, Glide};
@@ -224,6 +224,29 @@ fn hands_in_seat(spot: Spot, hands: &Query<&HandView>) -> u8 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Names are cut by how wide they are written, not by how many letters they have: ten W's do not fit where
+    /// fourteen i's do; a cut name ends in "…" and fits; a name that fits is kept whole.
+    #[test]
+    fn a_seats_name_is_cut_to_the_width_its_label_has() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/fonts/DejaVuSans.ttf");
+        let regular = std::fs::read(path).expect("the regular font");
+        let width = |text: &str| width_in_ems(&regular, text).expect("a font");
+        let upright = TableLayout::portrait().name_ems();
+        let wide = TableLayout::landscape().name_ems();
+        for (name, ems, written) in [
+            ("Lucky Lou", upright, "Lucky Lou"),
+            ("iiiiiiiiiiiiii", upright, "iiiiiiiiiiiiii"),
+            ("WWWWWWWWWW", upright, "WWWWW…"),
+            ("Maximilian Montgomery", upright, "Maximilia…"),
+            ("Maximilian Montgomery", wide, "Maximilian…"),
+            ("WWWWWWWWWW", wide, "WWWWWW…"),
+        ] {
+            let cut = labels::name_to_fit(name, ems, width);
+            assert_eq!(cut, written, "{name} in {ems} ems");
+            assert!(width(&cut) <= ems, "{cut}: {} ems", width(&cut));
+        }
+    }
 
     #[test]
     fn under_the_cover_the_camera_rests_after_the_warm_up_and_wakes_for_the_table() {
