@@ -40,13 +40,17 @@ impl Keeper {
             let replay = match e {
                 mpsc::error::TrySendError::Full(r) | mpsc::error::TrySendError::Closed(r) => r,
             };
-            let what = format!(
-                "{}: keeping round {} to watch again",
-                replay.table, replay.round
-            );
-            store.failed(&what, &"too many rounds waiting to be written");
+            store.failed(&keeping(&replay), &"too many rounds waiting to be written");
         }
     }
+}
+
+/// What the log says the server was doing when keeping `replay` failed.
+fn keeping(replay: &Replay) -> String {
+    format!(
+        "{}: keeping round {} to watch again",
+        replay.table, replay.round
+    )
 }
 
 /// The keeper's loop: the first round waiting, every other that comes within [`GATHER`] (up to [`MOST_AT_ONCE`]),
@@ -65,13 +69,7 @@ async fn keep(store: Store, mut waiting: mpsc::Receiver<Replay>) {
         for replay in &batch {
             match serde_json::to_string(replay) {
                 Ok(json) => rounds.push((replay.table.as_str(), replay.round, json)),
-                Err(e) => {
-                    let what = format!(
-                        "{}: keeping round {} to watch again",
-                        replay.table, replay.round
-                    );
-                    store.failed(&what, &LedgerError::Corrupt(e.to_string()));
-                }
+                Err(e) => store.failed(&keeping(replay), &LedgerError::Corrupt(e.to_string())),
             }
         }
         if let Err(e) = store.keep_replays(&rounds).await {

@@ -54,27 +54,42 @@ pub fn check_font(bytes: &[u8]) -> Result<(), FontFileError> {
         .map_err(|e| FontFileError::NotAFont(e.to_string()))
 }
 
-/// How wide `text` is in the font `font` (a font file's bytes), in ems: its characters' advances added up (without
-/// kerning, which only narrows pairs); a character the font lacks counts as its missing-glyph box. None for bytes
-/// that are not a font.
-pub fn width_in_ems(font: &[u8], text: &str) -> Option<f32> {
-    use skrifa::MetadataProvider;
-    use skrifa::instance::{LocationRef, Size};
-    let font = skrifa::FontRef::new(font).ok()?;
-    let per_em = f32::from(
-        font.metrics(Size::unscaled(), LocationRef::default())
-            .units_per_em,
-    );
-    let glyphs = font.glyph_metrics(Size::unscaled(), LocationRef::default());
-    let charmap = font.charmap();
-    let units: f32 = text
-        .chars()
-        .map(|ch| {
-            let glyph = charmap.map(ch).unwrap_or(skrifa::GlyphId::NOTDEF);
-            glyphs.advance_width(glyph).unwrap_or(0.0)
+/// A font read for measuring text: parsed once, then asked of as many texts as needed.
+pub struct TextWidths<'a> {
+    per_em: f32,
+    glyphs: skrifa::metrics::GlyphMetrics<'a>,
+    charmap: skrifa::charmap::Charmap<'a>,
+}
+
+impl<'a> TextWidths<'a> {
+    /// The font `font` (a font file's bytes), read; None for bytes that are not a font.
+    pub fn of(font: &'a [u8]) -> Option<TextWidths<'a>> {
+        use skrifa::MetadataProvider;
+        use skrifa::instance::{LocationRef, Size};
+        let font = skrifa::FontRef::new(font).ok()?;
+        let per_em = f32::from(
+            font.metrics(Size::unscaled(), LocationRef::default())
+                .units_per_em,
+        );
+        (per_em > 0.0).then(|| TextWidths {
+            per_em,
+            glyphs: font.glyph_metrics(Size::unscaled(), LocationRef::default()),
+            charmap: font.charmap(),
         })
-        .sum();
-    (per_em > 0.0).then(|| units / per_em)
+    }
+
+    /// How wide `text` is, in ems: its characters' advances added up (without kerning, which only narrows pairs); a
+    /// character the font lacks counts as its missing-glyph box.
+    pub fn ems(&self, text: &str) -> f32 {
+        let units: f32 = text
+            .chars()
+            .map(|ch| {
+                let glyph = self.charmap.map(ch).unwrap_or(skrifa::GlyphId::NOTDEF);
+                self.glyphs.advance_width(glyph).unwrap_or(0.0)
+            })
+            .sum();
+        units / self.per_em
+    }
 }
 
 /// The game's fonts, loaded on the Loading screen: the HUD and the felt are printed in them.
@@ -188,7 +203,8 @@ mod tests {
     #[test]
     fn a_text_is_measured_in_ems_of_its_font() {
         let regular = font("DejaVuSans.ttf");
-        let width = |text: &str| width_in_ems(&regular, text).expect("a font");
+        let widths = TextWidths::of(&regular).expect("a font");
+        let width = |text: &str| widths.ems(text);
         // DejaVu Sans: "Lucky Lou" 4.96 ems as Chromium lays it out with kerning, 5.03 without; an "i" 0.28, a "W"
         // 0.99.
         assert!(
@@ -201,6 +217,6 @@ mod tests {
         assert_eq!(width(""), 0.0);
         // A character the font lacks takes the room of its missing-glyph box.
         assert!(width("\u{10FFFD}") > 0.0);
-        assert_eq!(width_in_ems(b"not a font", "Ann"), None);
+        assert!(TextWidths::of(b"not a font").is_none());
     }
 }

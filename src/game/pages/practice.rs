@@ -308,14 +308,8 @@ fn count_down(ui: &mut egui::Ui, practice: &mut Practice, options: &PlayOptions)
                 && let Ok(said) = as_typed(&practice.typed).parse::<f64>()
             {
                 let right = (said - deck.answer()).abs() < 1e-9;
-                info!(
-                    target: "holecard::practice",
-                    "count down: said {said} ({}, the count is {})",
-                    if right { "right" } else { "wrong" },
-                    deck.answer()
-                );
                 practice.count_down.answer = Some((said, right));
-                practice.score(Drill::CountDown, right);
+                heard(practice, Drill::CountDown, said, deck.answer(), right);
             }
         }
         Some((said, right)) => {
@@ -358,14 +352,8 @@ fn true_count(ui: &mut egui::Ui, practice: &mut Practice, decks: u8) {
             ) && let Ok(said) = as_typed(&practice.typed).parse::<i32>()
             {
                 let right = said == q.answer();
-                info!(
-                    target: "holecard::practice",
-                    "true count: said {said} ({}, the true count is {})",
-                    if right { "right" } else { "wrong" },
-                    q.answer()
-                );
                 practice.conversion.answer = Some((said, right));
-                practice.score(Drill::TrueCount, right);
+                heard(practice, Drill::TrueCount, said, q.answer(), right);
             }
         }
         Some((said, right)) => {
@@ -603,6 +591,24 @@ fn progress(ui: &mut egui::Ui, record: &Record) {
             ui.end_row();
         }
     });
+}
+
+/// A typed answer to a counting drill, heard: the log says it ("count down: said -3 (wrong, the count is -2)"; the
+/// browser tests read it) and the drill's score counts it.
+fn heard(
+    practice: &mut Practice,
+    drill: Drill,
+    said: impl std::fmt::Display,
+    answer: impl std::fmt::Display,
+    right: bool,
+) {
+    let (asked, what) = match drill {
+        Drill::TrueCount => ("true count", "the true count"),
+        _ => ("count down", "the count"),
+    };
+    let verdict = if right { "right" } else { "wrong" };
+    info!(target: "holecard::practice", "{asked}: said {said} ({verdict}, {what} is {answer})");
+    practice.score(drill, right);
 }
 
 /// An answer as a number reads it: a plus sign dropped, the minus sign the game writes (U+2212) taken for the

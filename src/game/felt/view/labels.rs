@@ -199,14 +199,14 @@ pub(super) fn label_seats(
     bankrolls: Query<&Bankroll>,
     mut labels: Query<(&SeatLabel, &mut Lettering, &mut Ink)>,
 ) {
-    // Names are measured in the labels' font; before it is in (never on the table), about 0.6 em a letter.
-    let font = fonts
-        .and_then(|f| files.get(&f.regular))
-        .map(|f| f.0.clone());
+    // Names are measured in the labels' font, read once a frame; before it is in (never on the table), about 0.6
+    // em a letter.
+    let font = fonts.and_then(|f| files.get(&f.regular));
+    let widths = font.and_then(|f| TextWidths::of(&f.0));
     let width = |text: &str| {
-        font.as_deref()
-            .and_then(|bytes| width_in_ems(bytes, text))
-            .unwrap_or(text.chars().count() as f32 * 0.6)
+        widths
+            .as_ref()
+            .map_or(text.chars().count() as f32 * 0.6, |w| w.ems(text))
     };
     for (label, mut text, mut colour) in &mut labels {
         let seat = label.0;

@@ -5,7 +5,7 @@
 
 use crate::engine::{Card, Cents, Event, Outcome, Spot, TableState, Total};
 use crate::game::felt::art::{Art, Look};
-use crate::game::felt::fonts::{FontFile, GameFonts, width_in_ems};
+use crate::game::felt::fonts::{FontFile, GameFonts, TextWidths};
 use crate::game::felt::layout::{
     CARD_SIZE, COUNT_WORDS, Covered, Framing, HOLDER_PICTURE, HOLDER_TURN, LABEL_TOP, SEAT_WORDS,
     SHOE_PICTURE, SHOE_TURN, TRAY_WORDS, TableLayout, words_box, written,
@@ -231,7 +231,8 @@ mod tests {
     fn a_seats_name_is_cut_to_the_width_its_label_has() {
         let path = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/fonts/DejaVuSans.ttf");
         let regular = std::fs::read(path).expect("the regular font");
-        let width = |text: &str| width_in_ems(&regular, text).expect("a font");
+        let widths = TextWidths::of(&regular).expect("a font");
+        let width = |text: &str| widths.ems(text);
         let upright = TableLayout::portrait().name_ems();
         let wide = TableLayout::landscape().name_ems();
         for (name, ems, written) in [
