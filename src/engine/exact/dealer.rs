@@ -16,11 +16,6 @@ pub(super) struct Ending {
     pub(super) total: u8,
 }
 
-/// Every ending from each up card, for one soft-17 rule.
-struct Endings {
-    by_up: [Vec<Ending>; RANKS],
-}
-
 /// The chances of the dealer's hand ending on 17–21, busting, or being a blackjack (a two-card 21).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct DealerOdds {
@@ -63,36 +58,34 @@ pub fn total(cards: &Ranks) -> (u8, bool) {
     }
 }
 
-/// Lists every way the dealer's hand can end under this soft-17 rule now, if not yet: it is done once, the first time a
-/// question needs it (some milliseconds in the browser), and a caller that answers in slices gives it one of its own.
-pub fn list_endings_now(h17: bool) {
-    endings(h17);
+/// Lists every way the dealer's hand can end from the up card of `up` points (1 = ace … 10) under this soft-17 rule
+/// now, if not yet: it is done once, the first time a question with that up card needs it (up to some milliseconds in
+/// the browser, most with a 2 up), and a caller that answers in slices gives it one of its own. Other points are left
+/// for the question to refuse.
+pub fn list_endings_now(h17: bool, up: u8) {
+    if (1..=10).contains(&up) {
+        endings_from(h17, usize::from(up - 1));
+    }
 }
 
-/// Every way the dealer's hand can end from `up` (a two-card 21 and busts apart), listed once per rule.
+/// Every way the dealer's hand can end from `up` (a two-card 21 and busts apart), listed once per rule and up card:
+/// a question asks about one up card, and listing all ten takes nearly three times as long as the slowest (a 2).
 pub(super) fn endings_from(h17: bool, up: usize) -> &'static [Ending] {
-    &endings(h17).by_up[up]
+    static S17: [OnceLock<Vec<Ending>>; RANKS] = [const { OnceLock::new() }; RANKS];
+    static H17: [OnceLock<Vec<Ending>>; RANKS] = [const { OnceLock::new() }; RANKS];
+    let cells = if h17 { &H17 } else { &S17 };
+    cells[up].get_or_init(|| list_endings(h17, up))
 }
 
-fn endings(h17: bool) -> &'static Endings {
-    static S17: OnceLock<Endings> = OnceLock::new();
-    static H17: OnceLock<Endings> = OnceLock::new();
-    let cell = if h17 { &H17 } else { &S17 };
-    cell.get_or_init(|| list_endings(h17))
-}
-
-fn list_endings(h17: bool) -> Endings {
-    let by_up = std::array::from_fn(|up| {
-        let mut found: HashMap<[u8; RANKS], Ending> = HashMap::new();
-        let mut hand = [0u8; RANKS];
-        hand[up] = 1;
-        let mut drawn = [0u8; RANKS];
-        draw(h17, &mut hand, &mut drawn, 0, &mut found);
-        let mut list: Vec<Ending> = found.into_values().collect();
-        list.sort_by_key(|ending| ending.cards);
-        list
-    });
-    Endings { by_up }
+fn list_endings(h17: bool, up: usize) -> Vec<Ending> {
+    let mut found: HashMap<[u8; RANKS], Ending> = HashMap::new();
+    let mut hand = [0u8; RANKS];
+    hand[up] = 1;
+    let mut drawn = [0u8; RANKS];
+    draw(h17, &mut hand, &mut drawn, 0, &mut found);
+    let mut list: Vec<Ending> = found.into_values().collect();
+    list.sort_by_key(|ending| ending.cards);
+    list
 }
 
 /// Draws on in every order the dealer would, counting the orders of each multiset that ends.
@@ -165,7 +158,7 @@ pub fn odds(h17: bool, up: usize, shoe: &Ranks) -> DealerOdds {
         let n = f64::from(left) - (k as f64 - 1.0);
         below[k] = if n > 0.0 { below[k - 1] * n } else { 0.0 };
     }
-    'ending: for ending in &endings(h17).by_up[up] {
+    'ending: for ending in endings_from(h17, up) {
         let mut p = ending.orders;
         for rank in 0..RANKS {
             let k = usize::from(ending.cards[rank]);
@@ -230,5 +223,24 @@ mod tests {
         let odds = odds(false, 9, &[0, 0, 0, 0, 0, 0, 0, 0, 0, 5]);
         assert_eq!(odds.on, [0.0, 0.0, 0.0, 1.0, 0.0]);
         assert_eq!(odds.bust, 0.0);
+    }
+
+    #[test]
+    fn endings_are_listed_for_the_up_card_asked_and_points_that_are_no_card_are_left_alone() {
+        for h17 in [false, true] {
+            list_endings_now(h17, 0);
+            list_endings_now(h17, 11);
+            for points in 1..=10u8 {
+                list_endings_now(h17, points);
+                let up = usize::from(points - 1);
+                // Listed once: asked again, the same list, of hands that stop on 17 to 21.
+                let listed = endings_from(h17, up);
+                assert!(std::ptr::eq(listed, endings_from(h17, up)));
+                assert!(!listed.is_empty());
+                assert!(listed.iter().all(|e| e.total >= 17 && e.total <= 21));
+            }
+            // Each up card's own: a ten up stops sooner than a 2 up, in fewer ways.
+            assert!(endings_from(h17, 9).len() < endings_from(h17, 1).len());
+        }
     }
 }

@@ -147,11 +147,14 @@ fn ask(
         return;
     }
     if advisor.sliced {
-        // Three slices, a frame each: the dealer's endings listed (once a run: later it is nothing), the dealer's
-        // odds, the player's values.
+        // Three slices, a frame each: the dealer's endings from this up card listed (once a run: later it is
+        // nothing), the dealer's odds, the player's values.
         let started = bevy::platform::time::Instant::now();
         match (advisor.slice.take(), advisor.slices.len()) {
-            (None, 0) => exact::dealer::list_endings_now(decision.question.rules.hits_soft_17),
+            (None, 0) => exact::dealer::list_endings_now(
+                decision.question.rules.hits_soft_17,
+                decision.question.up,
+            ),
             (None, _) => match exact::prepare(&decision.question) {
                 Ok(prepared) => advisor.slice = Some(prepared),
                 Err(e) => advisor.answer = Some(Err(e.to_string())),
