@@ -35,6 +35,17 @@ pub fn words_box(anchor: Anchor, point: Vec2, size: Vec2) -> Rect {
 pub const CARD_SIZE: Vec2 = Vec2::new(60.0, 84.0);
 
 /// The table's geometry for one window shape.
+/// Where a seat's split hands lie.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Splits {
+    /// Side by side, either side of where one hand would be: two hands `two` apart (a card and its fan of three),
+    /// three or four `more` apart (as close as the neighbours leave room for).
+    Apart { two: f32, more: f32 },
+    /// Each seat's next hand this far from the one before: where the seats stand too close to go either side (the
+    /// upright table), in towards the middle, or for the bottom seat up the open middle of the U.
+    Stepping([Vec2; 7]),
+}
+
 #[derive(Resource, Clone, Debug, PartialEq)]
 pub struct TableLayout {
     /// The table's units: the camera shows at least this much when nothing covers the window.
@@ -75,11 +86,8 @@ pub struct TableLayout {
     pub hands: [Vec2; 7],
     /// How each card of a seat's hand sits on the one before: up, and in towards the middle of the table (x).
     pub fans: [Vec2; 7],
-    /// Distance between a seat's split hands.
-    pub split_gap: f32,
-    /// A seat's split hands go in towards the middle from its first (the upright table's sides have no room
-    /// outwards) rather than either side of where one hand would be.
-    pub splits_inward: bool,
+    /// Where a seat's split hands lie.
+    pub splits: Splits,
     /// The seats' labels carry only names (the upright table: its neighbours stand close, and the player's chips
     /// are in the header).
     pub names_only: bool,
@@ -121,8 +129,10 @@ impl TableLayout {
             print_radius: 500.0,
             hands: [Vec2::new(0.0, 82.0); 7],
             fans: inward(Vec2::new(15.0, 22.0)),
-            split_gap: 68.0,
-            splits_inward: false,
+            splits: Splits::Apart {
+                two: 90.0,
+                more: 64.0,
+            },
             names_only: false,
         }
     }
@@ -173,8 +183,12 @@ impl TableLayout {
                 Vec2::new(-12.0, 16.0),
                 Vec2::new(12.0, 16.0),
             ]),
-            split_gap: 64.0,
-            splits_inward: true,
+            splits: Splits::Stepping(mirrored([
+                Vec2::new(-64.0, 0.0),
+                Vec2::new(-88.0, 0.0),
+                Vec2::new(-88.0, 0.0),
+                Vec2::new(4.0, 210.0),
+            ])),
             names_only: true,
         }
     }
@@ -225,14 +239,16 @@ impl TableLayout {
 
     /// Where a hand's first card lies, given how many hands its seat has.
     pub fn hand_base(&self, seat: u8, hand: u8, hands_in_seat: u8) -> Vec2 {
-        let place = if self.splits_inward && seat != 3 {
-            f32::from(hand) * self.fan(seat).x.signum()
-        } else {
-            f32::from(hand) - (f32::from(hands_in_seat.max(1)) - 1.0) / 2.0
+        let hand = f32::from(hand);
+        let split = match self.splits {
+            Splits::Stepping(steps) => steps[usize::from(seat.min(6))] * hand,
+            Splits::Apart { two, more } => {
+                let middle = (f32::from(hands_in_seat.max(1)) - 1.0) / 2.0;
+                let gap = if hands_in_seat > 2 { more } else { two };
+                Vec2::new((hand - middle) * gap, 0.0)
+            }
         };
-        self.seat_point(seat)
-            + self.hands[usize::from(seat.min(6))]
-            + Vec2::new(place * self.split_gap, 0.0)
+        self.seat_point(seat) + self.hands[usize::from(seat.min(6))] + split
     }
 
     /// Where a card belongs on the felt (z stacks later cards over earlier ones).
@@ -248,11 +264,35 @@ impl TableLayout {
     }
 
     /// The top of a hand of `cards` cards, over the middle of its fan: where its total is written. (Over the last
-    /// card, the totals of neighbouring hands fanned towards each other would meet.)
-    pub fn hand_top(&self, seat: u8, hand: u8, hands_in_seat: u8, cards: usize) -> Vec2 {
-        let fan = self.fan(seat) * cards.saturating_sub(1) as f32;
+    /// card, the totals of neighbouring hands fanned towards each other would meet.) A seat's split hands side by
+    /// side stand closer than their words are wide: they write their totals at one height, over the tallest of them
+    /// (`cards.1` cards), every other one a line (`line` units) higher.
+    pub fn hand_top(
+        &self,
+        seat: u8,
+        hand: u8,
+        hands_in_seat: u8,
+        cards: (usize, usize),
+        line: f32,
+    ) -> Vec2 {
+        let (own, tallest) = cards;
+        let fan = self.fan(seat);
+        // Side by side: the wide table's, and the upright table's that step across more than up.
+        let step = match self.splits {
+            Splits::Stepping(steps) => steps[usize::from(seat.min(6))],
+            Splits::Apart { .. } => Vec2::X,
+        };
+        let side_by_side = hands_in_seat > 1 && step.x.abs() > step.y.abs();
+        let (high, raised) = if side_by_side {
+            (tallest.max(own), if hand % 2 == 1 { line } else { 0.0 })
+        } else {
+            (own, 0.0)
+        };
         self.hand_base(seat, hand, hands_in_seat)
-            + Vec2::new(fan.x / 2.0, fan.y + CARD_SIZE.y / 2.0 + 4.0)
+            + Vec2::new(
+                fan.x * own.saturating_sub(1) as f32 / 2.0,
+                fan.y * high.saturating_sub(1) as f32 + CARD_SIZE.y / 2.0 + 4.0 + raised,
+            )
     }
 
     /// Where a seat's own chips are: beside its name, under the bet circle.
@@ -394,8 +434,9 @@ pub const HOLDER_PICTURE: Vec2 = Vec2::new(84.0, 104.0);
 /// From a seat's bet circle's centre down to the top of its label.
 pub const LABEL_TOP: f32 = 44.0;
 
-/// The sizes of the felt's words, in table units: a seat's name and chips, the shoe's and the holder's counts, the
-/// tray's chips.
+/// The sizes of the felt's words, in table units: a hand's total or outcome, a seat's name and chips, the shoe's and
+/// the holder's counts, the tray's chips.
+pub const HAND_WORDS: f32 = 16.0;
 pub const SEAT_WORDS: f32 = 14.0;
 pub const COUNT_WORDS: f32 = 13.0;
 pub const TRAY_WORDS: f32 = 12.0;
@@ -614,20 +655,43 @@ mod tests {
     /// hand's total over the middle of its fan, one line in bold (DejaVu Sans Bold, measured in Chromium: "Bust (24)" is 5.2
     /// times its size across, "Win +$25" 5.4, "Lose −$10" 5.9; the upright table writes "+$25").
     fn hand_boxes(layout: &TableLayout, seat: u8, cards: u8, least: f32) -> Vec<(String, Rect)> {
+        split_hand_boxes(layout, seat, (0, 1), (cards, cards), least)
+    }
+
+    /// [`hand_boxes`] for the hand `hand.0` of a seat with `hand.1` hands, of `cards.0` cards, the seat's tallest
+    /// hand having `cards.1`.
+    fn split_hand_boxes(
+        layout: &TableLayout,
+        seat: u8,
+        (hand, hands): (u8, u8),
+        (cards, tallest): (u8, u8),
+        least: f32,
+    ) -> Vec<(String, Rect)> {
+        let name = if hands == 1 {
+            format!("seat {}'s", seat + 1)
+        } else {
+            format!("seat {}'s hand {} of {hands}:", seat + 1, hand + 1)
+        };
         let mut boxes: Vec<(String, Rect)> = (0..cards)
             .map(|order| {
-                let at = layout.card_place(Spot::Player { seat, hand: 0 }, order, 1);
+                let at = layout.card_place(Spot::Player { seat, hand }, order, hands);
                 (
-                    format!("seat {}'s card {}", seat + 1, order + 1),
+                    format!("{name} card {}", order + 1),
                     Rect::from_center_size(at.truncate(), CARD_SIZE),
                 )
             })
             .collect();
-        let size = written(16.0, least);
+        let size = written(HAND_WORDS, least);
         let total = Vec2::new(if layout.portrait { 5.3 } else { 6.0 }, 1.2) * size;
-        let top = layout.hand_top(seat, 0, 1, usize::from(cards));
+        let top = layout.hand_top(
+            seat,
+            hand,
+            hands,
+            (usize::from(cards), usize::from(tallest)),
+            total.y,
+        );
         boxes.push((
-            format!("seat {}'s total of {cards} cards", seat + 1),
+            format!("{name} total of {cards} cards"),
             words_box(Anchor::BOTTOM_CENTER, top, total),
         ));
         boxes
@@ -778,6 +842,109 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// What a seat's split hands (`hands` of them, of two or three cards each) lie over, at each size the words are
+    /// written: the other seats (their circles, names, bets and hands of up to three cards), what stays on the table,
+    /// and each other: two hands wholly, more their totals (a third or fourth hand's cards may lie over its
+    /// neighbour's first card, as a fan's do: the seat's neighbours stand closer than four hands' cards and fans).
+    fn split_faults(layout: &TableLayout, seat: u8, hands: u8) -> Vec<String> {
+        let mut faults = Vec::new();
+        let sizes = if layout.portrait {
+            [25.0, 28.0]
+        } else {
+            [13.0, 16.0]
+        };
+        for least in sizes {
+            let table = format!("the {:?} table at {least}", layout.size);
+            let own_circle = format!("seat {}'s circle", seat + 1);
+            let others: Vec<(String, Rect)> = (0..7u8)
+                .filter(|&other| other != seat)
+                .flat_map(|other| (1..=3u8).map(move |cards| (other, cards)))
+                .flat_map(|(other, cards)| hand_boxes(layout, other, cards, least))
+                .chain(
+                    lasting_boxes(layout, least)
+                        .into_iter()
+                        .map(|(owner, name, rect)| {
+                            let whose =
+                                owner.map_or(String::new(), |o| format!("seat {}'s ", o + 1));
+                            (format!("{whose}{name}"), rect)
+                        })
+                        .filter(|(name, _)| *name != own_circle),
+                )
+                .collect();
+            // Every hand of two cards, of three, or the first of three and the rest of two, or every other of three.
+            for pattern in [[2u8; 4], [3; 4], [3, 2, 2, 2], [2, 3, 2, 3]] {
+                let tallest = *pattern[..usize::from(hands)].iter().max().unwrap_or(&2);
+                let split: Vec<Vec<(String, Rect)>> = (0..hands)
+                    .map(|hand| {
+                        let cards = (pattern[usize::from(hand)], tallest);
+                        split_hand_boxes(layout, seat, (hand, hands), cards, least)
+                    })
+                    .collect();
+                for (hand, boxes) in split.iter().enumerate() {
+                    let siblings: Vec<&(String, Rect)> = split
+                        .iter()
+                        .enumerate()
+                        .filter(|(other, _)| *other != hand)
+                        .flat_map(|(_, boxes)| boxes)
+                        .collect();
+                    for (what, rect) in boxes {
+                        let is_total = what.contains("total");
+                        let clash = others
+                            .iter()
+                            .chain(siblings.iter().copied().filter(|(that, _)| {
+                                hands == 2 || is_total || that.contains("total")
+                            }))
+                            .find(|(_, other)| over(*rect, *other));
+                        if let Some((that, _)) = clash {
+                            faults.push(format!("{what} lies over {that} on {table}"));
+                        }
+                    }
+                }
+            }
+        }
+        faults.sort();
+        faults.dedup();
+        faults
+    }
+
+    /// Two split hands lie wholly clear at every seat of both tables, but where the seats stand too close for them:
+    /// the upright table's top corners (first and third base: the second hand reaches the next seat's total; there is
+    /// no room outwards or above, under the shoe's and the holder's counts), and on the wide table the fifth and
+    /// sixth seats' first hands, over the next seat's bet only if it is as wide as "$5,000" (written right of its
+    /// circle). The upright table's bottom seat, where the player sits at most tables, stacks three clear with the
+    /// words of the bar of plays (25 units; at the advisor's 28 the third's total touches the next seat's, and a
+    /// fourth reaches the dealer's side).
+    #[test]
+    fn split_hands_lie_clear_of_the_other_seats_and_of_each_other() {
+        let (wide, upright) = (TableLayout::landscape(), TableLayout::portrait());
+        let mut faults = Vec::new();
+        for seat in 0..7u8 {
+            if ![0, 6].contains(&seat) {
+                faults.extend(split_faults(&upright, seat, 2));
+            }
+            for fault in split_faults(&wide, seat, 2) {
+                let next_bet = format!("lies over seat {}'s bet on", seat + 2);
+                if !([4, 5].contains(&seat)
+                    && fault.contains("hand 1 of 2")
+                    && fault.contains(&next_bet))
+                {
+                    faults.push(fault);
+                }
+            }
+        }
+        faults.extend(
+            split_faults(&upright, 3, 3)
+                .into_iter()
+                .filter(|f| f.ends_with("at 25")),
+        );
+        assert!(
+            faults.is_empty(),
+            "{} faults:\n{}",
+            faults.len(),
+            faults.join("\n")
+        );
     }
 
     /// What stays on the table lies clear of everything else that stays, at every size the words are written:

@@ -120,7 +120,10 @@ pub(super) fn dress_hands(
             children![
                 (
                     HandLabel,
-                    anchored(text(true, 16.0, Color::WHITE, ""), Anchor::BOTTOM_CENTER),
+                    anchored(
+                        text(true, HAND_WORDS, Color::WHITE, ""),
+                        Anchor::BOTTOM_CENTER
+                    ),
                     Transform::from_xyz(0.0, 0.0, 40.0),
                 ),
                 (

@@ -114,7 +114,7 @@ pub fn name_to_fit(name: &str, ems: f32, width: impl Fn(&str) -> f32) -> String 
 }
 
 pub(super) fn label_hands(
-    layout: Res<TableLayout>,
+    (layout, framing): (Res<TableLayout>, Res<Framing>),
     cards: Query<&CardView>,
     hands: Query<(&HandView, Option<&Settlement>, &Children)>,
     mut labels: Query<(&mut Lettering, &mut Transform, &mut Ink), With<HandLabel>>,
@@ -139,7 +139,21 @@ pub(super) fn label_hands(
                 outcome_words(settlement)
             };
         }
-        let top = layout.hand_top(hand.seat, hand.hand, seat_hands, faces.len());
+        // Split hands side by side write their totals over the tallest of them, every other one a line higher.
+        let tallest = hands
+            .iter()
+            .filter(|(h, ..)| h.seat == hand.seat)
+            .map(|(h, ..)| cards.iter().filter(|c| c.spot == h.spot()).count())
+            .max()
+            .unwrap_or(0);
+        let line = written(HAND_WORDS, framing.least_words) * 1.2;
+        let top = layout.hand_top(
+            hand.seat,
+            hand.hand,
+            seat_hands,
+            (faces.len(), tallest),
+            line,
+        );
         for child in children {
             if let Ok((mut text, mut transform, mut colour)) = labels.get_mut(*child) {
                 if text.words != words {

@@ -7,8 +7,8 @@ use crate::engine::{Card, Cents, Event, Outcome, Spot, TableState, Total};
 use crate::game::felt::art::{Art, Look};
 use crate::game::felt::fonts::{FontFile, GameFonts, TextWidths};
 use crate::game::felt::layout::{
-    CARD_SIZE, COUNT_WORDS, Covered, Framing, HOLDER_PICTURE, HOLDER_TURN, LABEL_TOP, SEAT_WORDS,
-    SHOE_PICTURE, SHOE_TURN, TRAY_WORDS, TableLayout, words_box, written,
+    CARD_SIZE, COUNT_WORDS, Covered, Framing, HAND_WORDS, HOLDER_PICTURE, HOLDER_TURN, LABEL_TOP,
+    SEAT_WORDS, SHOE_PICTURE, SHOE_TURN, TRAY_WORDS, TableLayout, words_box, written,
 };
 use crate::game::felt::lettering::{Ink, Lettering};
 use crate::game::felt::motion::{Animate, Banner, Fade, Flight, Glide};
