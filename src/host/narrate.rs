@@ -4,10 +4,19 @@
 
 use crate::engine::{Action, Event, Outcome, SeatId, Spot};
 
+/// The name the player's own seat goes by at a table of their own: sentences about it speak to them ("You hit.",
+/// "Your turn.").
+pub const YOU: &str = "You";
+
 /// Who sits where, for naming seats in sentences.
 pub trait SeatNames {
     /// The name of the player in `seat`.
     fn name(&self, seat: SeatId) -> String;
+
+    /// The seat is the player's own, spoken to in the second person.
+    fn is_you(&self, seat: SeatId) -> bool {
+        self.name(seat) == YOU
+    }
 }
 
 impl<F: Fn(SeatId) -> String> SeatNames for F {
@@ -16,26 +25,101 @@ impl<F: Fn(SeatId) -> String> SeatNames for F {
     }
 }
 
+/// Who a sentence is about: a seat's hand by its player's name, or the player spoken to.
+struct Who {
+    name: String,
+    hand: u8,
+    you: bool,
+}
+
+impl Who {
+    fn of(names: &impl SeatNames, seat: SeatId, hand: u8) -> Who {
+        let you = names.is_you(seat);
+        Who {
+            name: if you {
+                YOU.to_string()
+            } else {
+                names.name(seat)
+            },
+            hand,
+            you,
+        }
+    }
+
+    /// Which hand, after a name: "" or " (hand 2)".
+    fn which(&self) -> String {
+        if self.hand == 0 {
+            String::new()
+        } else {
+            format!(" (hand {})", self.hand + 1)
+        }
+    }
+
+    /// The subject and its verb, given as the third person says it: "Mae (hand 2) doubles down", "You double down".
+    fn does(&self, verb: &str) -> String {
+        format!("{}{} {}", self.name, self.which(), self.verb(verb))
+    }
+
+    /// A verb given as the third person says it, as this subject says it: "loses", or for the player "lose".
+    fn verb(&self, verb: &str) -> String {
+        if self.you {
+            second_person(verb)
+        } else {
+            verb.to_string()
+        }
+    }
+
+    /// Whose: "Mae's", "Your".
+    fn whose(&self) -> String {
+        if self.you {
+            "Your".to_string()
+        } else {
+            format!("{}'s", self.name)
+        }
+    }
+
+    /// After a preposition: "Mae (hand 2)", "you (hand 2)".
+    fn object(&self) -> String {
+        let name = if self.you { "you" } else { &self.name };
+        format!("{name}{}", self.which())
+    }
+}
+
+/// A verb phrase's first word turned from the third person to the second: "hits" → "hit", "doubles down" → "double
+/// down", "pushes" → "push", "has" → "have".
+fn second_person(phrase: &str) -> String {
+    let (verb, tail) = phrase.split_once(' ').map_or((phrase, ""), |(v, t)| (v, t));
+    let base = if verb == "has" {
+        "have"
+    } else if ["shes", "ches", "xes", "sses"]
+        .iter()
+        .any(|e| verb.ends_with(e))
+    {
+        &verb[..verb.len() - 2]
+    } else if verb.ends_with('s') && !verb.ends_with("ss") {
+        &verb[..verb.len() - 1]
+    } else {
+        verb
+    };
+    let space = if tail.is_empty() { "" } else { " " };
+    format!("{base}{space}{tail}")
+}
+
 /// The sentence for one event, or `None` for events a person need not read about.
 pub fn describe(event: &Event, names: &impl SeatNames) -> Option<String> {
-    let hand_label = |seat: SeatId, hand: u8| -> String {
-        let name = names.name(seat);
-        if hand == 0 {
-            name
-        } else {
-            format!("{name} (hand {})", hand + 1)
-        }
-    };
+    let who = |seat: SeatId, hand: u8| Who::of(names, seat, hand);
     Some(match *event {
-        Event::Joined { seat, buy_in } => format!("{} sits down with {buy_in}.", names.name(seat)),
+        Event::Joined { seat, buy_in } => {
+            format!("{} with {buy_in}.", who(seat, 0).does("sits down"))
+        }
         Event::Rebought { seat, amount, .. } => {
-            format!("{} buys {amount} more in chips.", names.name(seat))
+            format!("{} {amount} more in chips.", who(seat, 0).does("buys"))
         }
         Event::Left { seat, cash_out } => {
-            format!("{} leaves the table with {cash_out}.", names.name(seat))
+            format!("{} the table with {cash_out}.", who(seat, 0).does("leaves"))
         }
         Event::BetSet { seat, amount, .. } if amount.is_positive() => {
-            format!("{} bets {amount}.", names.name(seat))
+            format!("{} {amount}.", who(seat, 0).does("bets"))
         }
         Event::BetSet { .. } => return None,
         Event::TableCleared { .. } => return None,
@@ -60,9 +144,9 @@ pub fn describe(event: &Event, names: &impl SeatNames) -> Option<String> {
             to: Spot::Player { seat, hand },
             card,
         } => {
-            format!("{} gets {}.", hand_label(seat, hand), card_words(card))
+            format!("{} {}.", who(seat, hand).does("gets"), card_words(card))
         }
-        Event::Blackjack { seat, hand } => format!("Blackjack for {}!", hand_label(seat, hand)),
+        Event::Blackjack { seat, hand } => format!("Blackjack for {}!", who(seat, hand).object()),
         Event::EarlySurrenderOffered => "The dealer offers early surrender.".to_string(),
         Event::InsuranceOffered => "The dealer shows an ace: insurance?".to_string(),
         // Standing and splitting are told by what follows (`Stood` with the total, `Split`), once.
@@ -70,37 +154,40 @@ pub fn describe(event: &Event, names: &impl SeatNames) -> Option<String> {
             action: Action::Stand | Action::Split,
             ..
         } => return None,
-        Event::Acted { seat, hand, action } => {
-            format!("{} {}.", hand_label(seat, hand), action.verb())
-        }
+        Event::Acted { seat, hand, action } => format!("{}.", who(seat, hand).does(action.verb())),
         Event::InsuranceTaken { seat, amount } => {
-            format!("{} puts up {amount} of insurance.", names.name(seat))
+            format!("{} {amount} of insurance.", who(seat, 0).does("puts up"))
         }
         Event::DealerChecked { blackjack: false } => "The dealer checks: no blackjack.".to_string(),
         Event::DealerChecked { blackjack: true } => "The dealer checks the hole card…".to_string(),
         Event::HoleCardRevealed { card } => format!("Dealer turns over {}.", card_words(card)),
         Event::DealerBlackjack => "Dealer has blackjack.".to_string(),
         Event::InsuranceSettled { seat, net, .. } if net.is_positive() => {
-            format!("{}'s insurance pays {net}.", names.name(seat))
+            format!("{} insurance pays {net}.", who(seat, 0).whose())
         }
         Event::InsuranceSettled { seat, amount, .. } => {
-            format!("{} loses {amount} of insurance.", names.name(seat))
+            format!("{} {amount} of insurance.", who(seat, 0).does("loses"))
         }
-        Event::Turn { seat, hand } => format!("{} to act.", hand_label(seat, hand)),
+        Event::Turn { seat, hand } => {
+            let who = who(seat, hand);
+            format!("{} turn{}.", who.whose(), who.which())
+        }
         Event::Split { seat, hand, .. } => {
-            format!("{} splits into two hands.", hand_label(seat, hand))
+            format!("{} into two hands.", who(seat, hand).does("splits"))
         }
         Event::Doubled { seat, hand, wager } => {
-            format!("{} now has {wager} on the hand.", hand_label(seat, hand))
+            format!("{} {wager} on the hand now.", who(seat, hand).does("has"))
         }
         Event::Stood { seat, hand, total } => {
-            format!("{} stands on {total}.", hand_label(seat, hand))
+            format!("{} on {total}.", who(seat, hand).does("stands"))
         }
-        Event::Busted { seat, hand, total } => format!(
-            "{} busts with {}.",
-            hand_label(seat, hand),
-            total.hard_sum()
-        ),
+        Event::Busted { seat, hand, total } => {
+            format!(
+                "{} with {}.",
+                who(seat, hand).does("busts"),
+                total.hard_sum()
+            )
+        }
         Event::DealerStood { total } => format!("Dealer stands on {total}."),
         Event::DealerBusted { total } => format!("Dealer busts with {}.", total.hard_sum()),
         Event::Settled {
@@ -110,14 +197,23 @@ pub fn describe(event: &Event, names: &impl SeatNames) -> Option<String> {
             net,
             ..
         } => {
-            let who = hand_label(seat, hand);
+            let who = who(seat, hand);
             match outcome {
-                Outcome::Win => format!("{who} wins {net}."),
-                Outcome::Blackjack => format!("{who}'s blackjack pays {net}."),
-                Outcome::EvenMoney => format!("{who} takes even money: {net}."),
-                Outcome::Push => format!("{who} pushes."),
-                Outcome::Lose | Outcome::Bust => format!("{who} loses {}.", -net),
-                Outcome::Surrender => format!("{who} gives up half: loses {}.", -net),
+                Outcome::Win => format!("{} {net}.", who.does("wins")),
+                Outcome::Blackjack => {
+                    format!("{} blackjack{} pays {net}.", who.whose(), who.which())
+                }
+                Outcome::EvenMoney => format!("{}: {net}.", who.does("takes even money")),
+                Outcome::Push => format!("{}.", who.does("pushes")),
+                Outcome::Lose | Outcome::Bust => format!("{} {}.", who.does("loses"), -net),
+                Outcome::Surrender => {
+                    format!(
+                        "{} half: {} {}.",
+                        who.does("gives up"),
+                        who.verb("loses"),
+                        -net
+                    )
+                }
             }
         }
         Event::RoundEnded { .. } => return None,
@@ -136,35 +232,6 @@ pub fn capitalise(text: &str) -> String {
         .next()
         .map(|first| first.to_uppercase().chain(chars).collect())
         .unwrap_or_default()
-}
-
-/// A sentence about the player, named "You", in the second person: "You hits." → "You hit.",
-/// "You (hand 2) pushes." → "You (hand 2) push.".
-pub fn to_you(line: &str) -> String {
-    let Some(rest) = line.strip_prefix("You ") else {
-        return line.to_string();
-    };
-    let (subject, rest) = match rest.strip_prefix('(').and_then(|r| r.split_once(") ")) {
-        Some((hand, after)) => (format!("You ({hand}) "), after),
-        None => ("You ".to_string(), rest),
-    };
-    let (verb, tail) = rest.split_once(' ').unwrap_or((rest, ""));
-    let (verb, punctuation) = match verb.strip_suffix(['.', ',', '!']) {
-        Some(bare) => (bare, &verb[bare.len()..]),
-        None => (verb, ""),
-    };
-    let base = if ["shes", "ches", "xes", "sses"]
-        .iter()
-        .any(|e| verb.ends_with(e))
-    {
-        &verb[..verb.len() - 2]
-    } else if verb.ends_with('s') && !verb.ends_with("ss") {
-        &verb[..verb.len() - 1]
-    } else {
-        verb
-    };
-    let space = if tail.is_empty() { "" } else { " " };
-    format!("{subject}{base}{punctuation}{space}{tail}")
 }
 
 #[cfg(test)]
@@ -220,18 +287,137 @@ mod tests {
 
     #[test]
     fn the_player_is_spoken_to() {
-        assert_eq!(to_you("You hits."), "You hit.");
-        assert_eq!(
-            to_you("You gets the two of clubs."),
-            "You get the two of clubs."
-        );
-        assert_eq!(to_you("You pushes."), "You push.");
-        assert_eq!(to_you("You loses $10."), "You lose $10.");
-        assert_eq!(
-            to_you("You (hand 2) doubles down."),
-            "You (hand 2) double down."
-        );
-        assert_eq!(to_you("You to act."), "You to act.");
-        assert_eq!(to_you("Mae hits."), "Mae hits.");
+        let names = |seat: SeatId| {
+            if seat == 3 {
+                YOU.to_string()
+            } else {
+                "Mae".to_string()
+            }
+        };
+        let said = |e: Event| describe(&e, &names).expect("said");
+        let card = Card::new(0, Suit::Clubs, Rank::Two);
+        let (you, mae) = (3, 0);
+        let settled = |seat, hand, outcome, net| Event::Settled {
+            seat,
+            hand,
+            outcome,
+            wager: Cents(1000),
+            net: Cents(net),
+        };
+        let cases = [
+            (
+                Event::Acted {
+                    seat: you,
+                    hand: 0,
+                    action: Action::Hit,
+                },
+                "You hit.",
+            ),
+            (
+                Event::Acted {
+                    seat: you,
+                    hand: 1,
+                    action: Action::Double,
+                },
+                "You (hand 2) double down.",
+            ),
+            (
+                Event::Acted {
+                    seat: mae,
+                    hand: 1,
+                    action: Action::Double,
+                },
+                "Mae (hand 2) doubles down.",
+            ),
+            (
+                Event::Dealt {
+                    to: Spot::Player { seat: you, hand: 0 },
+                    card,
+                },
+                "You get the two of clubs.",
+            ),
+            (Event::Turn { seat: you, hand: 0 }, "Your turn."),
+            (Event::Turn { seat: you, hand: 1 }, "Your turn (hand 2)."),
+            (Event::Turn { seat: mae, hand: 0 }, "Mae's turn."),
+            (
+                Event::Doubled {
+                    seat: you,
+                    hand: 0,
+                    wager: Cents(2000),
+                },
+                "You have $20 on the hand now.",
+            ),
+            (
+                Event::Doubled {
+                    seat: mae,
+                    hand: 0,
+                    wager: Cents(2000),
+                },
+                "Mae has $20 on the hand now.",
+            ),
+            (
+                Event::Blackjack { seat: you, hand: 0 },
+                "Blackjack for you!",
+            ),
+            (
+                Event::Blackjack { seat: mae, hand: 0 },
+                "Blackjack for Mae!",
+            ),
+            (
+                Event::Split {
+                    seat: you,
+                    hand: 0,
+                    wager: Cents(1000),
+                },
+                "You split into two hands.",
+            ),
+            (
+                Event::Joined {
+                    seat: you,
+                    buy_in: Cents(100_000),
+                },
+                "You sit down with $1,000.",
+            ),
+            (
+                Event::InsuranceTaken {
+                    seat: you,
+                    amount: Cents(500),
+                },
+                "You put up $5 of insurance.",
+            ),
+            (
+                Event::InsuranceSettled {
+                    seat: you,
+                    amount: Cents(500),
+                    net: Cents(1000),
+                },
+                "Your insurance pays $10.",
+            ),
+            (
+                settled(you, 0, Outcome::Blackjack, 1500),
+                "Your blackjack pays $15.",
+            ),
+            (
+                settled(mae, 0, Outcome::Blackjack, 1500),
+                "Mae's blackjack pays $15.",
+            ),
+            (settled(you, 1, Outcome::Push, 0), "You (hand 2) push."),
+            (settled(you, 0, Outcome::Lose, -1000), "You lose $10."),
+            (
+                settled(you, 0, Outcome::Surrender, -500),
+                "You give up half: lose $5.",
+            ),
+            (
+                settled(mae, 0, Outcome::Surrender, -500),
+                "Mae gives up half: loses $5.",
+            ),
+            (
+                settled(you, 0, Outcome::EvenMoney, 1000),
+                "You take even money: $10.",
+            ),
+        ];
+        for (event, words) in cases {
+            assert_eq!(said(event), words, "{event:?}");
+        }
     }
 }

@@ -109,7 +109,7 @@ async function walk(table, size, touch) {
   await look(table, size, 'table-pause-menu');
   await table.tapAway(/^Resume\b/, touch);
   // The round played out (Stand whenever asked), then the Title's Statistics, the hand history and a replay.
-  const paid = /^You( \(hand \d\))? (win|lose|push|take even money)|^You('s| \(hand \d\)'s) blackjack pays|^You( \(hand \d\))? (busts|gives up)/;
+  const paid = /^You( \(hand \d\))? (win|lose|push|take even money)|^Your blackjack pays|^You( \(hand \d\))? (bust|give up)/;
   await table.until('the round to be settled', async () => {
     if (table.lines.some((l) => paid.test(l))) return true;
     await table.tapIfShown(/^Stand\b/, touch);

@@ -236,9 +236,9 @@ export class Table {
     let shots = 0;
     let pressedAt = 0;
     const count = (pattern) => this.lines.filter((l) => pattern.test(l)).length;
-    const paid = /^You( \(hand \d\))? (win|lose|push|take even money)|^You('s| \(hand \d\)'s) blackjack pays/;
+    const paid = /^You( \(hand \d\))? (win|lose|push|take even money)|^Your blackjack pays/;
     await this.until('the round to be settled', async () => {
-      const asked = count(/^You( \(hand \d\))? to act\.$/);
+      const asked = count(/^Your turn( \(hand \d\))?\.$/);
       const stood = count(/^You( \(hand \d\))? stand on /);
       if (asked > stood && Date.now() - pressedAt > 2000) {
         if (shots < asked) {

@@ -198,8 +198,11 @@ mod tests {
         let session = Session::new(level, 7, false);
         let table = session.new_table().expect("the table");
         let mut host = Host::new(table, session.level.companions.clone(), 7, 0);
-        host.sit(seat, Occupant::person("You", session.level.buy_in))
-            .expect("sits");
+        host.sit(
+            seat,
+            Occupant::person(crate::host::narrate::YOU, session.level.buy_in),
+        )
+        .expect("sits");
         host.seat_regulars();
         (session, host, seat)
     }

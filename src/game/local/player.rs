@@ -252,7 +252,8 @@ fn change_seat(
         } else {
             session.level.buy_in
         };
-        let mut occupant = occupant.unwrap_or_else(|| Occupant::person("You", buy_in));
+        let mut occupant =
+            occupant.unwrap_or_else(|| Occupant::person(crate::host::narrate::YOU, buy_in));
         occupant.buy_in = buy_in;
         match engine.sit(seat, occupant) {
             Ok(news) => {

@@ -51,7 +51,11 @@ pub fn prepare(
     let seat = replay.seat;
     let buy_in = replay.table.seats()[usize::from(seat)].bankroll;
     let mut host = Host::new(replay.table, Vec::new(), session.seed, 0);
-    host.resume_seat(seat, Occupant::person("You", buy_in), None);
+    host.resume_seat(
+        seat,
+        Occupant::person(crate::host::narrate::YOU, buy_in),
+        None,
+    );
     let mut replayed = Session::new(level, session.seed, false);
     replayed.player_seat = Some(seat);
     let restore = Restore {

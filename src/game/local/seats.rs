@@ -80,7 +80,7 @@ pub(crate) fn seat_the_table(
     session.visits += 1;
     if let Some(seat) = session.player_seat {
         let buy_in = session.player_chips.unwrap_or(session.level.buy_in);
-        let mut you = Occupant::person("You", buy_in);
+        let mut you = Occupant::person(crate::host::narrate::YOU, buy_in);
         you.mind = session
             .autoplay
             .then(|| engine.mind(Personality::ByTheBook, seat));

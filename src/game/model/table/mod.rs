@@ -178,11 +178,7 @@ pub fn narrate(event: &Event, occupants: &Occupants) -> Vec<String> {
     if let Event::RoundStarted { round } = event {
         return vec![format!("— Round {round} —")];
     }
-    occupants
-        .line(&News::Event(*event))
-        .map(|line| crate::host::narrate::to_you(&line))
-        .into_iter()
-        .collect()
+    occupants.line(&News::Event(*event)).into_iter().collect()
 }
 
 /// The round goes to the game's log too (the terminal, or the browser's console): a hand history to read back.
