@@ -484,10 +484,10 @@ fn the_games_client_plays_a_round_at_a_casino_comes_back_after_a_dropped_connect
 }
 
 #[test]
-fn a_casino_that_is_not_there_is_a_clear_message_not_a_hang() {
+fn a_casino_that_is_not_there_is_said_plainly_and_another_address_can_be_played() {
     let _one = one_at_a_time();
     let address = Address::parse(&format!("ws://127.0.0.1:{}", free_port())).expect("an address");
-    let client = Online::apart(address);
+    let client = Online::apart(address.clone());
     let mut app = headless::app_online(client, Speed::Instant).expect("the app");
     ask(
         &mut app,
@@ -508,6 +508,48 @@ fn a_casino_that_is_not_there_is_a_clear_message_not_a_hang() {
         app.update();
     }
     assert_eq!(at_casino(&app).status, Status::Offline);
+    assert!(
+        at_casino(&app).unreached,
+        "the page says no casino answered there and how to start one"
+    );
+
+    // Logging in finds no one there either: the same plain words, not the network's error.
+    ask(&mut app, CasinoRequest::Address("ftp://nowhere".into()));
+    app.update();
+    let refused = at_casino(&app).problem.clone().unwrap_or_default();
+    assert!(refused.contains("is not a casino's address"), "{refused}");
+    assert_eq!(
+        at_casino(&app).host,
+        address.host(),
+        "a bad address changes nothing"
+    );
+    log_in(&mut app, "Bea", "battery staple", true);
+    run_until(&mut app, 20, "the login to find no one", |app| {
+        at_casino(app).asking.is_empty() && at_casino(app).problem.is_some()
+    });
+    assert!(at_casino(&app).unreached, "{:?}", at_casino(&app).problem);
+
+    // Another address, typed as a bare HOST:PORT, where a casino is running: the guest plays there.
+    let casino = Casino::start("elsewhere");
+    ask(
+        &mut app,
+        CasinoRequest::Address(format!("127.0.0.1:{}", casino.port)),
+    );
+    app.update();
+    assert!(!at_casino(&app).unreached && at_casino(&app).problem.is_none());
+    assert_eq!(at_casino(&app).host, format!("127.0.0.1:{}", casino.port));
+    ask(
+        &mut app,
+        CasinoRequest::Connect {
+            guest: Some("Bea".into()),
+        },
+    );
+    run_until(
+        &mut app,
+        20,
+        "the guest to be welcomed at the other casino",
+        |app| at_casino(app).is_open(),
+    );
 }
 
 #[test]

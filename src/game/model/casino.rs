@@ -106,6 +106,9 @@ pub struct Casino {
     pub clock: Option<Clock>,
     /// What went wrong, in words, for the page the player is on.
     pub problem: Option<String>,
+    /// No casino answered at this address the last time one was asked (a first connection, or logging in): the
+    /// page says what a casino is, how to start one, and takes another address.
+    pub unreached: bool,
     /// The leaderboard, once asked for.
     pub leaderboard: Option<Result<Vec<Standing>, String>>,
     /// The player's own hands from the casino, once asked for.
@@ -136,6 +139,7 @@ impl Casino {
             unread: 0,
             clock: None,
             problem: None,
+            unreached: false,
             leaderboard: None,
             history: None,
             balance: None,
@@ -189,6 +193,8 @@ pub enum CasinoRequest {
     },
     /// Forget the account's session here and end it at the casino.
     LogOut,
+    /// Play at the casino at this address instead (as typed: `ws://HOST:PORT`, or `HOST:PORT`).
+    Address(String),
     /// Go to the lobby's table: watch it, and sit at its first free seat once there when `sit`.
     GoToTable {
         /// The table's id.

@@ -121,12 +121,35 @@ impl Online {
     /// Connects (as the logged-in account, or as a guest named `guest`).
     pub fn connect(&mut self, casino: &mut Casino, guest: Option<String>) {
         casino.problem = None;
+        casino.unreached = false;
         self.wanted = true;
         self.was_open = false;
         self.seat_token = None;
         self.guest = guest;
         if !matches!(casino.status, Status::Connecting { .. } | Status::Open) {
             casino.status = Status::Offline;
+        }
+    }
+
+    /// Plays at the casino at `given` from now on (not connected yet), or says why that is no address. A session
+    /// kept for another casino is not sent there.
+    pub fn move_to(&mut self, casino: &mut Casino, given: &str) {
+        match Address::parse(given) {
+            Ok(address) => {
+                if self
+                    .login
+                    .as_ref()
+                    .is_some_and(|login| login.server != address.ws)
+                {
+                    self.login = None;
+                    casino.account = None;
+                }
+                casino.host = address.host().to_string();
+                casino.problem = None;
+                casino.unreached = false;
+                self.address = address;
+            }
+            Err(why) => casino.say(why),
         }
     }
 
@@ -251,6 +274,7 @@ impl Online {
                 register,
             } => self.log_in(casino, &name, &password, register),
             CasinoRequest::LogOut => self.log_out(casino),
+            CasinoRequest::Address(given) => self.move_to(casino, &given),
             CasinoRequest::GoToTable { table, sit } => self.go_to_table(casino, table, sit),
             CasinoRequest::Lobby => self.send(ClientMessage::Lobby {}),
             CasinoRequest::Reset => self.send(ClientMessage::Reset {}),
@@ -277,6 +301,7 @@ impl Online {
         if !self.was_open {
             self.wanted = false;
             casino.status = Status::Offline;
+            casino.unreached = true;
             casino.say(format!(
                 "Cannot reach the casino at {}: {why}",
                 self.address.host()

@@ -193,8 +193,26 @@ impl Connection {
     }
 }
 
-/// What an HTTP request came back with: its body, or what went wrong in words.
-pub type Answer = Result<String, String>;
+/// What an HTTP request came back with: its body, or what went wrong.
+pub type Answer = Result<String, Failure>;
+
+/// Why an HTTP request brought no body back.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Failure {
+    /// Nothing answered: no casino at the address, or no network.
+    NoAnswer(String),
+    /// The casino answered no, in these words.
+    Said(String),
+}
+
+impl std::fmt::Display for Failure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Failure::NoAnswer(why) => write!(f, "no answer from the casino: {why}"),
+            Failure::Said(words) => f.write_str(words),
+        }
+    }
+}
 
 /// HTTP requests under way, each answered into a slot the game picks up from; an answer wakes the window.
 #[derive(Default, Clone)]
@@ -241,15 +259,15 @@ impl Requests {
                         let said = serde_json::from_str::<serde_json::Value>(&text)
                             .ok()
                             .and_then(|v| v.get("error")?.as_str().map(str::to_string));
-                        Err(said.unwrap_or_else(|| {
+                        Err(Failure::Said(said.unwrap_or_else(|| {
                             format!(
                                 "the server answered {} {}",
                                 response.status, response.status_text
                             )
-                        }))
+                        })))
                     }
                 }
-                Err(e) => Err(format!("no answer from the casino: {e}")),
+                Err(e) => Err(Failure::NoAnswer(e)),
             };
             if let Ok(mut answers) = answers.lock() {
                 answers.push((asked, answer));

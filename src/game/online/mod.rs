@@ -226,6 +226,39 @@ mod tests {
     }
 
     #[test]
+    fn another_address_is_taken_as_typed_and_a_session_kept_for_another_casino_is_not_sent_there() {
+        let (mut client, mut casino) = online();
+        client.login = Some(Login {
+            server: client.address.ws.clone(),
+            name: "Ann".into(),
+            token: "kept".into(),
+        });
+        casino.account = Some("Ann".into());
+        client.lost(&mut casino, "Connection refused".into(), 1.0);
+        assert!(casino.unreached);
+        client.move_to(&mut casino, "wss://");
+        assert!(
+            casino
+                .problem
+                .as_deref()
+                .is_some_and(|p| p.contains("has no host"))
+        );
+        assert_eq!(
+            casino.host, "127.0.0.1:8080",
+            "a bad address changes nothing"
+        );
+        assert!(client.login.is_some());
+        client.move_to(&mut casino, " casino.example:9000 ");
+        assert_eq!(client.address.ws, "ws://casino.example:9000/ws");
+        assert_eq!(casino.host, "casino.example:9000");
+        assert!(!casino.unreached && casino.problem.is_none());
+        assert!(
+            client.login.is_none() && casino.account.is_none(),
+            "Ann's session is the other casino's"
+        );
+    }
+
+    #[test]
     fn a_refused_hello_stops_and_a_refusal_at_the_table_is_said_on_the_bar_with_the_bet_given_back()
     {
         let (mut client, mut casino) = online();

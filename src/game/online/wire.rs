@@ -181,12 +181,12 @@ pub(super) fn answered(
             Err(e) => casino.say(format!("the casino's answer to logging in: {e}")),
         },
         (Asked::Leaderboard, answer) => {
-            casino.leaderboard = Some(answer.and_then(|text| {
+            casino.leaderboard = Some(answer.map_err(|e| e.to_string()).and_then(|text| {
                 serde_json::from_str(&text).map_err(|e| format!("the leaderboard: {e}"))
             }));
         }
         (Asked::History, answer) => {
-            casino.history = Some(answer.and_then(|text| {
+            casino.history = Some(answer.map_err(|e| e.to_string()).and_then(|text| {
                 serde_json::from_str(&text).map_err(|e| format!("your hands: {e}"))
             }));
         }
@@ -202,9 +202,12 @@ pub(super) fn answered(
         },
         (Asked::Hand, Err(why)) => casino.say(format!(
             "Cannot watch that round again: {}",
-            crate::host::narrate::capitalise(&why)
+            crate::host::narrate::capitalise(&why.to_string())
         )),
-        (Asked::Login, Err(why)) => casino.say(why),
+        (Asked::Login, Err(why)) => {
+            casino.unreached = matches!(why, link::Failure::NoAnswer(_));
+            casino.say(why.to_string());
+        }
         (Asked::Logout, _) => {}
     }
 }

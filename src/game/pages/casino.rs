@@ -85,6 +85,8 @@ pub struct Typed {
     name: String,
     password: String,
     guest: String,
+    /// Another casino's address, when none answered at this one.
+    address: String,
     /// The chat line being written.
     pub chat: String,
     /// The chat panel is open.
@@ -133,6 +135,10 @@ pub(super) fn online_page(
             );
         });
         ui.add_space(10.0);
+        if casino.unreached && !connecting {
+            no_casino_there(ui, casino, asks, typed);
+            ui.separator();
+        }
         if let Some(account) = &casino.account {
             ui.vertical_centered(|ui| {
                 ui.label(format!("You are logged in as {account}."));
@@ -203,7 +209,8 @@ pub(super) fn online_page(
         } else if connecting || asking {
             ui.label(egui::RichText::new("Talking to the casino…").color(CREAM));
         }
-        if let Some(problem) = &casino.problem {
+        // With no casino there, the words above say so plainly (the log keeps what the network said).
+        if let Some(problem) = casino.problem.as_ref().filter(|_| !casino.unreached) {
             ui.colored_label(REFUSAL, problem);
         }
     });
@@ -211,6 +218,77 @@ pub(super) fn online_page(
         go = Some(Menu::Lobby);
     }
     go
+}
+
+/// The command that starts a casino on this computer, from Holecard's folder (the README's).
+pub const START_A_CASINO: &str =
+    "cargo run --release --no-default-features --features server --bin holecard-server";
+
+/// No casino answered at the address: what a casino is and how to start one, another address to try (natively; in
+/// the browser the page's own server is the casino), and that the tables on this device still work.
+fn no_casino_there(
+    ui: &mut egui::Ui,
+    casino: &Casino,
+    asks: &mut MessageWriter<CasinoRequest>,
+    typed: &mut Typed,
+) {
+    let theme = Theme::of(ui.ctx());
+    let width = ui.available_width();
+    let words = |text: &str| {
+        egui::RichText::new(text)
+            .size(theme::size::BODY)
+            .color(CREAM)
+    };
+    if cfg!(target_arch = "wasm32") {
+        ui.label(
+            bold("This page could not reach its casino.")
+                .size(theme::size::BODY)
+                .color(REFUSAL),
+        );
+        ui.label(words(
+            "You may be offline, or the casino may be closed for now. Try again in a moment.",
+        ));
+    } else {
+        ui.label(
+            bold("No casino answered at this address.")
+                .size(theme::size::BODY)
+                .color(REFUSAL),
+        );
+        ui.label(words(
+            "A casino is a Holecard server: tables shared with other players, accounts, chat, and a ledger of every chip. \
+             To open one on this computer, run this in Holecard's folder, then try again:",
+        ));
+        ui.add(egui::Label::new(
+            egui::RichText::new(START_A_CASINO)
+                .monospace()
+                .size(theme::size::SMALL)
+                .color(GOLD),
+        ));
+        if typed.address.is_empty() {
+            typed.address = casino.host.clone();
+        }
+        let named = ui.label(words("Or play at another casino's address:"));
+        let field = ui
+            .add(
+                egui::TextEdit::singleline(&mut typed.address)
+                    .hint_text("ws://HOST:PORT")
+                    .desired_width(width)
+                    .min_size(egui::vec2(width, theme.target()))
+                    .font(egui::FontId::proportional(theme::size::LARGE)),
+            )
+            .labelled_by(named.id);
+        let entered = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+        if ui
+            .add(theme.wide_button("Use this address", width))
+            .clicked()
+            || entered
+        {
+            asks.write(CasinoRequest::Address(typed.address.trim().to_string()));
+        }
+    }
+    ui.label(words(
+        "The tables on this device still work: go Back and choose Tables.",
+    ));
 }
 
 /// The lobby: every table with its rules, limits, seats and watchers; sit down or watch. Returns the page to go to.
@@ -990,4 +1068,17 @@ pub(super) fn online_hud(
     }
     chat_window(ctx, &mut casino, &mut asks, &mut typed, &theme);
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_command_that_starts_a_casino_is_the_readmes() {
+        let readme = include_str!("../../../README.md");
+        assert!(
+            readme.contains(super::START_A_CASINO),
+            "{}",
+            super::START_A_CASINO
+        );
+    }
 }
