@@ -369,56 +369,151 @@ impl Rules {
     }
 }
 
-impl fmt::Display for Rules {
-    /// A one-line summary in the shorthand players use: "6D S17 DAS LS 3:2 peek".
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{}D {}",
-            self.decks,
-            match self.soft_17 {
-                Soft17::Stand => "S17",
-                Soft17::Hit => "H17",
-            }
-        )?;
-        f.write_str(if self.double_after_split {
-            " DAS"
+/// One word of a table's shorthand ("DAS") and what it means, in plain words for someone new to the game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RuleCode {
+    /// As the shorthand writes it.
+    pub code: String,
+    /// What it means at this table.
+    pub meaning: String,
+}
+
+impl Rules {
+    /// The shorthand players use, word by word, each with its meaning at this table: "6D" (six decks), "S17", "DAS",
+    /// "SP4", "LS", "3:2", "peek". [`Rules`]' `Display` writes the same words.
+    pub fn codes(&self) -> Vec<RuleCode> {
+        let mut codes = Vec::with_capacity(9);
+        let mut say = |code: String, meaning: String| codes.push(RuleCode { code, meaning });
+        say(
+            format!("{}D", self.decks),
+            match self.decks {
+                1 => "One deck of 52 cards, shuffled after a share of it is dealt.".to_string(),
+                n => format!("{n} decks of 52 cards shuffled together into the shoe."),
+            },
+        );
+        match self.soft_17 {
+            Soft17::Stand => say(
+                "S17".into(),
+                "The dealer stands on every 17, a soft 17 too (a 17 that counts an ace as 11, like ace and six)."
+                    .into(),
+            ),
+            Soft17::Hit => say(
+                "H17".into(),
+                "The dealer takes another card on a soft 17 (a 17 that counts an ace as 11, like ace and six); \
+                 this costs players a little."
+                    .into(),
+            ),
+        }
+        if self.double_after_split {
+            say(
+                "DAS".into(),
+                "You may double down on a hand you made by splitting a pair.".into(),
+            );
         } else {
-            " noDAS"
-        })?;
+            say(
+                "noDAS".into(),
+                "You may not double down on a hand you made by splitting a pair.".into(),
+            );
+        }
         match self.double_on {
             DoubleOn::AnyTwo => {}
-            DoubleOn::NineToEleven => f.write_str(" D9-11")?,
-            DoubleOn::TenToEleven => f.write_str(" D10-11")?,
-            DoubleOn::Never => f.write_str(" noDbl")?,
+            DoubleOn::NineToEleven => say(
+                "D9-11".into(),
+                "You may double down only when your first two cards make 9, 10 or 11.".into(),
+            ),
+            DoubleOn::TenToEleven => say(
+                "D10-11".into(),
+                "You may double down only when your first two cards make 10 or 11.".into(),
+            ),
+            DoubleOn::Never => say(
+                "noDbl".into(),
+                "Doubling down is not allowed at this table.".into(),
+            ),
         }
-        write!(f, " SP{}", self.max_split_hands)?;
+        say(
+            format!("SP{}", self.max_split_hands),
+            match self.max_split_hands {
+                2 => "You may split a pair once, into two hands.".to_string(),
+                n => format!("You may split pairs, and split again, into as many as {n} hands."),
+            },
+        );
         if self.resplit_aces {
-            f.write_str(" RSA")?;
+            say(
+                "RSA".into(),
+                "A split ace that gets another ace may be split again.".into(),
+            );
         }
         if self.hit_split_aces {
-            f.write_str(" HSA")?;
+            say(
+                "HSA".into(),
+                "You may draw more than one card to a split ace (most tables give each one card)."
+                    .into(),
+            );
         }
         match self.surrender {
             Surrender::None => {}
-            Surrender::Late => f.write_str(" LS")?,
-            Surrender::Early => f.write_str(" ES")?,
+            Surrender::Late => say(
+                "LS".into(),
+                "Late surrender: once the dealer has checked for blackjack, you may give up your first two cards \
+                 and keep half your bet."
+                    .into(),
+            ),
+            Surrender::Early => say(
+                "ES".into(),
+                "Early surrender: even before the dealer checks for blackjack, you may give up your first two \
+                 cards and keep half your bet."
+                    .into(),
+            ),
         }
-        write!(f, " {}", self.blackjack_pays.label())?;
+        let ten = Cents::units(10);
+        let (num, den) = self.blackjack_pays.odds();
+        say(
+            self.blackjack_pays.label().to_string(),
+            format!(
+                "A blackjack (an ace and a ten, jack, queen or king as your first two cards) pays {num} to {den}: \
+                 {} on a bet of {ten}.",
+                self.blackjack_pays.winnings(ten)
+            ),
+        );
         match self.hole_card {
-            HoleCard::Peek => f.write_str(" peek"),
+            HoleCard::Peek => say(
+                "peek".into(),
+                "With an ace or a ten-card showing, the dealer looks at the card face down for a blackjack before \
+                 anyone plays: if it is one, you lose only your first bet."
+                    .into(),
+            ),
             HoleCard::NoHoleCard {
                 blackjack_takes: EnhcLoss::AllBets,
-            } => f.write_str(" ENHC"),
+            } => say(
+                "ENHC".into(),
+                "European no hole card: the dealer takes a second card only after everyone has played, and a \
+                 dealer blackjack then takes every bet on your hand, doubles and splits too."
+                    .into(),
+            ),
             HoleCard::NoHoleCard {
                 blackjack_takes: EnhcLoss::OriginalBetOnly,
-            } => f.write_str(" ENHC-OBO"),
+            } => say(
+                "ENHC-OBO".into(),
+                "European no hole card: the dealer takes a second card only after everyone has played; a dealer \
+                 blackjack then takes only your first bet, and what you added to double or split is given back."
+                    .into(),
+            ),
         }
+        codes
+    }
+}
+
+impl fmt::Display for Rules {
+    /// A one-line summary in the shorthand players use: "6D S17 DAS SP4 LS 3:2 peek" ([`Rules::codes`]).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let codes = self.codes();
+        let words: Vec<&str> = codes.iter().map(|c| c.code.as_str()).collect();
+        f.write_str(&words.join(" "))
     }
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     #[test]
@@ -491,5 +586,94 @@ mod tests {
             Preset::LasVegasStrip.rules().to_string(),
             "6D S17 DAS SP4 LS 3:2 peek"
         );
+    }
+
+    #[test]
+    fn every_word_of_every_tables_shorthand_is_explained_in_plain_words() {
+        for preset in Preset::ALL {
+            assert_explained(&format!("{preset:?}"), &preset.rules());
+        }
+        // Every other way a rule can be set, too (the level files are walked in `host::level`).
+        let no_hole_card = |blackjack_takes| HoleCard::NoHoleCard { blackjack_takes };
+        for (soft_17, double_on, surrender, hole_card) in [
+            (
+                Soft17::Hit,
+                DoubleOn::NineToEleven,
+                Surrender::Early,
+                no_hole_card(EnhcLoss::OriginalBetOnly),
+            ),
+            (
+                Soft17::Stand,
+                DoubleOn::TenToEleven,
+                Surrender::None,
+                no_hole_card(EnhcLoss::AllBets),
+            ),
+            (
+                Soft17::Hit,
+                DoubleOn::Never,
+                Surrender::Late,
+                HoleCard::Peek,
+            ),
+        ] {
+            let rules = Rules {
+                soft_17,
+                double_on,
+                surrender,
+                hole_card,
+                double_after_split: false,
+                resplit_aces: true,
+                hit_split_aces: true,
+                decks: 1,
+                max_split_hands: 2,
+                blackjack_pays: Payout::SixToFive,
+                ..Rules::default()
+            };
+            assert_explained(&rules.to_string(), &rules);
+        }
+        let written = Preset::LasVegasStrip.rules().codes();
+        let blackjack = written
+            .iter()
+            .find(|c| c.code == "3:2")
+            .expect("3:2 explained");
+        assert!(
+            blackjack
+                .meaning
+                .contains("pays 3 to 2: $15 on a bet of $10."),
+            "{}",
+            blackjack.meaning
+        );
+    }
+
+    /// Each word of the table's shorthand is explained, in a sentence of plain words (no shorthand in it).
+    pub(crate) fn assert_explained(name: &str, rules: &Rules) {
+        let codes = rules.codes();
+        let written = rules.to_string();
+        let explained: Vec<&str> = codes.iter().map(|c| c.code.as_str()).collect();
+        assert_eq!(written.split(' ').collect::<Vec<_>>(), explained, "{name}");
+        for RuleCode { code, meaning } in &codes {
+            assert!(
+                meaning.ends_with('.') && meaning.split(' ').count() >= 6,
+                "{name}: {code}: {meaning}"
+            );
+            let shorthand = shorthand_in(meaning);
+            assert!(
+                shorthand.is_empty(),
+                "{name}: {code} is explained with {shorthand:?}"
+            );
+        }
+    }
+
+    /// The shorthand's words found in `text`: a run of capitals and digits like "DAS", "S17", "ENHC" or "6D".
+    fn shorthand_in(text: &str) -> Vec<String> {
+        text.split(|c: char| !c.is_ascii_alphanumeric() && c != '-')
+            .filter(|word| {
+                word.len() >= 2
+                    && word.chars().filter(char::is_ascii_uppercase).count() >= 2
+                    && word
+                        .chars()
+                        .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '-')
+            })
+            .map(str::to_string)
+            .collect()
     }
 }

@@ -384,6 +384,19 @@ mod tests {
     use super::*;
 
     #[test]
+    fn every_level_files_rule_shorthand_is_explained() {
+        let levels = catalogue(Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/levels")));
+        assert!(levels.len() >= 7, "{} levels", levels.len());
+        for listing in &levels {
+            let level = listing.level.as_ref().expect("a shipped level reads");
+            crate::engine::rules::tests::assert_explained(
+                &listing.path.display().to_string(),
+                &level.rules.rules(),
+            );
+        }
+    }
+
+    #[test]
     fn the_catalogue_lists_broken_files_beside_good_ones() {
         let dir = std::env::temp_dir().join(format!("holecard-levels-{}", std::process::id()));
         std::fs::create_dir_all(&dir).expect("temp dir");

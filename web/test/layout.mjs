@@ -44,6 +44,13 @@ async function walk(table, size, touch) {
   for (const [button, state] of [['Tables', 'tables'], ['Strategy', 'strategy'], ['Settings', 'settings']]) {
     await table.tap(button, touch);
     await look(table, size, state);
+    if (state === 'tables') {
+      // A table's shorthand opens, a tap away, what each of its words means.
+      await table.tap(/^What these mean$/, touch);
+      const explained = (words) => table.layout?.widgets.some((w) => w.role === 'Label' && words.test(w.label));
+      await table.until('the shorthand explained', () => explained(/decks of 52 cards/) && explained(/^S17$/));
+      await look(table, size, 'tables-glossary');
+    }
     await table.tap(/^Back\b/, touch);
   }
   await table.tap('Practice', touch);

@@ -147,7 +147,7 @@ pub(super) fn strategy_page(
         panel_frame().show(ui, |ui| {
                     ui.set_width(width - 40.0);
                     ui.label(bold(&session.level.name).size(18.0).color(GOLD));
-                    ui.label(egui::RichText::new(rules.to_string()).size(13.0));
+                    theme::rule_codes(ui, &rules, "strategy", theme::size::SMALL);
                     ui.label(
                         egui::RichText::new(
                             "Basic strategy worked out for these rules by the exact engine: each cell the play \

@@ -396,7 +396,8 @@ fn info_panels(
                         ui.label(&round);
                     });
                     ui.label(format!("Bets {} to {}", rules.min_bet, rules.max_bet));
-                    ui.label(egui::RichText::new(format!("{rules}")).size(theme::size::SMALL));
+                    ui.label(egui::RichText::new(format!("{rules}")).size(theme::size::SMALL))
+                        .on_hover_ui(|ui| theme::rule_glossary(ui, rules));
                 });
             });
         let player_info = hud_area(ctx, "player info".into())
@@ -712,7 +713,8 @@ fn pause_menu(
                     for line in rules.felt_lines() {
                         ui.label(line);
                     }
-                    ui.label(format!("{rules}"));
+                    ui.add_space(4.0);
+                    theme::rule_glossary(ui, rules);
                     ui.label(format!(
                         "Bets {}–{} in steps of {}",
                         rules.min_bet, rules.max_bet, rules.bet_unit

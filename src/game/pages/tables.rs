@@ -85,9 +85,10 @@ pub(super) fn tables_page(
                                     0 => "no companions".to_string(),
                                     n => counted(n as u64, "companion", "companions"),
                                 };
+                                theme::rule_codes(ui, &rules, &listing.path, theme::size::SMALL);
                                 ui.label(
                                     egui::RichText::new(format!(
-                                        "{rules} · bets {}–{} · buy-in {} · {companions}{shoes}",
+                                        "Bets {}–{} · buy-in {} · {companions}{shoes}",
                                         rules.min_bet, rules.max_bet, level.buy_in,
                                     ))
                                     .size(13.0),

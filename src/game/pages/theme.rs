@@ -6,6 +6,7 @@
 //! type scale is what a thumb-holder reads: body 16, never under 13, and every target at least 44 across. On a
 //! desktop the pages grow with the window from 1280×720, as the table does.
 
+use crate::engine::rules::Rules;
 use bevy::prelude::*;
 use bevy_egui::egui;
 
@@ -168,6 +169,48 @@ impl Theme {
         egui::Button::new(text)
             .min_size(egui::vec2(self.target(), self.target()))
             .corner_radius(8.0)
+    }
+}
+
+/// A table's shorthand ("6D S17 DAS SP4 LS 3:2 peek") and a button that opens, under it, what each of its words
+/// means at this table (hovering the shorthand shows it too, where there is a pointer). `id` keeps it open or shut.
+pub fn rule_codes(
+    ui: &mut egui::Ui,
+    rules: &Rules,
+    id: impl std::hash::Hash + std::fmt::Debug,
+    size: f32,
+) {
+    let id = egui::Id::new(("rule codes", id));
+    let mut open = ui.data(|data| data.get_temp::<bool>(id)).unwrap_or(false);
+    let theme = Theme::of(ui.ctx());
+    ui.horizontal_wrapped(|ui| {
+        ui.label(egui::RichText::new(rules.to_string()).size(size))
+            .on_hover_ui(|ui| rule_glossary(ui, rules));
+        let words = if open {
+            "Hide what these mean"
+        } else {
+            "What these mean"
+        };
+        if ui
+            .add(theme.button(egui::RichText::new(words).size(size::BODY)))
+            .clicked()
+        {
+            open = !open;
+            ui.data_mut(|data| data.insert_temp(id, open));
+        }
+    });
+    if open {
+        rule_glossary(ui, rules);
+    }
+}
+
+/// Each word of a table's shorthand in gold, with what it means at this table.
+pub fn rule_glossary(ui: &mut egui::Ui, rules: &Rules) {
+    for code in rules.codes() {
+        ui.horizontal_wrapped(|ui| {
+            ui.label(bold(&code.code).size(size::BODY).color(GOLD));
+            ui.label(egui::RichText::new(&code.meaning).size(size::BODY));
+        });
     }
 }
 
