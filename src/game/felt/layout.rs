@@ -34,7 +34,6 @@ pub fn words_box(anchor: Anchor, point: Vec2, size: Vec2) -> Rect {
 /// A card on the felt, in table units.
 pub const CARD_SIZE: Vec2 = Vec2::new(60.0, 84.0);
 
-/// The table's geometry for one window shape.
 /// Where a seat's split hands lie.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Splits {
@@ -46,6 +45,7 @@ pub enum Splits {
     Stepping([Vec2; 7]),
 }
 
+/// The table's geometry for one window shape.
 #[derive(Resource, Clone, Debug, PartialEq)]
 pub struct TableLayout {
     /// The table's units: the camera shows at least this much when nothing covers the window.

@@ -119,10 +119,19 @@ pub(super) fn label_hands(
     hands: Query<(&HandView, Option<&Settlement>, &Children)>,
     mut labels: Query<(&mut Lettering, &mut Transform, &mut Ink), With<HandLabel>>,
 ) {
+    // Each seat's hands, and the most cards one of them holds (split hands side by side write their totals over
+    // the tallest of them, every other one a line higher), counted once a frame.
+    let mut seats = [(0u8, 0usize); 7];
+    for (hand, ..) in &hands {
+        let (count, tallest) = &mut seats[usize::from(hand.seat.min(6))];
+        *count += 1;
+        *tallest = (*tallest).max(cards.iter().filter(|c| c.spot == hand.spot()).count());
+    }
+    let line = written(HAND_WORDS, framing.least_words) * 1.2;
     for (hand, settlement, children) in &hands {
         let mut shown: Vec<&CardView> = cards.iter().filter(|c| c.spot == hand.spot()).collect();
         shown.sort_by_key(|c| c.order);
-        let seat_hands = hands.iter().filter(|(h, ..)| h.seat == hand.seat).count() as u8;
+        let (seat_hands, tallest) = seats[usize::from(hand.seat.min(6))];
         let faces: Vec<Card> = shown.iter().filter_map(|c| c.card).collect();
         let from_split = seat_hands > 1;
         let mut words = if faces.is_empty() {
@@ -139,14 +148,6 @@ pub(super) fn label_hands(
                 outcome_words(settlement)
             };
         }
-        // Split hands side by side write their totals over the tallest of them, every other one a line higher.
-        let tallest = hands
-            .iter()
-            .filter(|(h, ..)| h.seat == hand.seat)
-            .map(|(h, ..)| cards.iter().filter(|c| c.spot == h.spot()).count())
-            .max()
-            .unwrap_or(0);
-        let line = written(HAND_WORDS, framing.least_words) * 1.2;
         let top = layout.hand_top(
             hand.seat,
             hand.hand,
