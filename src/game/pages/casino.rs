@@ -87,6 +87,9 @@ pub struct Typed {
     guest: String,
     /// Another casino's address, when none answered at this one.
     address: String,
+    /// The address the field above was filled with, once, when no casino answered there (the player may then empty
+    /// it and type another).
+    address_offered: Option<String>,
     /// The chat line being written.
     pub chat: String,
     /// The chat panel is open.
@@ -100,6 +103,15 @@ pub struct Typed {
 }
 
 impl Typed {
+    /// The address field, filled with `host` the first time no casino answered there, and left as the player
+    /// made it afterwards (empty too).
+    fn offer_address(&mut self, host: &str) {
+        if self.address_offered.as_deref() != Some(host) {
+            self.address = host.to_string();
+            self.address_offered = Some(host.to_string());
+        }
+    }
+
     fn toggle_chat(&mut self) {
         self.chat_open = !self.chat_open;
         self.focus = self.chat_open;
@@ -264,9 +276,7 @@ fn no_casino_there(
                 .size(theme::size::SMALL)
                 .color(GOLD),
         ));
-        if typed.address.is_empty() {
-            typed.address = casino.host.clone();
-        }
+        typed.offer_address(&casino.host);
         let named = ui.label(words("Or play at another casino's address:"));
         let field = ui
             .add(
@@ -1072,6 +1082,24 @@ pub(super) fn online_hud(
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn the_address_field_is_filled_once_for_each_casino_that_did_not_answer() {
+        let mut typed = super::Typed::default();
+        typed.offer_address("ws://127.0.0.1:8080");
+        assert_eq!(typed.address, "ws://127.0.0.1:8080");
+        // Emptied to type another: it stays empty frame after frame.
+        typed.address.clear();
+        typed.offer_address("ws://127.0.0.1:8080");
+        typed.offer_address("ws://127.0.0.1:8080");
+        assert_eq!(typed.address, "");
+        typed.address = "10.0.0.2:9000".to_string();
+        typed.offer_address("ws://127.0.0.1:8080");
+        assert_eq!(typed.address, "10.0.0.2:9000");
+        // That one did not answer either: the field shows the address tried.
+        typed.offer_address("ws://10.0.0.2:9000");
+        assert_eq!(typed.address, "ws://10.0.0.2:9000");
+    }
+
     #[test]
     fn the_command_that_starts_a_casino_is_the_readmes() {
         let readme = include_str!("../../../README.md");
