@@ -1882,3 +1882,65 @@ fn a_paused_table_lets_its_messages_go_and_waits() {
     let asked = asked_since(&mut app, from);
     all_asked(&asked[3..], Redraw::WhenTouched, "paused, nothing moving");
 }
+
+/// With the AI in the player's seat (`--autoplay` in a window, `?autoplay` in the browser), no sitting is kept — it
+/// is not the player's — but every hand the AI played goes into the history, as in the headless run; the hands are
+/// on disk once the table is left.
+#[test]
+fn an_autoplayed_window_keeps_its_hands_in_the_history_and_no_sitting() {
+    use holecard::game::keep::history::Kept;
+    use holecard::game::keep::slot::SaveSlot;
+    use holecard::game::store::Store;
+    let data = std::env::temp_dir().join(format!("holecard-autoplay-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&data);
+    std::fs::create_dir_all(&data).expect("a data folder");
+    let store = Store::Folder(data.clone());
+    let level = holecard::host::level::Level::load_or_default(None).expect("the built-in table");
+    let mut app = holecard::game::platform::headless::app_with_slot(
+        level,
+        7,
+        holecard::game::model::settings::Speed::Instant,
+        true,
+        SaveSlot::new(store.clone()),
+    )
+    .expect("the app");
+    let rounds = |app: &App| {
+        let hands = &app.world().resource::<Kept>().history.hands;
+        hands.back().map_or(0, |h| h.round)
+    };
+    for _ in 0..20_000 {
+        if rounds(&app) >= 12 {
+            break;
+        }
+        app.update();
+    }
+    assert!(rounds(&app) >= 12, "12 rounds played and recorded");
+    let heard = app.world().resource::<Kept>().history.hands.clone();
+    app.world_mut()
+        .resource_mut::<NextState<Screen>>()
+        .set(Screen::Title);
+    app.update();
+    app.update();
+    let on_disk = Kept::load(store.clone()).history.hands;
+    assert!(
+        on_disk.len() >= heard.len(),
+        "{} of {}",
+        on_disk.len(),
+        heard.len()
+    );
+    assert_eq!(
+        on_disk
+            .iter()
+            .take(heard.len())
+            .cloned()
+            .collect::<Vec<_>>(),
+        heard.into_iter().collect::<Vec<_>>(),
+        "every hand heard is on disk, in order"
+    );
+    let found = SaveSlot::new(store).read().expect("the slot reads");
+    assert!(
+        found.sitting.is_none(),
+        "the AI's seat is not kept as a sitting"
+    );
+    let _ = std::fs::remove_dir_all(&data);
+}

@@ -352,6 +352,28 @@ try {
     await context.close();
   }
 
+  // 4c. `?autoplay`: the AI plays the player's seat, and its hands go into the history in localStorage, as the native
+  // game keeps them; no sitting is kept (it is not the player's).
+  {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+    const page = await context.newPage();
+    const table = new Table(page, 'autoplay');
+    await page.goto(`${base}/?seed=7&speed=fast&autoplay&start=table`);
+    await table.mark('holecard-table', 120_000);
+    await table.until('three rounds played by the AI', () => table.lines.includes('— Round 4 —'), 240_000);
+    let yours = [];
+    await table.until('the AI\'s hands in the history', async () => {
+      const kept = JSON.parse(await table.read("localStorage.getItem('holecard/history.json') ?? 'null'"));
+      yours = (kept?.hands ?? []).filter((h) => h.yours);
+      return new Set(yours.map((h) => h.round)).size >= 3;
+    }, 20_000);
+    const sitting = await table.read("localStorage.getItem('holecard/sitting.ron') ?? localStorage.getItem('holecard/sitting.journal')");
+    if (sitting) throw new Error(`?autoplay kept a sitting for the AI's seat: ${sitting.slice(0, 120)}`);
+    table.check();
+    report.autoplayKeepsHands = `${yours.length} hands of ${new Set(yours.map((h) => h.round)).size} rounds in the history, no sitting`;
+    await context.close();
+  }
+
   // 4b. Two tabs of the page share one localStorage; one keeps. The first holds the Web Lock; the second plays, keeps
   // nothing and says so; once the first tab closes, the second keeps again when reloaded.
   {

@@ -89,9 +89,11 @@ impl Keep<'_> {
         Some((slot.clone(), sitting, log))
     }
 
-    /// Writes the save (the history first, so every hand the journal held is in it) and forgets the journal.
+    /// Writes the save (the history first, so every hand the journal held is in it) and forgets the journal. Where
+    /// no sitting is kept, the history alone.
     fn write(&mut self) {
         let Some((slot, sitting, log)) = self.capture() else {
+            self.kept.write();
             return;
         };
         self.kept.write();
@@ -106,6 +108,13 @@ impl Keep<'_> {
 
     /// Journals the commands accepted since the last entry, with the sitting after them and the hands they ended.
     fn journal(&mut self) {
+        if self.seat().is_none() {
+            // No sitting is kept (the AI plays the seat in a window, a match is over): no journal holds the hands
+            // the history heard, so it writes them by itself, as where there is no save slot.
+            self.kept.journaled();
+            self.kept.write_due(self.time.elapsed_secs_f64());
+            return;
+        }
         let written = self.journaled.written;
         let pending = self
             .engine

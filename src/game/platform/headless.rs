@@ -106,7 +106,27 @@ pub fn app_keeping(
         true,
         saved,
         false,
-        Some((slot, keep)),
+        Some((slot, Some(keep))),
+    )
+}
+
+/// A windowless app keeping what the window keeps in `slot`: the player's sitting, journaled and saved, and the
+/// hands in the history (with `autoplay`, the AI's hands in the history and no sitting, as in a window).
+pub fn app_with_slot(
+    level: Level,
+    seed: u64,
+    speed: Speed,
+    autoplay: bool,
+    slot: SaveSlot,
+) -> Result<App, crate::engine::RuleError> {
+    build(
+        level,
+        seed,
+        speed,
+        autoplay,
+        None,
+        false,
+        Some((slot, None)),
     )
 }
 
@@ -117,7 +137,7 @@ fn build(
     autoplay: bool,
     restore: Option<Sitting>,
     animated: bool,
-    keeping: Option<(SaveSlot, KeepAutoplay)>,
+    keeping: Option<(SaveSlot, Option<KeepAutoplay>)>,
 ) -> Result<App, crate::engine::RuleError> {
     let display = crate::game::platform::app::Display::Headless { animated };
     let game = match restore {
@@ -128,8 +148,10 @@ fn build(
     app.add_plugins(game.at(speed));
     if let Some((slot, keep)) = keeping {
         app.insert_resource(crate::game::keep::history::Kept::load(slot.store.clone()))
-            .insert_resource(slot)
-            .insert_resource(keep);
+            .insert_resource(slot);
+        if let Some(keep) = keep {
+            app.insert_resource(keep);
+        }
         crate::game::local::keeping::plugin(&mut app);
     }
     crate::game::platform::app::single_threaded(&mut app);
