@@ -172,6 +172,14 @@ pub const PUBLISHED_6D_S17_DAS: [i32; 22] = [
     1,  // 15 v A: surrender
 ];
 
+/// The published Hi-Lo index of `play` ([`PUBLISHED_6D_S17_DAS`]), where it is one of [`PLAYS`].
+pub fn published(play: &IndexPlay) -> Option<i32> {
+    PLAYS
+        .iter()
+        .position(|p| p == play)
+        .map(|i| PUBLISHED_6D_S17_DAS[i])
+}
+
 /// An index play's computed index.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Index {
@@ -455,6 +463,25 @@ impl Search {
 mod tests {
     use super::*;
     use crate::engine::count::{hi_lo, system};
+
+    #[test]
+    fn each_play_finds_its_own_published_index_and_another_play_none() {
+        let sixteen = PLAYS
+            .iter()
+            .find(|p| p.hand == IndexHand::Hard(16) && p.up == 10)
+            .expect("16 v T");
+        assert_eq!(published(sixteen), Some(0));
+        let insurance = PLAYS
+            .iter()
+            .find(|p| p.hand == IndexHand::Insurance)
+            .expect("insurance");
+        assert_eq!(published(insurance), Some(3));
+        for (play, at) in PLAYS.iter().zip(PUBLISHED_6D_S17_DAS) {
+            assert_eq!(published(play), Some(at), "{}", play.name());
+        }
+        let other = IndexPlay { up: 4, ..*sixteen };
+        assert_eq!(published(&other), None);
+    }
 
     #[test]
     fn representative_shoes_have_the_count_asked_for() {

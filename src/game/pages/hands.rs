@@ -96,7 +96,8 @@ pub(super) fn hands_page(ui: &mut egui::Ui, kept: &Kept) -> Option<Vec<PlayedHan
                                     let button = ui
                                         .add_enabled(replayable, egui::Button::new(bold("Replay")))
                                         .on_disabled_hover_text(
-                                            "Kept before hands recorded their deal",
+                                            "Kept by an older Holecard, before rounds kept their cards: \
+                                             it cannot be replayed",
                                         );
                                     if button.clicked() {
                                         picked = Some(round.clone());

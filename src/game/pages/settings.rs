@@ -50,7 +50,10 @@ pub(super) fn settings_page(ui: &mut egui::Ui, settings: &mut Settings) {
         );
         ui.checkbox(
             &mut settings.options.advisor,
-            theme.hint("Advisor: every play's exact value on this shoe", "A"),
+            theme.hint(
+                "Advisor: what each play wins or loses on average, on this shoe",
+                "A",
+            ),
         );
         ui.checkbox(
             &mut settings.options.coach,

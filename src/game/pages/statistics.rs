@@ -140,17 +140,20 @@ fn totals_panel(ui: &mut egui::Ui, title: &str, t: &Totals) {
                     format!("{} won, {} lost", t.longest_winning, t.longest_losing),
                 );
                 row(
-                    "Off the chart",
+                    "Plays off the chart",
                     format!("{} of {} decisions", t.off_book, t.decisions),
                 );
-                // Priced exactly on the cards the seat had not seen: off the chart can be the better play.
+                // Priced on the cards the seat had not seen: off the chart can be the better play.
                 if t.off_book_cost < Cents::ZERO {
                     row(
-                        "What they gained",
-                        format!("{} expected", Cents::ZERO - t.off_book_cost),
+                        "What they won you",
+                        format!("{} on average", Cents::ZERO - t.off_book_cost),
                     );
                 } else {
-                    row("Their cost", format!("{} expected", t.off_book_cost));
+                    row(
+                        "What they cost you",
+                        format!("{} on average", t.off_book_cost),
+                    );
                 }
                 row("Highscore", t.highscore.to_string());
             });

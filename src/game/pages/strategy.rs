@@ -150,8 +150,8 @@ pub(super) fn strategy_page(
                     theme::rule_codes(ui, &rules, "strategy", theme::size::SMALL);
                     ui.label(
                         egui::RichText::new(
-                            "Basic strategy worked out for these rules by the exact engine: each cell the play \
-                             worth most on the full shoe for the two-card hands of that total.",
+                            "Basic strategy for these rules: each cell is the play that wins the most (or loses \
+                             the least) on average, from a full shoe, with your first two cards making that total.",
                         )
                         .size(theme::size::SMALL),
                     );
@@ -212,12 +212,14 @@ fn charts(ui: &mut egui::Ui, book: &StrategyBook, cell: f32) {
 fn indices_panel(ui: &mut egui::Ui, book: &StrategyBook, system: &crate::engine::count::System) {
     panel_frame().show(ui, |ui| {
         ui.label(bold(format!("Index plays, {}", system.name)).color(GOLD));
-        index_table(ui, book.indices());
+        let hi_lo = system.name == crate::engine::count::hi_lo().name;
+        index_table(ui, book.indices(), hi_lo);
     });
 }
 
-/// The index plays: the hand, the play below the index, the play at it and above, the index.
-fn index_table(ui: &mut egui::Ui, indices: &Indices) {
+/// The index plays: the hand, the play below the index, the play at it and above, the index, and for Hi-Lo the
+/// published index beside it.
+fn index_table(ui: &mut egui::Ui, indices: &Indices, hi_lo: bool) {
     match indices {
         Indices::Unasked => {}
         Indices::Working(done) => {
@@ -229,17 +231,21 @@ fn index_table(ui: &mut egui::Ui, indices: &Indices) {
         Indices::Done(list) => {
             ui.label(
                 egui::RichText::new(
-                    "Computed, exactly, on shoes at each true count (the count rounded down): the play on the \
-                     right is worth more at the index and above.",
+                    "When the true count (rounded down) is at the index or above, the play on the right wins \
+                     more than the one beside it.",
                 )
                 .size(theme::size::SMALL),
             );
+            if hi_lo {
+                ui.label(egui::RichText::new(WHY_THEY_DIFFER).size(theme::size::SMALL));
+            }
             egui::Grid::new("indices")
                 .striped(true)
                 .spacing(egui::vec2(14.0, 3.0))
                 .show(ui, |ui| {
-                    for heading in ["Hand", "Below", "At and above", "Index"] {
-                        ui.label(bold(heading));
+                    let published = ["Hand", "Below", "At and above", "Index", "Published"];
+                    for heading in &published[..if hi_lo { 5 } else { 4 }] {
+                        ui.label(bold(*heading));
                     }
                     ui.end_row();
                     for index in list {
@@ -258,9 +264,23 @@ fn index_table(ui: &mut egui::Ui, indices: &Indices) {
                             (None, true) => egui::RichText::new("always"),
                             (None, false) => egui::RichText::new("never"),
                         });
+                        if hi_lo {
+                            ui.label(crate::engine::exact::indices::published(&play).map_or_else(
+                                String::new,
+                                |at| match at {
+                                    0 => "0".to_string(),
+                                    at => format!("{at:+}"),
+                                },
+                            ));
+                        }
                         ui.end_row();
                     }
                 });
         }
     }
 }
+
+/// Why the index plays worked out here are not all the published ones.
+pub(super) const WHY_THEY_DIFFER: &str = "These are worked out for this table's own rules, on a shoe leaning evenly to \
+     each true count; the published Illustrious 18 and Fab 4 (the last column) were found by simulating shoes of six \
+     decks where the dealer stands on soft 17, and rounded, so a few differ by a point or so.";

@@ -114,16 +114,16 @@ pub(super) fn tables_page(
     picked
 }
 
-/// A table's house edge in words: exact, for a player of the chart, on the full shoe; "working out" until known.
+/// A table's house edge in words: for a player of the chart, on the full shoe; "working out" until known.
 pub(super) fn house_edge_line(edge: Option<f64>) -> egui::RichText {
     match edge {
         Some(edge) if edge < 0.0 => egui::RichText::new(format!(
-            "The player's edge {:.3}% (exact, playing the chart)",
+            "Your edge {:.3}%: what you win of each bet on average, playing by the chart",
             -edge
         )),
-        Some(edge) => {
-            egui::RichText::new(format!("House edge {edge:.3}% (exact, playing the chart)"))
-        }
+        Some(edge) => egui::RichText::new(format!(
+            "House edge {edge:.3}%: what the house keeps of each bet on average, when you play by the chart"
+        )),
         None => egui::RichText::new("House edge: working it out…"),
     }
     .size(13.0)
