@@ -348,6 +348,66 @@ impl Conversion {
     }
 }
 
+/// How finely the decks left are judged from the discard tray.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Fineness {
+    /// To the half deck, as most counters judge them.
+    #[default]
+    HalfDeck,
+    /// To the quarter deck.
+    QuarterDeck,
+}
+
+impl Fineness {
+    /// Its step, in decks.
+    pub fn step(self) -> f64 {
+        match self {
+            Fineness::HalfDeck => 0.5,
+            Fineness::QuarterDeck => 0.25,
+        }
+    }
+}
+
+/// A discard-tray question: a picture of the tray of a `decks`-deck shoe holding `tray_cards` cards; how many decks
+/// are left in the shoe, to the `fineness`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TrayQuestion {
+    /// Decks in the shoe.
+    pub decks: u8,
+    /// Cards in the discard tray.
+    pub tray_cards: u32,
+    /// How finely the answer is judged.
+    pub fineness: Fineness,
+}
+
+impl TrayQuestion {
+    /// A question at a random depth of a `decks`-deck shoe: from an empty tray to half a deck left in the shoe.
+    pub fn new(decks: u8, fineness: Fineness, rng: &mut TableRng) -> TrayQuestion {
+        let cards = u32::from(decks) * 52;
+        TrayQuestion {
+            decks,
+            tray_cards: rng.below(cards - 26 + 1),
+            fineness,
+        }
+    }
+
+    /// The decks left in the shoe, exactly.
+    pub fn decks_left(&self) -> f64 {
+        f64::from(u32::from(self.decks) * 52 - self.tray_cards) / 52.0
+    }
+
+    /// The decks left to the nearest step.
+    pub fn answer(&self) -> f64 {
+        let step = self.fineness.step();
+        (self.decks_left() / step).round() * step
+    }
+
+    /// `said` is within half a step of the decks left (where they lie halfway between two steps, either is right).
+    pub fn is_right(&self, said: f64) -> bool {
+        (said - self.decks_left()).abs() <= self.fineness.step() / 2.0 + 1e-9
+    }
+}
+
 /// An index-play question: one of the table's computed index plays at a true count, and the play to make.
 #[derive(Clone, Debug, PartialEq)]
 pub struct IndexQuestion {
@@ -387,6 +447,38 @@ mod tests {
     use crate::engine::count::{hi_lo, systems};
     use crate::engine::exact::{ExactRules, full_shoe, table_on};
     use crate::engine::rng::seed_from_number;
+
+    #[test]
+    fn the_tray_is_judged_to_the_half_deck_or_the_quarter_deck() {
+        let question = |tray_cards, fineness| TrayQuestion {
+            decks: 6,
+            tray_cards,
+            fineness,
+        };
+        // 2 decks and 10 cards in the tray: 3.81 decks left.
+        let q = question(114, Fineness::HalfDeck);
+        assert!((q.decks_left() - 3.8077).abs() < 1e-3);
+        assert_eq!(q.answer(), 4.0);
+        assert!(q.is_right(4.0) && !q.is_right(3.5) && !q.is_right(4.5));
+        let q = question(114, Fineness::QuarterDeck);
+        assert_eq!(q.answer(), 3.75);
+        assert!(q.is_right(3.75) && !q.is_right(4.0) && !q.is_right(3.5));
+        // Exactly halfway between two steps (3.75 decks left, to the half deck): either is right.
+        let q = question(117, Fineness::HalfDeck);
+        assert!(q.is_right(3.5) && q.is_right(4.0) && !q.is_right(3.0));
+        let mut rng = TableRng::from_seed(seed_from_number(11));
+        for decks in [1, 2, 6, 8] {
+            for fineness in [Fineness::HalfDeck, Fineness::QuarterDeck] {
+                for _ in 0..500 {
+                    let q = TrayQuestion::new(decks, fineness, &mut rng);
+                    assert!(q.tray_cards <= u32::from(decks) * 52 - 26, "{q:?}");
+                    assert!(q.answer() >= fineness.step(), "{q:?}");
+                    assert!(q.is_right(q.answer()), "{q:?}");
+                    assert!(!q.is_right(q.answer() + fineness.step() * 1.01), "{q:?}");
+                }
+            }
+        }
+    }
 
     fn deck(rules: &Rules) -> FlashDeck {
         let table = table_on(ExactRules::of(rules), full_shoe(rules.decks), 2);

@@ -5,7 +5,8 @@
 use crate::engine::Rules;
 use crate::engine::command::Action;
 use crate::engine::drill::{
-    Answer, Conversion, CountDown, Flash, FlashDeck, IndexQuestion, Record, Session, cost_per_100,
+    Answer, Conversion, CountDown, Fineness, Flash, FlashDeck, IndexQuestion, Record, Session,
+    TrayQuestion, cost_per_100,
 };
 use crate::engine::exact::indices::{Choice, Index};
 use crate::engine::exact::{ExactRules, full_shoe, table_on, threads};
@@ -21,7 +22,9 @@ pub enum Drill {
     FlashCards,
     /// A deck shown card by card at a chosen pace; the player types the count.
     CountDown,
-    /// A running count and a tray; the player types the true count.
+    /// A picture of the discard tray; the player judges the decks left in the shoe.
+    Tray,
+    /// A running count and a picture of the tray; the player types the true count.
     TrueCount,
     /// An index play at a true count; the player picks the play.
     IndexPlays,
@@ -31,9 +34,10 @@ pub enum Drill {
 
 impl Drill {
     /// Every drill, in the page's order.
-    pub const ALL: [Drill; 5] = [
+    pub const ALL: [Drill; 6] = [
         Drill::FlashCards,
         Drill::CountDown,
+        Drill::Tray,
         Drill::TrueCount,
         Drill::IndexPlays,
         Drill::Progress,
@@ -44,6 +48,7 @@ impl Drill {
         match self {
             Drill::FlashCards => "Flash cards",
             Drill::CountDown => "Count down",
+            Drill::Tray => "Discard tray",
             Drill::TrueCount => "True count",
             Drill::IndexPlays => "Index plays",
             Drill::Progress => "Progress",
@@ -91,6 +96,10 @@ pub struct Practice {
     pub pace: f64,
     /// When the deck started showing (the page's clock).
     pub started: Option<f64>,
+    /// The discard-tray question and the answer to it.
+    pub tray: Asked<TrayQuestion, f64>,
+    /// How finely the tray is judged.
+    pub fineness: Fineness,
     /// The true-count question and the answer to it.
     pub conversion: Asked<Conversion, i32>,
     /// The index-play question and the answer to it.
@@ -119,6 +128,8 @@ impl Default for Practice {
             count_down: Asked::default(),
             pace: 1.0,
             started: None,
+            tray: Asked::default(),
+            fineness: Fineness::default(),
             conversion: Asked::default(),
             index: Asked::default(),
             typed: String::new(),
@@ -238,6 +249,15 @@ impl Practice {
             answer: None,
         };
         self.started = Some(now);
+        self.typed.clear();
+    }
+
+    /// A new discard-tray question for a `decks`-deck shoe, at the fineness chosen.
+    pub fn new_tray(&mut self, decks: u8) {
+        self.tray = Asked {
+            question: Some(TrayQuestion::new(decks, self.fineness, &mut self.rng)),
+            answer: None,
+        };
         self.typed.clear();
     }
 

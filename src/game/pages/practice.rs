@@ -167,6 +167,7 @@ pub(super) fn practice_page(
             match practice.drill {
                 Drill::FlashCards => flash_cards(ui, practice),
                 Drill::CountDown => count_down(ui, practice, options),
+                Drill::Tray => tray(ui, practice, rules.decks),
                 Drill::TrueCount => true_count(ui, practice, rules.decks),
                 Drill::IndexPlays => index_plays(ui, practice, book, &rules, options),
                 Drill::Progress => progress(ui, &practice.record),
@@ -338,11 +339,11 @@ fn true_count(ui: &mut egui::Ui, practice: &mut Practice, decks: u8) {
         return;
     };
     ui.label(format!(
-        "Running count {}. The discard tray holds {} of a {}-deck shoe.",
+        "Running count {}. The discard tray of this {}-deck shoe, and one deck beside it:",
         signed(q.running.into(), 0),
-        counted(q.tray_cards, "card", "cards"),
         q.decks
     ));
+    tray_picture(ui, q.decks, q.tray_cards);
     match practice.conversion.answer {
         None => {
             if number_field(
@@ -375,6 +376,132 @@ fn true_count(ui: &mut egui::Ui, practice: &mut Practice, decks: u8) {
             }
         }
     }
+}
+
+/// A picture of the discard tray: how many decks are left in the shoe, to the half deck or the quarter deck?
+fn tray(ui: &mut egui::Ui, practice: &mut Practice, decks: u8) {
+    use crate::engine::drill::Fineness;
+    let theme = Theme::of(ui.ctx());
+    ui.horizontal_wrapped(|ui| {
+        for (fineness, words) in [
+            (Fineness::HalfDeck, "To the half deck"),
+            (Fineness::QuarterDeck, "To the quarter deck"),
+        ] {
+            let chosen = practice.fineness == fineness;
+            if ui.add(theme.button(words).selected(chosen)).clicked() && !chosen {
+                practice.fineness = fineness;
+                practice.new_tray(decks);
+            }
+        }
+    });
+    if practice.tray.question.is_none_or(|q| q.decks != decks) {
+        practice.new_tray(decks);
+    }
+    let Some(q) = practice.tray.question else {
+        return;
+    };
+    ui.label(format!(
+        "The discard tray of a {decks}-deck shoe, and one deck beside it. How many decks are left in the shoe?"
+    ));
+    tray_picture(ui, q.decks, q.tray_cards);
+    let step = match q.fineness {
+        Fineness::HalfDeck => "half deck",
+        Fineness::QuarterDeck => "quarter deck",
+    };
+    match practice.tray.answer {
+        None => {
+            if number_field(
+                ui,
+                &format!("Decks left in the shoe, to the {step}"),
+                &mut practice.typed,
+            ) && let Ok(said) = as_typed(&practice.typed).parse::<f64>()
+            {
+                let right = q.is_right(said);
+                practice.tray.answer = Some((said, right));
+                heard(practice, Drill::Tray, said, q.answer(), right);
+            }
+        }
+        Some((said, right)) => {
+            let left = u32::from(q.decks) * 52 - q.tray_cards;
+            let working = format!(
+                "{} in the tray, {} still in the shoe: {:.2} decks, {} to the {step}",
+                counted(q.tray_cards, "card", "cards"),
+                counted(left, "card", "cards"),
+                q.decks_left(),
+                in_quarters(q.answer()),
+            );
+            let line = if right {
+                bold(format!("Right: {working}.")).color(RIGHT)
+            } else {
+                bold(format!("You said {}: {working}.", in_quarters(said))).color(REFUSAL)
+            };
+            ui.label(line);
+            if big_button(ui, "Next", "Space") || ui.input(|i| i.key_pressed(egui::Key::Space)) {
+                practice.new_tray(decks);
+            }
+        }
+    }
+}
+
+/// Decks in whole numbers and quarters, as they are said: "3¾", "½".
+fn in_quarters(decks: f64) -> String {
+    let quarters = (decks * 4.0).round() as i64;
+    let part = ["", "¼", "½", "¾"][quarters.rem_euclid(4) as usize];
+    match quarters.div_euclid(4) {
+        0 if !part.is_empty() => part.to_string(),
+        whole => format!("{whole}{part}"),
+    }
+}
+
+/// The discard tray of a `decks`-deck shoe seen from the side, as tall as the shoe's cards stacked, holding
+/// `tray_cards` of them; beside it one deck's stack at the same scale, to judge by.
+fn tray_picture(ui: &mut egui::Ui, decks: u8, tray_cards: u32) {
+    let deck_height = (180.0 / f32::from(decks.max(1))).clamp(22.0, 60.0);
+    let tray_height = deck_height * f32::from(decks.max(1));
+    let (rect, _) =
+        ui.allocate_exact_size(egui::vec2(220.0, tray_height + 30.0), egui::Sense::hover());
+    let painter = ui.painter_at(rect);
+    let bottom = rect.bottom() - 4.0;
+    let tray = egui::Rect::from_min_max(
+        egui::pos2(rect.left() + 8.0, bottom - tray_height),
+        egui::pos2(rect.left() + 118.0, bottom),
+    );
+    painter.rect_filled(tray, 4.0, egui::Color32::from_rgb(0x1a, 0x12, 0x0c));
+    let stack = |painter: &egui::Painter, x: egui::Rangef, cards: u32| {
+        let height = cards as f32 / 52.0 * deck_height;
+        let top = bottom - height;
+        painter.rect_filled(
+            egui::Rect::from_x_y_ranges(x, top..=bottom),
+            1.0,
+            egui::Color32::from_rgb(0xf2, 0xea, 0xd8),
+        );
+        // The cards' edges, one line every few cards.
+        let mut y = bottom - 2.0;
+        while y > top + 1.0 {
+            painter.hline(x, y, egui::Stroke::new(0.6, egui::Color32::from_gray(150)));
+            y -= 2.5;
+        }
+    };
+    stack(
+        &painter,
+        egui::Rangef::new(tray.left() + 6.0, tray.right() - 6.0),
+        tray_cards,
+    );
+    painter.rect_stroke(
+        tray,
+        4.0,
+        egui::Stroke::new(2.0, GOLD),
+        egui::StrokeKind::Outside,
+    );
+    let one = egui::Rangef::new(tray.right() + 40.0, tray.right() + 96.0);
+    stack(&painter, one, 52);
+    painter.text(
+        egui::pos2(one.center(), bottom - deck_height - 4.0),
+        egui::Align2::CENTER_BOTTOM,
+        "one deck",
+        egui::FontId::proportional(theme::size::SMALL),
+        CREAM,
+    );
 }
 
 /// An index play at a true count: which play?
@@ -604,6 +731,7 @@ fn heard(
 ) {
     let (asked, what) = match drill {
         Drill::TrueCount => ("true count", "the true count"),
+        Drill::Tray => ("discard tray", "the decks left"),
         _ => ("count down", "the count"),
     };
     let verdict = if right { "right" } else { "wrong" };
@@ -612,13 +740,15 @@ fn heard(
 }
 
 /// An answer as a number reads it: a plus sign dropped, the minus sign the game writes (U+2212) taken for the
-/// keyboard's, "½" for ".5".
+/// keyboard's, "¼", "½" and "¾" for ".25", ".5" and ".75".
 fn as_typed(answer: &str) -> String {
     answer
         .trim()
         .replace('+', "")
         .replace(crate::engine::money::MINUS, "-")
+        .replace('¼', ".25")
         .replace('½', ".5")
+        .replace('¾', ".75")
 }
 
 #[cfg(test)]
@@ -677,5 +807,11 @@ mod tests {
         assert_eq!(typed, "-35");
         assert_eq!(as_typed(" −3½ "), "-3.5");
         assert_eq!(as_typed("+2"), "2");
+        assert_eq!(as_typed("3¾").parse::<f64>(), Ok(3.75));
+        assert_eq!(as_typed("¼").parse::<f64>(), Ok(0.25));
+        for (decks, said) in [(3.75, "3¾"), (0.5, "½"), (4.0, "4"), (2.25, "2¼")] {
+            assert_eq!(in_quarters(decks), said);
+            assert_eq!(as_typed(said).parse::<f64>(), Ok(decks));
+        }
     }
 }
