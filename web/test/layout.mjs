@@ -40,7 +40,18 @@ async function toggle(table, name, touch) {
 
 async function walk(table, size, touch) {
   await table.mark('holecard-ready', 120_000);
+  // The first start offers How to play, once: its page, the table's rules in words and no keys on a touch screen.
+  await table.widget('Not now');
   await look(table, size, 'title');
+  await table.tap('How to play', touch);
+  await table.until('How to play', () => table.layout?.widgets.some((w) => /^Finish closer to 21/.test(w.label)));
+  await look(table, size, 'how-to-play');
+  // (Which controls it tells, touch or keys, for every shape and table: the native walk in src/game/pages/layout.rs;
+  // the report holds only what is on the screen, the page's top.)
+  await table.tap(/^Back\b/, touch);
+  // Offered once: back on the Title it is a button among the pages.
+  await table.until('the offer made once', () => table.layout?.widgets.some((w) => w.label === 'How to play')
+    && !table.layout.widgets.some((w) => w.label === 'Not now'));
   for (const [button, state] of [['Tables', 'tables'], ['Strategy', 'strategy'], ['Settings', 'settings']]) {
     await table.tap(button, touch);
     await look(table, size, state);
@@ -54,7 +65,7 @@ async function walk(table, size, touch) {
     await table.tap(/^Back\b/, touch);
   }
   await table.tap('Practice', touch);
-  for (const drill of ['Flash cards', 'Count down', 'True count', 'Index plays', 'Progress']) {
+  for (const drill of ['Flash cards', 'Count down', 'Discard tray', 'True count', 'Index plays', 'Progress']) {
     await table.tap(drill, touch);
     await look(table, size, `practice-${drill.toLowerCase().replace(/ /g, '-')}`);
   }
@@ -114,6 +125,14 @@ async function walk(table, size, touch) {
   else await table.tap(/^Log\b/, touch);
   await table.tap(/^Menu\b/, touch);
   await look(table, size, 'table-pause-menu');
+  // How to play from the pause menu, at this table.
+  await table.tap('How to play', touch);
+  await table.until('How to play in the pause menu', () => table.layout?.widgets
+    .some((w) => /^Finish closer to 21/.test(w.label)));
+  // The window takes its height in its first frames: a tap before then lands where Back was.
+  await table.settledLayout('How to play in the pause menu', 800, 15_000);
+  await look(table, size, 'table-how-to-play');
+  await table.tap(/^Back\b/, touch);
   await table.tapAway(/^Resume\b/, touch);
   // The round played out (Stand whenever asked), then the Title's Statistics, the hand history and a replay.
   const paid = /^You( \(hand \d\))? (win|lose|push|take even money)|^Your blackjack pays|^You( \(hand \d\))? (bust|give up)/;
@@ -223,6 +242,18 @@ try {
     await table.until('the true count typed on the phone', () => Boolean(told()), 20_000);
     if (!/^true count: said 2 /.test(told().text)) throw new Error(`the drill heard: ${told().text}`);
     report.phoneTyping += `; ${told().text}`;
+    // The discard tray judged from its picture, to the quarter deck.
+    await table.tap('Discard tray', true);
+    await table.tap('To the quarter deck', true);
+    await table.tapField(/^Decks left in the shoe, to the quarter deck/, { role: 'TextInput', timeout: 30_000 });
+    await page.keyboard.type('3.75');
+    await sleep(500);
+    await table.tap(/^Check\b/, true);
+    const judged = () => table.logs.find((l) => l.text.startsWith('discard tray: said'));
+    await table.until('the tray judged on the phone', () => Boolean(judged()), 20_000);
+    if (!/^discard tray: said 3.75 /.test(judged().text)) throw new Error(`the drill heard: ${judged().text}`);
+    report.phoneTyping += `; ${judged().text}`;
+    await table.shot('layout-phone-practice-tray-answered');
     table.check();
     await context.close();
   }

@@ -34,6 +34,9 @@ pub struct Preferences {
     /// Volumes of music, ambience and effects.
     #[serde(default)]
     pub mix: crate::game::model::settings::Mix,
+    /// How to play has been offered on the Title (the first start's offer is made once).
+    #[serde(default)]
+    pub welcomed: bool,
 }
 
 impl Default for Preferences {
@@ -48,6 +51,7 @@ impl Default for Preferences {
             coach: false,
             look: crate::game::model::settings::Look::default(),
             mix: crate::game::model::settings::Mix::default(),
+            welcomed: false,
         }
     }
 }
@@ -93,6 +97,7 @@ pub(crate) fn remember_preferences(
     options: Res<crate::game::model::settings::PlayOptions>,
     look: Res<crate::game::model::settings::Look>,
     mix: Option<Res<crate::game::model::settings::Mix>>,
+    welcomed: Option<Res<crate::game::model::settings::Welcomed>>,
     mut last: Local<Option<Preferences>>,
     mut store: Local<Option<Option<Store>>>,
 ) {
@@ -106,6 +111,7 @@ pub(crate) fn remember_preferences(
         coach: options.coach,
         look: *look,
         mix: mix.map_or_else(crate::game::model::settings::Mix::default, |m| *m),
+        welcomed: welcomed.is_some_and(|w| w.0),
     };
     match *last {
         None => *last = Some(now),

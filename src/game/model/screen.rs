@@ -106,6 +106,8 @@ pub enum Menu {
     Strategy,
     /// Drills: flash cards, counting down a deck, true counts, index plays, and the progress they keep.
     Practice,
+    /// How to play: the aim, a round, the chosen table's rules, the controls, what the table shows.
+    HowToPlay,
 }
 
 /// The pause menu, and which of its pages is open: a state of the table. The table's clock stops while it is up.
@@ -121,6 +123,8 @@ pub enum Pause {
     Settings,
     /// The table's rules.
     Rules,
+    /// How to play, at this table.
+    HowToPlay,
     /// The player's totals and bankroll chart (its own window: `statistics::pause_statistics`).
     Statistics,
 }

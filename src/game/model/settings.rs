@@ -67,6 +67,11 @@ impl Default for PlayOptions {
     }
 }
 
+/// How to play has been offered on the Title: on the first start it is, once, and this is remembered with the
+/// settings so that it is not offered again.
+#[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Welcomed(pub bool);
+
 /// How cards are printed: the player's choice in Settings.
 #[derive(
     Resource, Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize,

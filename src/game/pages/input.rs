@@ -16,17 +16,16 @@ pub(super) fn keys(
         return;
     };
     let table = &seen.0;
-    if input.just_pressed(KeyCode::KeyL) {
-        log.open = !log.open;
-    }
-    if input.just_pressed(KeyCode::KeyA) {
-        options.advisor = !options.advisor;
-    }
-    if input.just_pressed(KeyCode::KeyO) {
-        options.show_count = !options.show_count;
-    }
-    if input.just_pressed(KeyCode::KeyG) {
-        options.coach = !options.coach;
+    for (key, _, help, _) in HELP_KEYS {
+        if input.just_pressed(key) {
+            let on = match help {
+                Help::Log => &mut log.open,
+                Help::Advisor => &mut options.advisor,
+                Help::Count => &mut options.show_count,
+                Help::Coach => &mut options.coach,
+            };
+            *on = !*on;
+        }
     }
     if table.phase() == Phase::Betting && !slip.in_play {
         let chips = denominations(table.rules());
@@ -37,17 +36,7 @@ pub(super) fn keys(
                 intents.write(Intent::Chip(*chip));
             }
         }
-        let pairs = [
-            (KeyCode::KeyR, Intent::Rebet),
-            (KeyCode::KeyX, Intent::DoubleBet),
-            (KeyCode::KeyZ, Intent::Undo),
-            (KeyCode::Backspace, Intent::Undo),
-            (KeyCode::KeyC, Intent::Clear),
-            (KeyCode::Enter, Intent::Deal),
-            (KeyCode::Space, Intent::Deal),
-            (KeyCode::KeyB, Intent::Rebuy),
-        ];
-        for (key, intent) in pairs {
+        for (key, _, intent, _) in BETTING_KEYS {
             if input.just_pressed(key) {
                 intents.write(intent);
             }
@@ -63,6 +52,62 @@ pub(super) fn keys(
         }
     }
 }
+
+/// The helps a key turns on and off at the table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Help {
+    Log,
+    Advisor,
+    Count,
+    Coach,
+}
+
+/// The keys that turn the helps on and off, at any time at the table: the key, its name, the help, what it does
+/// (How to play lists them from here).
+pub(super) const HELP_KEYS: [(KeyCode, &str, Help, &str); 4] = [
+    (
+        KeyCode::KeyL,
+        "L",
+        Help::Log,
+        "the round log: the round in words",
+    ),
+    (KeyCode::KeyA, "A", Help::Advisor, "the advisor"),
+    (KeyCode::KeyO, "O", Help::Count, "the count"),
+    (KeyCode::KeyG, "G", Help::Coach, "the coach"),
+];
+
+/// The keys between rounds: the key, its name, what it asks for, and that in words (How to play lists them from
+/// here). The digits put down the chips, smallest first (`DIGITS`).
+pub(super) const BETTING_KEYS: [(KeyCode, &str, Intent, &str); 8] = [
+    (KeyCode::Enter, "Enter", Intent::Deal, "deal"),
+    (KeyCode::Space, "Space", Intent::Deal, "deal"),
+    (
+        KeyCode::KeyR,
+        "R",
+        Intent::Rebet,
+        "bet the last round's bet again",
+    ),
+    (
+        KeyCode::KeyX,
+        "X",
+        Intent::DoubleBet,
+        "double the bet you are making",
+    ),
+    (KeyCode::KeyZ, "Z", Intent::Undo, "take the last chip back"),
+    (
+        KeyCode::Backspace,
+        "Backspace",
+        Intent::Undo,
+        "take the last chip back",
+    ),
+    (KeyCode::KeyC, "C", Intent::Clear, "take every chip back"),
+    (
+        KeyCode::KeyB,
+        "B",
+        Intent::Rebuy,
+        "buy chips again when you have none",
+    ),
+];
 
 pub(super) const DIGITS: [KeyCode; 8] = [
     KeyCode::Digit1,

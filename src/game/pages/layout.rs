@@ -82,6 +82,8 @@ pub struct Laid {
     pub felt_words: Vec<Words>,
     /// The cards on the felt, each where it comes to rest: no words on the felt under one, no docked panel over one.
     pub cards: Vec<egui::Rect>,
+    /// Where each window is (a sheet over what is under it).
+    pub windows: Vec<egui::Rect>,
 }
 
 /// Where the Title's decorations lie this pass (`backdrop` records them).
@@ -162,6 +164,11 @@ impl Laid {
             .accesskit_update
             .as_ref()
             .map_or_else(Vec::new, widgets_of);
+        let windows = output
+            .platform_output
+            .accesskit_update
+            .as_ref()
+            .map_or_else(Vec::new, windows_of);
         let areas = ctx.memory(|memory| {
             let visible = memory.areas().visible_layer_ids();
             let mut areas: Vec<(String, egui::Rect)> = visible
@@ -202,6 +209,7 @@ impl Laid {
             felt,
             felt_words,
             cards,
+            windows,
         }
     }
 
@@ -250,10 +258,21 @@ impl Laid {
                 }
             }
         }
-        // Two runs of words over each other.
+        // Two runs of words over each other (a window's words may cover what is under it, as its targets may).
+        // Words are a window's when a widget of it holds them, or when they lie in it and no widget under it does
+        // (its title).
+        let held = |words: &Words, in_window: bool| {
+            self.widgets
+                .iter()
+                .any(|w| w.in_window == in_window && w.rect.expand(1.0).contains_rect(words.rect))
+        };
+        let in_window = |words: &Words| {
+            held(words, true)
+                || (self.windows.iter().any(|w| w.contains_rect(words.rect)) && !held(words, false))
+        };
         for (i, a) in self.words.iter().enumerate() {
             for b in &self.words[i + 1..] {
-                if overlap(a.rect, b.rect) > 4.0 / self.zoom {
+                if in_window(a) == in_window(b) && overlap(a.rect, b.rect) > 4.0 / self.zoom {
                     faults.push(format!("words {:?} and {:?} overlap", a.text, b.text));
                 }
             }
@@ -520,6 +539,24 @@ fn widgets_of(update: &egui::accesskit::TreeUpdate) -> Vec<Widget> {
     widgets
 }
 
+/// Where each window of the accessibility tree is.
+fn windows_of(update: &egui::accesskit::TreeUpdate) -> Vec<egui::Rect> {
+    // The tree's root is a window too: the whole screen, not a sheet over it.
+    let root = update.tree.as_ref().map(|tree| tree.root);
+    update
+        .nodes
+        .iter()
+        .filter(|(id, node)| Some(*id) != root && node.role() == egui::accesskit::Role::Window)
+        .filter_map(|(_, node)| node.bounds())
+        .map(|b| {
+            egui::Rect::from_min_max(
+                egui::pos2(b.x0 as f32, b.y0 as f32),
+                egui::pos2(b.x1 as f32, b.y1 as f32),
+            )
+        })
+        .collect()
+}
+
 /// The check at work in the app: an egui plugin that measures every frame's output, and the last report, for the
 /// log.
 #[derive(Resource, Clone, Default)]
@@ -604,29 +641,37 @@ mod walk {
         shape: Shape,
         screen: egui::Vec2,
         name: &str,
-        mut draw: impl FnMut(&mut egui::Ui),
+        draw: impl FnMut(&mut egui::Ui),
     ) -> Vec<String> {
+        laid(shape, false, screen, name, draw).faults(shape)
+    }
+
+    /// What the page `name` drawn by `draw` at `screen` points lays out once egui has settled, on a screen of
+    /// `shape` where a keyboard has (`keyboard`) or has not been used.
+    fn laid(
+        shape: Shape,
+        keyboard: bool,
+        screen: egui::Vec2,
+        name: &str,
+        mut draw: impl FnMut(&mut egui::Ui),
+    ) -> Laid {
         let ctx = super::test_context(shape);
         let input = || egui::RawInput {
             screen_rect: Some(egui::Rect::from_min_size(egui::Pos2::ZERO, screen)),
             ..Default::default()
         };
-        let mut faults = Vec::new();
+        let mut laid = None;
         for pass in 0..3 {
-            Theme {
-                shape,
-                keyboard: false,
-            }
-            .keep(&ctx);
+            Theme { shape, keyboard }.keep(&ctx);
             let output = ctx.run_ui(input(), |ui| {
                 page(ui.ctx(), name, &mut draw);
             });
             if pass == 2 {
-                faults = Laid::capture(&ctx, &output).faults(shape);
+                laid = Some(Laid::capture(&ctx, &output));
             }
             output.drop_without_applying_deltas();
         }
-        faults
+        laid.expect("three passes")
     }
 
     /// Every shape the pages are laid out for: a phone upright and on its side, a tablet, a desktop window.
@@ -695,6 +740,60 @@ mod walk {
         }
     }
 
+    /// How to play at every shape, scrolled as it is shown, and whole on a screen tall enough for all of it (at a
+    /// phone's width and a desktop's) for every preset: sound, this table's rules word for word, and the keys only
+    /// where there are keys.
+    #[test]
+    fn how_to_play_is_sound_says_the_tables_rules_and_tells_keys_only_where_there_are_keys() {
+        let name = "The table";
+        for (shape, screen) in SIZES {
+            let rules = crate::engine::Preset::LasVegasStrip.rules();
+            let found = faults(shape, screen, "How to play", |ui| {
+                scrolling_column(ui, 680.0, |ui, width| {
+                    how_to_play::how_to_play(ui, name, &rules, width);
+                });
+            });
+            assert_eq!(found, Vec::<String>::new(), "{shape:?}");
+        }
+        for preset in crate::engine::Preset::ALL {
+            let rules = preset.rules();
+            for (shape, keyboard, width) in [
+                (Shape::PhonePortrait, false, 390.0),
+                (Shape::PhonePortrait, true, 390.0),
+                (Shape::Desktop, false, 1280.0),
+            ] {
+                let laid = laid(
+                    shape,
+                    keyboard,
+                    egui::vec2(width, 9000.0),
+                    "How to play",
+                    |ui| {
+                        let width = (ui.available_width() - 16.0).min(680.0);
+                        how_to_play::how_to_play(ui, name, &rules, width);
+                    },
+                );
+                let at = format!("{preset:?}, {shape:?}, keyboard {keyboard}");
+                assert_eq!(laid.faults(shape), Vec::<String>::new(), "{at}");
+                // What is painted, and what each widget says (a label wrapped over rows is painted in pieces).
+                let all: Vec<&str> = laid
+                    .words
+                    .iter()
+                    .map(|w| w.text.as_str())
+                    .chain(laid.widgets.iter().map(|w| w.label.as_str()))
+                    .collect();
+                let says = |what: &str| all.iter().any(|w| w.contains(what));
+                for code in rules.codes() {
+                    assert!(says(&code.meaning), "{at}: {} unexplained", code.code);
+                }
+                assert!(says("The aim") && says("What the table shows"), "{at}");
+                let keys = says("Keys") && says("Backspace") && says("Esc");
+                assert_eq!(keys, !shape.touch() || keyboard, "{at}: {all:?}");
+                assert_eq!(says("Playing by touch"), shape.touch(), "{at}");
+                assert!(!all.iter().any(|w| w.contains("engine")), "{at}: {all:?}");
+            }
+        }
+    }
+
     #[test]
     fn the_check_finds_small_words_small_targets_and_words_over_words() {
         let shape = Shape::PhonePortrait;
@@ -718,6 +817,16 @@ mod walk {
             said("words \"one run\" and \"another\" overlap"),
             "{found:?}"
         );
+        // A window's words over the page's are a sheet over it, not a fault; words under each other in it are.
+        let found = faults(shape, egui::vec2(390.0, 844.0), "Sheet", |ui| {
+            ui.label("the page's words, under the window");
+            egui::Window::new("A sheet")
+                .fixed_pos(egui::pos2(0.0, 40.0))
+                .show(ui.ctx(), |ui| {
+                    ui.label("the window's own words");
+                });
+        });
+        assert!(!found.iter().any(|f| f.contains("overlap")), "{found:?}");
         // The same page on a desktop has no target rule.
         let found = faults(Shape::Desktop, egui::vec2(1280.0, 720.0), "Broken", |ui| {
             let _ = ui.add(egui::Button::new("x").min_size(egui::vec2(20.0, 20.0)));

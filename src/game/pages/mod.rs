@@ -30,6 +30,7 @@ use std::path::Path;
 mod backdrop;
 mod casino;
 mod hands;
+mod how_to_play;
 mod input;
 pub mod layout;
 mod loading;
@@ -125,6 +126,7 @@ pub(crate) fn plugin(app: &mut App) {
             practice::plugin,
             statistics::plugin,
             hands::plugin,
+            how_to_play::plugin,
             settings::plugin,
             casino::plugin,
             table_hud::plugin,

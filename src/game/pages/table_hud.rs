@@ -209,10 +209,10 @@ fn count_panel(
     let true_count = format!("True count {}", signed(reading.true_count, 1));
     // The decks left as a counter judges them from the discards (what the true count divides by), and as they are.
     let decks = format!(
-        "{} decks left",
+        "{} decks left by the tray",
         crate::engine::count::say_decks(reading.decks_judged)
     );
-    let exactly = format!("(exactly {:.2})", reading.decks_exact);
+    let exactly = format!("({:.2} in fact)", reading.decks_exact);
     if theme.shape.phone() {
         // Under the header: never over a hand.
         let Some(header) = ctx.memory(|m| m.area_rect(egui::Id::new("header"))) else {
@@ -658,7 +658,13 @@ fn pause_menu(
         return Ok(());
     };
     let ctx = contexts.ctx_mut()?;
-    let width = (ctx.content_rect().width() - 60.0).min(340.0);
+    // How to play reads better a little wider, where the window has room.
+    let widest = if *pause.get() == Pause::HowToPlay {
+        560.0
+    } else {
+        340.0
+    };
+    let width = (ctx.content_rect().width() - 60.0).min(widest);
     egui::Window::new("Paused")
         .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
         .collapsible(false)
@@ -690,6 +696,9 @@ fn pause_menu(
                     if wide(ui, "Rules of this table") {
                         to_pause.set(Pause::Rules);
                     }
+                    if wide(ui, "How to play") {
+                        to_pause.set(Pause::HowToPlay);
+                    }
                     if wide(ui, "Statistics") {
                         to_pause.set(Pause::Statistics);
                     }
@@ -702,6 +711,21 @@ fn pause_menu(
                     egui::ScrollArea::vertical()
                         .max_height(ui.ctx().content_rect().height() - 160.0)
                         .show(ui, |ui| settings_page(ui, &mut settings));
+                    if wide(ui, "Back") {
+                        to_pause.set(Pause::Menu);
+                    }
+                }
+                Pause::HowToPlay => {
+                    egui::ScrollArea::vertical()
+                        .max_height(ui.ctx().content_rect().height() - 160.0)
+                        .show(ui, |ui| {
+                            super::how_to_play::how_to_play(
+                                ui,
+                                &session.level.name,
+                                seen.0.rules(),
+                                width,
+                            );
+                        });
                     if wide(ui, "Back") {
                         to_pause.set(Pause::Menu);
                     }

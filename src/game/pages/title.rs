@@ -47,6 +47,7 @@ fn main_menu(
         Local<bool>,
     ),
     mut casino: Option<ResMut<crate::game::model::casino::Casino>>,
+    mut welcomed: Option<ResMut<crate::game::model::settings::Welcomed>>,
     mut commands: Commands,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
@@ -73,6 +74,32 @@ fn main_menu(
                             ui.add_enabled(enabled, theme.wide_button(text, width))
                                 .clicked()
                         };
+                        // The first start offers How to play, once, above everything (`how_to_play::plugin`
+                        // records the answer); afterwards it is a button among the pages.
+                        let offer = saved.sitting.is_none()
+                            && welcomed.as_ref().is_some_and(|w| !w.0);
+                        if offer {
+                            page_frame().show(ui, |ui| {
+                                ui.set_width(width - 30.0);
+                                ui.label(bold("New to blackjack?").size(theme::size::LARGE).color(GOLD));
+                                ui.label(
+                                    "How to play tells you the aim, a round, this table's rules and the \
+                                     controls, in a few minutes.",
+                                );
+                                let (_, each) = theme::grid(width - 30.0, 2, 120.0);
+                                ui.horizontal(|ui| {
+                                    if ui.add(theme.wide_button("How to play", each)).clicked() {
+                                        to_menu.set(Menu::HowToPlay);
+                                    }
+                                    if ui.add(theme.wide_button("Not now", each)).clicked()
+                                        && let Some(welcomed) = welcomed.as_deref_mut()
+                                    {
+                                        welcomed.0 = true;
+                                    }
+                                });
+                            });
+                            ui.add_space(8.0);
+                        }
                         let mid_round = saved
                             .sitting
                             .as_ref()
@@ -162,6 +189,9 @@ fn main_menu(
                         }
                         if let Some(problem) = &saved.problem {
                             ui.colored_label(REFUSAL, problem);
+                        }
+                        if !offer && big(ui, "How to play", true) {
+                            to_menu.set(Menu::HowToPlay);
                         }
                         if let Some(casino) = casino.as_deref_mut()
                             && big(ui, "Play online", true)

@@ -51,6 +51,8 @@ pub enum Start {
     Statistics,
     /// The Strategy page: the table's chart and index plays.
     Strategy,
+    /// How to play: the aim, a round, the table's rules, the controls.
+    HowToPlay,
     /// The Practice page: drills.
     Practice,
     /// The Practice page's record: the heat map over the chart and the scores over time.
@@ -100,6 +102,14 @@ pub(crate) fn platform(app: &mut App, options: &WindowOptions, table_name: &str)
     // in the browser the canvas fills the page and follows the device-pixel ratio, so text stays sharp on a phone.
     #[cfg(not(target_arch = "wasm32"))]
     let resolution = resolution.with_scale_factor_override(1.0);
+    // No assets folder here or beside the executable (a copy anywhere, `cargo install`): the copies carried.
+    #[cfg(not(target_arch = "wasm32"))]
+    if native_asset_home() == crate::game::platform::carried::AssetHome::Carried {
+        info!(
+            "no assets folder here or beside the game: playing with the pictures, sounds and fonts it carries"
+        );
+        crate::game::platform::carried::read_the_carried_copies(app);
+    }
     app.add_plugins(bevy_plugins(format!("Holecard — {table_name}"), resolution))
         .add_plugins(bevy_egui::EguiPlugin::default())
         // egui's font atlas is an image asset bevy_egui writes in PostUpdate; the render world copies an image only
@@ -223,7 +233,8 @@ pub(crate) fn presentation(
         coach: remembered.coach,
     })
     .insert_resource(remembered.look)
-    .insert_resource(remembered.mix);
+    .insert_resource(remembered.mix)
+    .insert_resource(crate::game::model::settings::Welcomed(remembered.welcomed));
     if options.layout {
         app.init_resource::<crate::game::pages::layout::LayoutCheck>();
     }
@@ -305,6 +316,7 @@ pub(crate) fn presentation(
         | Start::Statistics
         | Start::Strategy
         | Start::Practice
+        | Start::HowToPlay
         | Start::Progress
         | Start::Hands
         | Start::Replay
@@ -318,6 +330,7 @@ pub(crate) fn presentation(
         Start::Statistics => app.insert_resource(StartPage(Menu::Statistics)),
         Start::Strategy => app.insert_resource(StartPage(Menu::Strategy)),
         Start::Practice => app.insert_resource(StartPage(Menu::Practice)),
+        Start::HowToPlay => app.insert_resource(StartPage(Menu::HowToPlay)),
         Start::Progress => {
             app.world_mut()
                 .resource_mut::<crate::game::model::practice::Practice>()
@@ -388,9 +401,10 @@ fn online_address(given: Option<&str>) -> Result<crate::game::online::link::Addr
     crate::game::online::link::Address::parse(given.unwrap_or(crate::game::online::DEFAULT_SERVER))
 }
 
-/// The `assets` folder: beside the working directory when the game is run from its source tree or an unpacked
-/// release, else Bevy's default (beside the executable, or `BEVY_ASSET_ROOT` / `CARGO_MANIFEST_DIR`). In the
-/// browser, the folder the page names (`web::asset_folder`).
+/// The `assets` folder: `BEVY_ASSET_ROOT`'s, or the one beside the working directory (the source tree, an unpacked
+/// release), or beside the executable (`carried::asset_home`); where there is none, the game reads the copies it
+/// carries (`platform` makes them the default source) and the folder named here is not read. In the browser, the
+/// folder the page names (`web::asset_folder`).
 fn asset_root() -> String {
     #[cfg(target_arch = "wasm32")]
     {
@@ -398,15 +412,20 @@ fn asset_root() -> String {
     }
     #[cfg(not(target_arch = "wasm32"))]
     {
-        let here = std::path::Path::new("assets");
-        if std::env::var_os("BEVY_ASSET_ROOT").is_none()
-            && here.join("fonts").is_dir()
-            && let Ok(absolute) = std::path::absolute(here)
-        {
-            return absolute.to_string_lossy().into_owned();
+        match native_asset_home() {
+            crate::game::platform::carried::AssetHome::Folder(folder) => folder,
+            crate::game::platform::carried::AssetHome::Carried => "assets".to_string(),
         }
-        "assets".to_string()
     }
+}
+
+/// Where this process reads its assets from (`carried::asset_home`, from its working directory and executable).
+#[cfg(not(target_arch = "wasm32"))]
+fn native_asset_home() -> crate::game::platform::carried::AssetHome {
+    crate::game::platform::carried::asset_home(
+        std::env::current_dir().ok(),
+        std::env::current_exe().ok(),
+    )
 }
 
 /// Tells the page when the table's first frame is being drawn (this one, HUD and all: see
