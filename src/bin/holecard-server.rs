@@ -79,7 +79,7 @@ struct Cli {
     #[arg(long)]
     check_ledger: bool,
     /// Copy a SQLite ledger, whole and consistent, to this new file and exit (SQLite's `VACUUM INTO`: the server
-    /// keeping the ledger may be running). A PostgreSQL ledger is backed up with `pg_dump` (see the README).
+    /// keeping the ledger may be running). A PostgreSQL ledger is backed up with `pg_dump` (see docs/engineering.md).
     #[arg(long, value_name = "FILE", conflicts_with = "check_ledger")]
     backup_to: Option<PathBuf>,
     /// How the log on standard error is written: `plain` lines of words, or `json` (one JSON object a line, for a

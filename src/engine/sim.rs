@@ -402,7 +402,7 @@ mod tests {
         };
         let report = simulate(&config(4_000_000, Some(counting)), |_| {}).expect("valid rules");
         let numbers = report.counter.expect("a counter's numbers");
-        // About +0.65% (README, "Counting"); one standard error here is about 0.08 points.
+        // About +0.65% (docs/engineering.md, "Counting"); one standard error here is about 0.08 points.
         assert!(numbers.edge_pct > 0.3, "{numbers:?}");
         assert!(numbers.average_bet_units > 1.2 && numbers.average_bet_units < 2.0);
         let per_round_sd = numbers.std_dev_per_100 / 10.0;

@@ -1,6 +1,6 @@
 //! Basic strategy: the published total-dependent charts, chosen for the table's rules.
 //!
-//! Sources (see the README): one deck and two decks from the Wizard of Odds charts as computed and checked by
+//! Sources (see docs/engineering.md): one deck and two decks from the Wizard of Odds charts as computed and checked by
 //! Hugues Hoppe's blackjack analysis; four to eight decks from the same (they agree with BlackjackInfo and
 //! Wikipedia); surrender cells from Wizard of Odds appendix 6; the early-surrender chart from Wizard of Odds.
 

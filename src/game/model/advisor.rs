@@ -4,7 +4,7 @@
 //! Natively the question runs on Bevy's async compute pool (another thread). In the browser, with one thread, it is cut
 //! in three slices a frame apart: the dealer's endings listed (the first question of a run only), the dealer's odds
 //! (`exact::prepare`), then the player's values (`Prepared::finish`), each a few milliseconds (the whole question's
-//! worst was 8 ms in V8, README "The exact engine"). The HUD shows "thinking…" until the answer is in.
+//! worst was 8 ms in V8, docs/engineering.md, "The exact engine"). The HUD shows "thinking…" until the answer is in.
 
 use crate::engine::exact::{self, Advice, Decision, Prepared};
 use crate::game::model::screen::{RoundSet, Screen};

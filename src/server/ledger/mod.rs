@@ -410,7 +410,7 @@ impl Store {
     pub async fn back_up_to(&self, file: &std::path::Path) -> Result<(), LedgerError> {
         if self.shared_by_servers() {
             return Err(LedgerError::Invalid(
-                "a PostgreSQL ledger is backed up with pg_dump (see the README), not --backup-to"
+                "a PostgreSQL ledger is backed up with pg_dump (see docs/engineering.md), not --backup-to"
                     .to_string(),
             ));
         }
