@@ -92,11 +92,10 @@ impl Keep<'_> {
     /// Writes the save (the history first, so every hand the journal held is in it) and forgets the journal. Where
     /// no sitting is kept, the history alone.
     fn write(&mut self) {
+        self.kept.write();
         let Some((slot, sitting, log)) = self.capture() else {
-            self.kept.write();
             return;
         };
-        self.kept.write();
         let written = sitting.and_then(|sitting| slot.checkpoint(&sitting).map(|()| sitting));
         *self.journaled = Journaled {
             written: log,

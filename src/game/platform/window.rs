@@ -105,9 +105,6 @@ pub(crate) fn platform(app: &mut App, options: &WindowOptions, table_name: &str)
     // No assets folder here or beside the executable (a copy anywhere, `cargo install`): the copies carried.
     #[cfg(not(target_arch = "wasm32"))]
     if native_asset_home() == crate::game::platform::carried::AssetHome::Carried {
-        info!(
-            "no assets folder here or beside the game: playing with the pictures, sounds and fonts it carries"
-        );
         crate::game::platform::carried::read_the_carried_copies(app);
     }
     app.add_plugins(bevy_plugins(format!("Holecard — {table_name}"), resolution))
