@@ -125,8 +125,14 @@ async function walk(table, size, touch) {
   else await table.tap(/^Log\b/, touch);
   await table.tap(/^Menu\b/, touch);
   await look(table, size, 'table-pause-menu');
-  // (How to play from the pause menu is not walked here: its window takes its height over frames the paused table
-  // does not draw until the next input, and a tap right after it opens lands where Back is not yet. Issue 39's note.)
+  // How to play from the pause menu, at this table.
+  await table.tap('How to play', touch);
+  await table.until('How to play in the pause menu', () => table.layout?.widgets
+    .some((w) => /^Finish closer to 21/.test(w.label)));
+  // The window takes its height in its first frames: a tap before then lands where Back was.
+  await table.settledLayout('How to play in the pause menu', 800, 15_000);
+  await look(table, size, 'table-how-to-play');
+  await table.tap(/^Back\b/, touch);
   await table.tapAway(/^Resume\b/, touch);
   // The round played out (Stand whenever asked), then the Title's Statistics, the hand history and a replay.
   const paid = /^You( \(hand \d\))? (win|lose|push|take even money)|^Your blackjack pays|^You( \(hand \d\))? (bust|give up)/;

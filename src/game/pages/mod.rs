@@ -15,6 +15,7 @@ use crate::game::felt::fonts::{
     BOLD_FAMILY, FontFile, GameFonts, font_bytes, font_definitions, preload_fonts,
 };
 use crate::game::model::coach;
+use crate::game::model::frames::{DrawWhile, Redraw};
 use crate::game::model::player::{BetSlip, Intent, PlayOptions, denominations, human_seat};
 use crate::game::model::screen::{RoundPhase, Screen};
 use crate::game::model::seat::OpenTable;
@@ -106,6 +107,37 @@ enum Draw {
     Behind,
     Page,
     Over,
+    Settle,
+}
+
+/// The windows (egui's areas: a pause menu, a popup, a tooltip) and where each lay at the end of the last frame.
+#[derive(Resource, Default)]
+struct Windows {
+    laid: Vec<(egui::Id, egui::Rect)>,
+    /// One of them moved or changed its size in this frame.
+    moved: bool,
+}
+
+/// A window placed by its size (the pause menu, centred) is placed from the size it had in the frame before: when its
+/// contents change (the menu's How to play, three times its height), it lies wrong for a frame, and on a screen that
+/// waits for the player that frame would stay until the next touch — a tap aimed at what is drawn would land where
+/// the button is not. So a window that moved or grew asks for one more frame, until every window stays where it is.
+fn windows_settle(mut contexts: EguiContexts, mut windows: ResMut<Windows>) -> Result {
+    let laid = windows_laid(contexts.ctx_mut()?);
+    windows.moved = laid != windows.laid;
+    windows.laid = laid;
+    Ok(())
+}
+
+/// Each window shown and where it lies.
+fn windows_laid(ctx: &egui::Context) -> Vec<(egui::Id, egui::Rect)> {
+    ctx.memory(|memory| {
+        memory
+            .layer_ids()
+            .filter(|layer| memory.areas().is_visible(layer))
+            .filter_map(|layer| Some((layer.id, memory.area_rect(layer.id)?)))
+            .collect()
+    })
 }
 
 pub(crate) fn plugin(app: &mut App) {
@@ -117,8 +149,18 @@ pub(crate) fn plugin(app: &mut App) {
         .init_resource::<Theme>()
         .configure_sets(
             EguiPrimaryContextPass,
-            (Draw::Setup, Draw::Behind, Draw::Page, Draw::Over).chain(),
+            (
+                Draw::Setup,
+                Draw::Behind,
+                Draw::Page,
+                Draw::Over,
+                Draw::Settle,
+            )
+                .chain(),
         )
+        .init_resource::<Windows>()
+        .add_systems(EguiPrimaryContextPass, windows_settle.in_set(Draw::Settle))
+        .draw_while(Redraw::EveryFrame, |windows: Res<Windows>| windows.moved)
         .add_plugins((
             title::plugin,
             tables::plugin,
@@ -315,6 +357,55 @@ mod tests {
         assert!(
             settled.failures[0].starts_with("fonts/no-such-font.ttf: "),
             "{settled:?}"
+        );
+    }
+
+    /// A centred window whose contents grow lies wrong in the frame they grow in and right in the next: the frame it
+    /// moved in asks for another, and once it lies still no more are asked.
+    #[test]
+    fn a_window_that_moved_asks_for_frames_until_it_lies_still() {
+        let ctx = context();
+        let frame = |lines: usize| {
+            let mut output = ctx.run_ui(window(egui::vec2(390.0, 844.0)), |ui| {
+                egui::Window::new("Paused")
+                    .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
+                    .collapsible(false)
+                    .resizable(false)
+                    .show(ui.ctx(), |ui| {
+                        for line in 0..lines {
+                            ui.label(format!("Line {line}"));
+                        }
+                    });
+            });
+            output.textures_delta.clear();
+            windows_laid(&ctx)
+        };
+        let mut last = frame(3);
+        for _ in 0..3 {
+            last = frame(3);
+        }
+        assert_eq!(frame(3), last, "a window with the same contents lies still");
+        let grown = frame(30);
+        assert_ne!(grown, last, "the window grew");
+        let mut frames = 0;
+        let mut now = grown;
+        loop {
+            let next = frame(30);
+            frames += 1;
+            if next == now {
+                break;
+            }
+            assert!(frames < 5, "the window never lies still: {next:?}");
+            now = next;
+        }
+        assert!(
+            frames >= 2,
+            "the grown window lay right at once ({frames} frames): nothing to settle"
+        );
+        let (_, rect) = now[0];
+        assert!(
+            (rect.center().y - 422.0).abs() < 1.0,
+            "centred at last: {rect:?}"
         );
     }
 
