@@ -1476,6 +1476,81 @@ fn the_count_beside_the_shoe_is_every_card_the_seat_saw_since_the_shuffle() {
     assert!(by_card.seen() > 40);
 }
 
+/// With the count hidden and the quiz on, the table asks for the count once the cut card is out and the table waits
+/// for bets, with the count of every card the seat saw since the shuffle; the shuffle ends the question. With the
+/// count shown it never asks.
+#[test]
+fn the_table_asks_for_the_count_when_the_cut_card_is_out_and_forgets_it_at_the_shuffle() {
+    use holecard::engine::count::{Count, hi_lo};
+    use holecard::game::model::practice::ShuffleQuiz;
+    for shown in [false, true] {
+        let level = Level::load_or_default(None).expect("the default level");
+        let mut app = headless::app_with(level, 5, Speed::Instant, true).expect("valid level");
+        {
+            let mut options = app.world_mut().resource_mut::<PlayOptions>();
+            options.count_quiz = true;
+            options.show_count = shown;
+        }
+        let mut cursor = app.world().resource::<Messages<Shown>>().get_cursor();
+        let mut by_card = Count::new(hi_lo(), 6);
+        let (mut asked, mut shuffles, mut forgotten) = (0, 0, 0);
+        let mut was_asked = false;
+        for _ in 0..40_000 {
+            app.update();
+            let messages = app.world().resource::<Messages<Shown>>();
+            for Shown(event) in cursor.read(messages) {
+                match *event {
+                    Event::Shuffled { .. } => {
+                        by_card.shuffle();
+                        shuffles += 1;
+                    }
+                    Event::Dealt { card, .. } | Event::HoleCardRevealed { card } => {
+                        by_card.see(card)
+                    }
+                    _ => {}
+                }
+            }
+            let quiz = app.world().resource::<ShuffleQuiz>();
+            match (was_asked, quiz.asked) {
+                (false, Some(count)) => {
+                    asked += 1;
+                    assert_eq!(
+                        count,
+                        by_card.running(),
+                        "the count asked for is the seat's"
+                    );
+                    let view = app
+                        .world()
+                        .resource::<holecard::game::model::table::SeatView>();
+                    assert!(
+                        view.0.shoe().cut_card_out,
+                        "asked before the cut card came out"
+                    );
+                    assert!(quiz.showing());
+                }
+                (true, None) => forgotten += 1,
+                _ => {}
+            }
+            was_asked = quiz.asked.is_some();
+            if shuffles >= 3 {
+                break;
+            }
+        }
+        assert!(shuffles >= 3, "{shuffles} shuffles");
+        if shown {
+            assert_eq!(asked, 0, "with the count shown the table never asks");
+        } else {
+            // The first shuffle is the shoe's first; each later one follows a cut card, and the question before
+            // it was forgotten at it.
+            assert_eq!(
+                (asked, forgotten),
+                (2, 2),
+                "asked at each cut card, forgotten at each shuffle"
+            );
+        }
+    }
+}
+
 /// Practice's flash cards for the table: the deck is worked out off the frame, a card is dealt, the chart's play is
 /// right and another play is wrong and costs what the exact values say, and the record keeps both in the card's cell
 /// and files the sitting's score when the drill is left.

@@ -198,6 +198,21 @@ pub struct Record {
     /// Each finished session of a drill: which drill, its score out of its questions, and the cost of the
     /// mistakes per 100 hands where it has one.
     pub sessions: Vec<Session>,
+    /// The chart was read (the trainer's first step).
+    pub read_the_chart: bool,
+    /// The fastest decks counted right at the player's own pace, by counting system and cards.
+    pub best_times: Vec<BestTime>,
+}
+
+/// The fastest a count of `cards` cards with a system came out right, at the player's own pace.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct BestTime {
+    /// The counting system's name.
+    pub system: String,
+    /// Cards counted.
+    pub cards: u32,
+    /// Seconds from the first card shown to the last card put away.
+    pub seconds: f64,
 }
 
 /// One finished session of a drill.
@@ -223,6 +238,47 @@ pub struct Answer {
 }
 
 impl Record {
+    /// Answers right in every session of the drill named `drill`.
+    pub fn right_in(&self, drill: &str) -> u32 {
+        self.sessions
+            .iter()
+            .filter(|s| s.drill == drill)
+            .map(|s| s.right)
+            .sum()
+    }
+
+    /// The best time for `cards` cards counted with `system`.
+    pub fn best_time(&self, system: &str, cards: u32) -> Option<f64> {
+        self.best_times
+            .iter()
+            .find(|b| b.system == system && b.cards == cards)
+            .map(|b| b.seconds)
+    }
+
+    /// A count of `cards` cards with `system` came out right in `seconds`: kept if it is the best. Returns true when
+    /// it is (the first time is a best).
+    pub fn time(&mut self, system: &str, cards: u32, seconds: f64) -> bool {
+        match self
+            .best_times
+            .iter_mut()
+            .find(|b| b.system == system && b.cards == cards)
+        {
+            Some(best) if best.seconds <= seconds => false,
+            Some(best) => {
+                best.seconds = seconds;
+                true
+            }
+            None => {
+                self.best_times.push(BestTime {
+                    system: system.to_string(),
+                    cards,
+                    seconds,
+                });
+                true
+            }
+        }
+    }
+
     /// The score of one cell.
     pub fn cell(&self, row: RowOf, up: u8) -> Option<&CellScore> {
         let name = row_name(row);
@@ -312,6 +368,45 @@ impl CountDown {
     /// The running count at the end.
     pub fn answer(&self) -> f64 {
         self.counts.last().copied().unwrap_or(0.0)
+    }
+}
+
+/// Counting a card or two at a glance: the cards and what they add to the count.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Tagging {
+    /// The cards shown together.
+    pub cards: Vec<Card>,
+    /// Their tags added up, as said (halves for Wong Halves).
+    pub answer: f64,
+}
+
+impl Tagging {
+    /// `cards` cards (one or two) from a shuffled deck, counted with `system`.
+    pub fn new(system: &'static System, cards: usize, rng: &mut TableRng) -> Tagging {
+        let down = CountDown::new(system, cards.clamp(1, 52), rng);
+        let units: i32 = down.cards.iter().map(|&card| system.tag(card)).sum();
+        Tagging {
+            cards: down.cards,
+            answer: f64::from(units) / f64::from(system.scale.max(1)),
+        }
+    }
+
+    /// Every answer `cards` cards can add up to with `system`, smallest first: the buttons a player taps.
+    pub fn choices(system: &System, cards: usize) -> Vec<f64> {
+        let mut sums = vec![0i32];
+        for _ in 0..cards.clamp(1, 4) {
+            let mut next: Vec<i32> = sums
+                .iter()
+                .flat_map(|sum| system.tags.iter().map(move |&tag| sum + i32::from(tag)))
+                .collect();
+            next.sort_unstable();
+            next.dedup();
+            sums = next;
+        }
+        let scale = f64::from(system.scale.max(1));
+        sums.into_iter()
+            .map(|units| f64::from(units) / scale)
+            .collect()
     }
 }
 
@@ -447,6 +542,67 @@ mod tests {
     use crate::engine::count::{hi_lo, systems};
     use crate::engine::exact::{ExactRules, full_shoe, table_on};
     use crate::engine::rng::seed_from_number;
+
+    /// A card or two at a glance: the answer is the system's tags added, it is always among the buttons, and the
+    /// buttons are every sum the cards can make.
+    #[test]
+    fn a_card_or_a_pair_is_counted_by_the_systems_tags() {
+        let hi_lo = hi_lo();
+        assert_eq!(Tagging::choices(hi_lo, 1), vec![-1.0, 0.0, 1.0]);
+        assert_eq!(Tagging::choices(hi_lo, 2), vec![-2.0, -1.0, 0.0, 1.0, 2.0]);
+        let mut rng = TableRng::from_seed(seed_from_number(5));
+        for system in systems() {
+            for cards in [1, 2] {
+                let choices = Tagging::choices(system, cards);
+                let mut seen = std::collections::BTreeSet::new();
+                for _ in 0..400 {
+                    let q = Tagging::new(system, cards, &mut rng);
+                    assert_eq!(q.cards.len(), cards);
+                    let by_hand: i32 = q
+                        .cards
+                        .iter()
+                        .map(|c| i32::from(system.tags[usize::from(c.points()) - 1]))
+                        .sum();
+                    assert_eq!(q.answer * f64::from(system.scale), f64::from(by_hand));
+                    assert!(choices.contains(&q.answer), "{} {q:?}", system.name);
+                    seen.insert((q.answer * 2.0) as i32);
+                }
+                // One card shows every tag the system has: every button comes up.
+                if cards == 1 {
+                    assert_eq!(seen.len(), choices.len(), "{}", system.name);
+                }
+            }
+        }
+    }
+
+    /// A best time is kept per system and length, and only beaten by a faster one; right answers add up by drill.
+    #[test]
+    fn the_record_keeps_best_times_and_right_answers_by_drill() {
+        let mut record = Record::default();
+        assert_eq!(record.best_time("Hi-Lo", 52), None);
+        assert!(record.time("Hi-Lo", 52, 61.5));
+        assert!(!record.time("Hi-Lo", 52, 70.0));
+        assert!(record.time("Hi-Lo", 52, 48.25));
+        assert!(record.time("KO", 52, 90.0));
+        assert!(record.time("Hi-Lo", 26, 20.0));
+        assert_eq!(record.best_time("Hi-Lo", 52), Some(48.25));
+        assert_eq!(record.best_time("KO", 52), Some(90.0));
+        assert_eq!(record.best_time("Hi-Lo", 26), Some(20.0));
+        for (drill, right) in [("Card values", 18), ("Pairs", 4), ("Card values", 2)] {
+            record.sessions.push(Session {
+                drill: drill.to_string(),
+                right,
+                asked: 20,
+                cost_per_100: None,
+            });
+        }
+        assert_eq!(record.right_in("Card values"), 20);
+        assert_eq!(record.right_in("Pairs"), 4);
+        assert_eq!(record.right_in("Tray"), 0);
+        // A record kept before these fields reads as one with none.
+        let old: Record = ron::from_str("(cells: [], sessions: [])").expect("an old record reads");
+        assert!(old.best_times.is_empty() && !old.read_the_chart);
+    }
 
     #[test]
     fn the_tray_is_judged_to_the_half_deck_or_the_quarter_deck() {

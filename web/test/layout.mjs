@@ -64,10 +64,13 @@ async function walk(table, size, touch) {
     }
     await table.tap(/^Back\b/, touch);
   }
-  await table.tap('Practice', touch);
-  for (const drill of ['Flash cards', 'Count down', 'Discard tray', 'True count', 'Index plays', 'Progress']) {
-    await table.tap(drill, touch);
-    await look(table, size, `practice-${drill.toLowerCase().replace(/ /g, '-')}`);
+  // The trainer's path: every step, then the record.
+  await table.tap('Trainer', touch);
+  const steps = ['1 Chart', '2 Flash cards', '3 Card values', '4 Pairs', '5 A deck', '6 Tray', '7 True count',
+    '8 Index plays', '9 At the table', 'Your record'];
+  for (const step of steps) {
+    await table.tap(step, touch);
+    await look(table, size, `trainer-${step.toLowerCase().replace(/^\d /, '').replace(/ /g, '-')}`);
   }
   await table.tap(/^Back\b/, touch);
 
@@ -197,17 +200,33 @@ try {
     await walk(table, 'phone', true);
     await context.close();
   }
-  // Typing on the phone: a tap on the count-down's answer field focuses the page's input (bevy_egui's text agent,
-  // which opens the phone's keyboard), asking for the number pad, and the digits typed are the answer checked.
+  // The trainer's path by touch on the phone: a card's value tapped, a whole deck counted against the clock (a tap a
+  // card, then the count typed: a tap on the answer field focuses the page's input, bevy_egui's text agent, which
+  // opens the phone's keyboard, asking for the number pad), the decks left judged from the tray, a true count, an
+  // index play.
   {
     const { context, page } = await phonePage(phone, PHONE_AGENT);
     await countFrames(context);
     const table = new Table(page, 'phone typing');
     await page.goto(`${base}/?seed=7&start=practice&layout`);
     await table.mark('holecard-ready', 120_000);
-    await table.tap('Count down', true);
-    await table.tap('¼ s', true);
-    await table.tap('10 cards', true);
+    const heard = (start) => () => table.logs.find((l) => l.text.startsWith(start));
+    // A first visit opens on the path's first step, the chart.
+    await table.widget('Open the chart');
+    await table.tap('3 Card values', true);
+    await table.tap('0', true);
+    const valued = heard('card value: said');
+    await table.until('a card valued by touch', () => Boolean(valued()), 20_000);
+    if (!/^card value: said 0 \((right|wrong), the count is /.test(valued().text)) {
+      throw new Error(`the drill heard: ${valued().text}`);
+    }
+    report.phoneTrainer = [valued().text];
+    await table.tap('5 A deck', true);
+    await table.tap('a deck', true);
+    for (let card = 1; card <= 52; card++) {
+      await table.until(`card ${card} of 52`, () => table.layout?.widgets.some((w) => w.label === `Card ${card} of 52`));
+      await table.tap('Next card', true);
+    }
     const focus = await table.tapField('The running count', { role: 'TextInput', timeout: 30_000 });
     if (focus[2] !== 'decimal') throw new Error(`the answer field's input asks for ${focus[2] || 'letters'}`);
     // The keyboard open and nothing typed, the page waits like any other (a phone's battery pays for every frame):
@@ -215,12 +234,15 @@ try {
     const keyboardFrames = await framesStandingStill(table, 'the page with the keyboard open', 4000);
     report.framesWithTheKeyboardOpen = `${keyboardFrames} in 4 s`;
     if (keyboardFrames > 2) throw new Error(`the page drew ${keyboardFrames} frames in 4 s with the keyboard open`);
-    await page.keyboard.type('-3');
+    // A whole deck of a balanced count comes to 0.
+    await page.keyboard.type('0');
     await sleep(500);
     await page.keyboard.press('Enter');
-    const said = () => table.logs.find((l) => l.text.startsWith('count down: said'));
-    await table.until('the answer typed on the phone', () => Boolean(said()), 20_000);
-    if (!/^count down: said -3 /.test(said().text)) throw new Error(`the drill heard: ${said().text}`);
+    const said = heard('count a deck: said');
+    await table.until('the deck counted on the phone', () => Boolean(said()), 20_000);
+    if (!/^count a deck: said 0 \(right, the count is 0\) in [\d.]+ s, a best$/.test(said().text)) {
+      throw new Error(`the drill heard: ${said().text}`);
+    }
     // Answered, the field is gone, and the phone's keyboard with it.
     let after = [];
     await table.until('the keyboard shut once answered', async () => {
@@ -229,31 +251,40 @@ try {
     }, 10_000).catch(() => {
       throw new Error(`the page's input kept the focus after the answer (${after.join(' ')})`);
     });
-    report.phoneTyping = `${focus.join(' ')}; ${said().text}`;
-    await table.shot('layout-phone-typing');
+    report.phoneTyping = `${focus.join(' ')}`;
+    report.phoneTrainer.push(said().text);
+    await table.widget(/^\d+\.\d s: your best for 52 cards\.$/, { timeout: 10_000 }).catch(() => {});
+    await table.shot('layout-phone-trainer-deck-counted');
     // The true-count drill's field the same way, answered with its Check button this time.
-    await table.tap('True count', true);
+    await table.tap('7 True count', true);
     const trueFocus = await table.tapField(/^The true count\b/, { role: 'TextInput', timeout: 30_000 });
     if (trueFocus[2] !== 'decimal') throw new Error(`the true count's input asks for ${trueFocus[2] || 'letters'}`);
     await page.keyboard.type('2');
     await sleep(500);
     await table.tap(/^Check\b/, true);
-    const told = () => table.logs.find((l) => l.text.startsWith('true count: said'));
+    const told = heard('true count: said');
     await table.until('the true count typed on the phone', () => Boolean(told()), 20_000);
     if (!/^true count: said 2 /.test(told().text)) throw new Error(`the drill heard: ${told().text}`);
-    report.phoneTyping += `; ${told().text}`;
+    report.phoneTrainer.push(told().text);
     // The discard tray judged from its picture, to the quarter deck.
-    await table.tap('Discard tray', true);
+    await table.tap('6 Tray', true);
     await table.tap('To the quarter deck', true);
     await table.tapField(/^Decks left in the shoe, to the quarter deck/, { role: 'TextInput', timeout: 30_000 });
     await page.keyboard.type('3.75');
     await sleep(500);
     await table.tap(/^Check\b/, true);
-    const judged = () => table.logs.find((l) => l.text.startsWith('discard tray: said'));
+    const judged = heard('discard tray: said');
     await table.until('the tray judged on the phone', () => Boolean(judged()), 20_000);
     if (!/^discard tray: said 3.75 /.test(judged().text)) throw new Error(`the drill heard: ${judged().text}`);
-    report.phoneTyping += `; ${judged().text}`;
+    report.phoneTrainer.push(judged().text);
     await table.shot('layout-phone-practice-tray-answered');
+    // An index play, once the table's are worked out: either play tapped.
+    await table.tap('8 Index plays', true);
+    await table.tap(/^(Stand|Hit|Double|Split|Surrender|Insure|No insurance)$/, true, { timeout: 120_000 });
+    const played = heard('index play:');
+    await table.until('an index play by touch', () => Boolean(played()), 20_000);
+    report.phoneTrainer.push(played().text);
+    await table.shot('layout-phone-trainer-index-answered');
     table.check();
     await context.close();
   }

@@ -28,6 +28,9 @@ pub struct Preferences {
     /// The coach at the table.
     #[serde(default)]
     pub coach: bool,
+    /// The table asks for the count at the shuffle.
+    #[serde(default)]
+    pub count_quiz: bool,
     /// How cards are printed, and reduced motion.
     #[serde(default)]
     pub look: crate::game::model::settings::Look,
@@ -49,6 +52,7 @@ impl Default for Preferences {
             show_count: false,
             count_system: 0,
             coach: false,
+            count_quiz: false,
             look: crate::game::model::settings::Look::default(),
             mix: crate::game::model::settings::Mix::default(),
             welcomed: false,
@@ -109,6 +113,7 @@ pub(crate) fn remember_preferences(
         show_count: options.show_count,
         count_system: options.count_system,
         coach: options.coach,
+        count_quiz: options.count_quiz,
         look: *look,
         mix: mix.map_or_else(crate::game::model::settings::Mix::default, |m| *m),
         welcomed: welcomed.is_some_and(|w| w.0),

@@ -42,6 +42,9 @@ pub struct PlayOptions {
     pub count_system: u8,
     /// The coach: a play off the chart (or the index play, with the count shown) is stopped once and explained.
     pub coach: bool,
+    /// With the count hidden, the table asks for the player's running count when the cut card comes out (the
+    /// trainer's last step).
+    pub count_quiz: bool,
 }
 
 impl PlayOptions {
@@ -63,6 +66,7 @@ impl Default for PlayOptions {
             show_count: false,
             count_system: 0,
             coach: false,
+            count_quiz: false,
         }
     }
 }

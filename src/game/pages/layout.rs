@@ -710,17 +710,42 @@ mod walk {
                 strategy::strategy_page(ui, &session, &options, &mut book);
             });
             assert_eq!(found, Vec::<String>::new(), "Strategy, {shape:?}");
-            for drill in crate::game::model::practice::Drill::ALL {
+            use crate::game::model::practice::{Shown, Step};
+            let every = Step::ALL
+                .into_iter()
+                .map(Shown::Step)
+                .chain([Shown::Next, Shown::Record]);
+            for shown in every {
                 let mut practice = crate::game::model::practice::Practice::default();
-                practice.drill = drill;
-                let found = faults(shape, screen, "Practice", |ui| {
-                    practice::practice_page(ui, &session, &options, &mut practice, &mut book);
+                practice.show(shown);
+                let found = faults(shape, screen, "Trainer", |ui| {
+                    let _ =
+                        practice::practice_page(ui, &session, &options, &mut practice, &mut book);
                 });
-                assert_eq!(
-                    found,
-                    Vec::<String>::new(),
-                    "Practice, {drill:?}, {shape:?}"
-                );
+                assert_eq!(found, Vec::<String>::new(), "Trainer, {shown:?}, {shape:?}");
+            }
+            // A deck at the player's own pace, half through, and a flash card missed: its chart's part with the
+            // cell marked.
+            let mut practice = crate::game::model::practice::Practice::default();
+            practice.show(Shown::Step(Step::Deck));
+            practice.new_count_down(options.count_system(), 52, 0.0);
+            for _ in 0..20 {
+                practice.turn(1.0);
+            }
+            let found = faults(shape, screen, "Trainer", |ui| {
+                let _ = practice::practice_page(ui, &session, &options, &mut practice, &mut book);
+            });
+            assert_eq!(found, Vec::<String>::new(), "a deck under way, {shape:?}");
+            let rules = session.level.rules.rules();
+            for (row, up) in [
+                (crate::engine::exact::chart::RowOf::Hard(16), 10),
+                (crate::engine::exact::chart::RowOf::Soft(18), 9),
+                (crate::engine::exact::chart::RowOf::Pair(8), 1),
+            ] {
+                let found = faults(shape, screen, "Trainer", |ui| {
+                    scrolling_column(ui, 720.0, |ui, _| practice::chart_cell(ui, &rules, row, up));
+                });
+                assert_eq!(found, Vec::<String>::new(), "{row:?} v {up}, {shape:?}");
             }
         }
     }

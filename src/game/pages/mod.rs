@@ -17,6 +17,7 @@ use crate::game::felt::fonts::{
 use crate::game::model::coach;
 use crate::game::model::frames::{DrawWhile, Redraw};
 use crate::game::model::player::{BetSlip, Intent, PlayOptions, denominations, human_seat};
+use crate::game::model::practice::ShuffleQuiz;
 use crate::game::model::screen::{RoundPhase, Screen};
 use crate::game::model::seat::OpenTable;
 use crate::game::model::session::Session;
@@ -184,7 +185,8 @@ pub(crate) fn plugin(app: &mut App) {
             Update,
             keys.before(coach::Judging)
                 .run_if(in_state(Pause::Off))
-                .run_if(|typed: Res<Typed>| !typed.typing),
+                .run_if(|typed: Res<Typed>| !typed.typing)
+                .run_if(|quiz: Res<ShuffleQuiz>| !quiz.showing()),
         )
         .add_systems(
             EguiPrimaryContextPass,

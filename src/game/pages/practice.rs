@@ -1,13 +1,14 @@
-//! The Practice page: the drills (`model::practice`) with big buttons for touch and a key for each, and the progress
-//! they keep: a heat map over the table's chart and each drill's scores over time.
+//! The Trainer page: the path from the chart to counting at the table (`model::practice::Step`), each step's
+//! progress and what to do next, the drills (`model::practice`) with big buttons for touch and a key for each, and the
+//! record they keep: a heat map over the table's chart and each drill's scores over time.
 
 use super::*;
-use crate::engine::drill::{Record, row_name};
+use crate::engine::drill::{Record, Tagging, row_name};
 use crate::engine::exact::chart::RowOf;
 use crate::engine::exact::name_of;
 use crate::engine::strategy::UP_CARDS;
 use crate::engine::words::{counted, signed};
-use crate::game::model::practice::{Drill, Practice};
+use crate::game::model::practice::{Drill, OWN_PACE, Practice, Shown, Step};
 use crate::game::model::strategy::{Indices, StrategyBook};
 
 pub(super) fn plugin(app: &mut App) {
@@ -19,26 +20,53 @@ pub(super) fn plugin(app: &mut App) {
     );
 }
 
+/// Where a step sends the player off the page.
+pub(super) enum Away {
+    /// The Strategy page, to read the chart.
+    Chart,
+    /// The table, with the count hidden and asked for at each shuffle.
+    Table,
+}
+
 /// The page on the Title; leaving it closes the flash cards' sitting in the record.
+#[allow(clippy::too_many_arguments)]
 fn practice_screen(
     mut contexts: EguiContexts,
-    session: Res<Session>,
-    options: Res<PlayOptions>,
+    mut session: ResMut<Session>,
+    mut options: ResMut<PlayOptions>,
     mut practice: ResMut<Practice>,
     mut book: ResMut<StrategyBook>,
     mut to_menu: ResMut<NextState<Menu>>,
+    mut next: ResMut<NextState<Screen>>,
+    (saved, mut commands): (Res<crate::game::keep::slot::Saved>, Commands),
 ) -> Result {
-    if page(contexts.ctx_mut()?, "Practice", |ui| {
-        practice_page(ui, &session, &options, &mut practice, &mut book);
+    let mut away = None;
+    if page(contexts.ctx_mut()?, "Trainer", |ui| {
+        away = practice_page(ui, &session, &options, &mut practice, &mut book);
     }) {
         practice.finish_flash_session();
         to_menu.set(Menu::Main);
+    }
+    match away {
+        Some(Away::Chart) => {
+            practice.finish_flash_session();
+            practice.record.read_the_chart = true;
+            practice.unsaved = true;
+            to_menu.set(Menu::Strategy);
+        }
+        Some(Away::Table) => {
+            practice.finish_flash_session();
+            options.show_count = false;
+            options.count_quiz = true;
+            super::title::sit_down(&mut session, &saved, &mut next, &mut commands);
+        }
+        None => {}
     }
     Ok(())
 }
 
 /// A right answer's colour, and a wrong one's.
-const RIGHT: egui::Color32 = egui::Color32::from_rgb(0x7c, 0xe0, 0x8f);
+pub(super) const RIGHT: egui::Color32 = egui::Color32::from_rgb(0x7c, 0xe0, 0x8f);
 
 /// A card's rank as printed on it: `A`, `7`, `10` (a ten of any kind, as the drills deal them).
 fn printed_rank(points: u8) -> String {
@@ -105,7 +133,7 @@ fn big_button(ui: &mut egui::Ui, text: &str, key: &str) -> bool {
 
 /// A field for a number under its `label`, focused as it appears (the next key is the answer; on a phone, a tap opens
 /// its number pad), Enter answering. Returns true when the player answered, by Enter or by Check.
-fn number_field(ui: &mut egui::Ui, label: &str, typed: &mut String) -> bool {
+pub(super) fn number_field(ui: &mut egui::Ui, label: &str, typed: &mut String) -> bool {
     let mut answered = false;
     let named = ui.label(label);
     ui.horizontal(|ui| {
@@ -131,53 +159,178 @@ fn number_field(ui: &mut egui::Ui, label: &str, typed: &mut String) -> bool {
     answered
 }
 
-/// The page.
+/// The page: the path, the step shown with its progress, and its drill. Returns where a step's button sends the
+/// player, if one was tapped.
 pub(super) fn practice_page(
     ui: &mut egui::Ui,
     session: &Session,
     options: &PlayOptions,
     practice: &mut Practice,
     book: &mut StrategyBook,
-) {
+) -> Option<Away> {
     let rules = session.level.rules.rules();
+    let system = options.count_system();
     practice.open(&rules, session.seed);
+    let theme = Theme::of(ui.ctx());
+    let mut away = None;
     scrolling_column(ui, 720.0, |ui, width| {
+        let inner = width - 40.0;
         panel_frame().show(ui, |ui| {
-            ui.set_width(width - 40.0);
-            ui.label(bold(format!("Practice · {}", session.level.name)).color(GOLD));
-            ui.label(egui::RichText::new(rules.to_string()).size(theme::size::SMALL));
+            ui.set_width(inner);
+            ui.label(bold(format!("For the {} table", session.level.name)).color(GOLD));
+            ui.label(
+                "A path from the chart to counting at the table: each step, then the next. \
+                 Tap any step to practise it.",
+            );
+            let next = practice.next_step(system);
+            let shown = practice.shown_step(system);
+            // Even rows of buttons; a hair narrower than the row, which egui would otherwise wrap on rounding.
+            let (_, each) = theme::grid(inner, Step::ALL.len() + 1, 150.0);
+            let each = each - 0.5;
             ui.horizontal_wrapped(|ui| {
-                for drill in Drill::ALL {
-                    if ui
-                        .selectable_label(practice.drill == drill, bold(drill.name()))
-                        .clicked()
-                        && practice.drill != drill
-                    {
-                        if practice.drill == Drill::FlashCards {
-                            practice.finish_flash_session();
-                        }
-                        practice.drill = drill;
+                for (at, step) in Step::ALL.into_iter().enumerate() {
+                    let progress = practice.progress(step, system);
+                    let mut label = bold(format!("{} {}", at + 1, step.short()));
+                    if progress.complete() {
+                        label = label.color(RIGHT);
+                    }
+                    let button = theme
+                        .button(label)
+                        .selected(shown == Some(step))
+                        .min_size(egui::vec2(each, theme::size::TARGET));
+                    if ui.add(button).clicked() {
+                        practice.show(Shown::Step(step));
                     }
                 }
+                let record = theme
+                    .button(bold("Your record"))
+                    .selected(practice.shown == Shown::Record)
+                    .min_size(egui::vec2(each, theme::size::TARGET));
+                if ui.add(record).clicked() {
+                    practice.show(Shown::Record);
+                }
             });
+            match next {
+                Some(step) => ui.label(format!("Next on the path: {}.", step.name())),
+                None => ui.label(
+                    bold("The whole path is done: keep any step sharp, or play.").color(RIGHT),
+                ),
+            };
         });
         ui.add_space(6.0);
+        let Some(step) = practice.shown_step(system) else {
+            panel_frame().show(ui, |ui| {
+                ui.set_width(inner);
+                progress(ui, &practice.record);
+            });
+            return;
+        };
         panel_frame().show(ui, |ui| {
-            ui.set_width(width - 40.0);
-            match practice.drill {
-                Drill::FlashCards => flash_cards(ui, practice),
-                Drill::CountDown => count_down(ui, practice, options),
-                Drill::Tray => tray(ui, practice, rules.decks),
-                Drill::TrueCount => true_count(ui, practice, rules.decks),
-                Drill::IndexPlays => index_plays(ui, practice, book, &rules, options),
-                Drill::Progress => progress(ui, &practice.record),
+            ui.set_width(inner);
+            away = step_heading(ui, practice, step, system, &theme, inner);
+            ui.add_space(6.0);
+            match step.drill() {
+                Some(Drill::FlashCards) => flash_cards(ui, practice, &rules),
+                Some(Drill::CardValues) => tagging(ui, practice, system, 1),
+                Some(Drill::Pairs) => tagging(ui, practice, system, 2),
+                Some(Drill::CountDown) => count_down(ui, practice, system),
+                Some(Drill::Tray) => tray(ui, practice, rules.decks),
+                Some(Drill::TrueCount) => true_count(ui, practice, rules.decks),
+                Some(Drill::IndexPlays) => index_plays(ui, practice, book, &rules, system),
+                Some(Drill::Progress) | None => {}
             }
         });
     });
+    away
 }
 
-/// Basic strategy, a hand at a time.
-fn flash_cards(ui: &mut egui::Ui, practice: &mut Practice) {
+/// The step's name, what it teaches, how far along the player is, and its way on: the chart and the table are off
+/// the page; a step done offers the next.
+fn step_heading(
+    ui: &mut egui::Ui,
+    practice: &mut Practice,
+    step: Step,
+    system: &'static crate::engine::count::System,
+    theme: &Theme,
+    width: f32,
+) -> Option<Away> {
+    let at = Step::ALL.iter().position(|&s| s == step).unwrap_or(0) + 1;
+    ui.label(
+        bold(format!("Step {at} of {}: {}", Step::ALL.len(), step.name()))
+            .size(theme::size::LARGE)
+            .color(GOLD),
+    );
+    ui.label(step.about());
+    let progress = practice.progress(step, system);
+    let said = match step {
+        Step::Chart if progress.complete() => {
+            "Read. Come back to it whenever a hand puzzles you.".to_string()
+        }
+        Step::Chart => "Not read yet.".to_string(),
+        Step::Deck => match progress.best {
+            Some(best) => format!(
+                "Done: your best time for a deck with {} is {best:.1} s.",
+                system.name
+            ),
+            None => format!(
+                "To do: count a whole deck (52 cards) right at your own pace with {}.",
+                system.name
+            ),
+        },
+        Step::AtTheTable => format!(
+            "Counts right at the shuffle: {} of {}.",
+            progress.done.min(progress.goal),
+            progress.goal
+        ),
+        _ => format!(
+            "Right answers: {} of {}.",
+            progress.done.min(progress.goal),
+            progress.goal
+        ),
+    };
+    let colour = if progress.complete() { RIGHT } else { CREAM };
+    ui.label(bold(said).color(colour));
+    let mut away = None;
+    match step {
+        Step::Chart => {
+            ui.label(
+                "The chart shows, for every hand you can hold against every card the dealer shows, the play that \
+                 wins the most or loses the least. Read it once; the flash cards then drill it.",
+            );
+            if ui.add(theme.wide_button("Open the chart", width)).clicked() {
+                away = Some(Away::Chart);
+            }
+        }
+        Step::AtTheTable => {
+            ui.label(format!(
+                "You play at this table with the count hidden. When the cut card comes out and the shoe is about \
+                 to be shuffled, the table asks your running count ({}) and tells you the true one. Turn it off \
+                 in Settings.",
+                system.name
+            ));
+            if ui
+                .add(theme.wide_button("Play with the count hidden", width))
+                .clicked()
+            {
+                away = Some(Away::Table);
+            }
+        }
+        _ => {}
+    }
+    if progress.complete()
+        && let Some(next) = practice.next_step(system)
+        && next != step
+        && ui
+            .add(theme.wide_button(&format!("Next step: {}", next.name()), width))
+            .clicked()
+    {
+        practice.show(Shown::Step(next));
+    }
+    away
+}
+
+/// Basic strategy, a hand at a time; a miss shows the chart's cell in its row and column.
+fn flash_cards(ui: &mut egui::Ui, practice: &mut Practice, rules: &crate::engine::Rules) {
     if practice.dealing() {
         ui.label("Shuffling up: working out every hand's value for this table…");
         return;
@@ -250,6 +403,7 @@ fn flash_cards(ui: &mut egui::Ui, practice: &mut Practice) {
                     action.name(),
                     100.0 * answer.cost
                 ));
+                chart_cell(ui, rules, flash.row(), flash.up);
             }
         }
     }
@@ -262,9 +416,134 @@ fn flash_cards(ui: &mut egui::Ui, practice: &mut Practice) {
     }
 }
 
-/// A deck shown card by card; then the count.
-fn count_down(ui: &mut egui::Ui, practice: &mut Practice, options: &PlayOptions) {
-    let system = options.count_system();
+/// The system's card values, grouped by value, highest first: "+1  2 3 4 5 6".
+fn card_values(ui: &mut egui::Ui, system: &crate::engine::count::System) {
+    let scale = f64::from(system.scale.max(1));
+    let mut values: Vec<i8> = system.tags.to_vec();
+    values.sort_unstable_by(|a, b| b.cmp(a));
+    values.dedup();
+    ui.label(bold(format!("{}: what each card adds to the count", system.name)).color(GOLD));
+    egui::Grid::new("card values")
+        .spacing(egui::vec2(12.0, 4.0))
+        .show(ui, |ui| {
+            for value in values {
+                // Twos to nines, then the tens and the ace, as a deck is sorted.
+                let cards: Vec<&str> = [2u8, 3, 4, 5, 6, 7, 8, 9, 10, 1]
+                    .into_iter()
+                    .filter(|&points| system.tag_of_points(points) == i32::from(value))
+                    .map(|points| match points {
+                        10 => "10 J Q K",
+                        1 => "A",
+                        _ => ["", "", "2", "3", "4", "5", "6", "7", "8", "9"][usize::from(points)],
+                    })
+                    .collect();
+                ui.label(
+                    bold(signed(
+                        f64::from(value) / scale,
+                        if scale > 1.0 { 1 } else { 0 },
+                    ))
+                    .size(theme::size::LARGE),
+                );
+                ui.label(egui::RichText::new(cards.join("  ")).size(theme::size::LARGE));
+                ui.end_row();
+            }
+        });
+}
+
+/// A card (or two) at a glance: the player taps what it adds to the count. Card values come first, shown above.
+fn tagging(
+    ui: &mut egui::Ui,
+    practice: &mut Practice,
+    system: &'static crate::engine::count::System,
+    cards: usize,
+) {
+    if cards == 1 {
+        card_values(ui, system);
+        ui.add_space(6.0);
+    }
+    let asked = practice.tagging.question.as_ref();
+    if asked.is_none_or(|q| q.cards.len() != cards) {
+        practice.new_tagging(system, cards);
+    }
+    let Some(q) = practice.tagging.question.clone() else {
+        return;
+    };
+    ui.label(if cards == 1 {
+        format!("What does this card add to the {} count?", system.name)
+    } else {
+        format!("What do these two cards add to the {} count?", system.name)
+    });
+    ui.horizontal(|ui| {
+        for card in &q.cards {
+            card_face(ui, card.points(), card.suit() as usize);
+        }
+    });
+    ui.add_space(6.0);
+    let places = usize::from(system.scale > 1);
+    match practice.tagging.answer {
+        None => {
+            let mut said = None;
+            ui.horizontal_wrapped(|ui| {
+                for choice in Tagging::choices(system, cards) {
+                    if big_button(ui, &signed(choice, places), "") {
+                        said = Some(choice);
+                    }
+                }
+            });
+            if let Some(said) = said
+                && let Some(right) = practice.answer_tagging(said)
+            {
+                let what = if cards == 1 { "card value" } else { "pair" };
+                let verdict = if right { "right" } else { "wrong" };
+                info!(
+                    target: "holecard::practice",
+                    "{what}: said {} ({verdict}, the count is {})",
+                    signed(said, places),
+                    signed(q.answer, places)
+                );
+            }
+        }
+        Some((said, right)) => {
+            let next = ui
+                .horizontal_wrapped(|ui| big_button(ui, "Next", "Space"))
+                .inner;
+            let line = if right {
+                bold(format!("Right: {}.", signed(q.answer, places))).color(RIGHT)
+            } else {
+                bold(format!(
+                    "You said {}; {} {}.",
+                    signed(said, places),
+                    if cards == 1 { "it adds" } else { "they add" },
+                    signed(q.answer, places)
+                ))
+                .color(REFUSAL)
+            };
+            ui.label(line);
+            if next || ui.input(|i| i.key_pressed(egui::Key::Space)) {
+                practice.new_tagging(system, cards);
+            }
+        }
+    }
+}
+
+/// The chart's part a flash card's hand is in, with the hand's cell marked in its row and column.
+pub(super) fn chart_cell(ui: &mut egui::Ui, rules: &crate::engine::Rules, row: RowOf, up: u8) {
+    let grid = crate::engine::strategy::BasicStrategy::for_rules(rules).grid();
+    let (title, rows, at) = super::strategy::part_of(&grid, row);
+    let column = crate::engine::strategy::column_of_points(up);
+    ui.add_space(4.0);
+    ui.label(bold(format!("On the chart ({})", title.to_lowercase())).color(GOLD));
+    let cell = ((ui.available_width() - 60.0) / 11.0).clamp(22.0, 30.0);
+    super::strategy::marked_chart_table(ui, "missed", &rows, cell, at.map(|at| (at, column)));
+}
+
+/// A deck shown card by card, at a set pace or at the player's own against the clock; then the count, and at the
+/// player's own pace the time, the best kept.
+fn count_down(
+    ui: &mut egui::Ui,
+    practice: &mut Practice,
+    system: &'static crate::engine::count::System,
+) {
     let now = ui.input(|i| i.time);
     ui.label(format!(
         "Count the cards as they come ({}, chosen in Settings), then type the running count.",
@@ -273,6 +552,7 @@ fn count_down(ui: &mut egui::Ui, practice: &mut Practice, options: &PlayOptions)
     ui.horizontal_wrapped(|ui| {
         ui.label("Pace:");
         for (seconds, words) in [
+            (OWN_PACE, "your own, timed"),
             (2.0, "2 s a card"),
             (1.0, "1 s"),
             (0.5, "½ s"),
@@ -289,17 +569,33 @@ fn count_down(ui: &mut egui::Ui, practice: &mut Practice, options: &PlayOptions)
         }
     });
     let Some(deck) = practice.count_down.question.clone() else {
+        if let Some(best) = practice.record.best_time(&system.name, 52) {
+            ui.label(format!("Your best time for a deck: {best:.1} s."));
+        }
         return;
     };
-    let shown = practice.started.map_or(deck.cards.len(), |start| {
-        ((now - start) / practice.pace).floor().max(0.0) as usize
-    });
-    if shown < deck.cards.len() {
+    if let Some(shown) = practice.card_shown(now) {
         let card = deck.cards[shown];
+        let own = practice.pace == OWN_PACE;
         ui.horizontal(|ui| {
             card_face(ui, card.points(), card.suit() as usize);
-            ui.label(format!("card {} of {}", shown + 1, deck.cards.len()));
+            ui.vertical(|ui| {
+                ui.label(format!("Card {} of {}", shown + 1, deck.cards.len()));
+                if own && let Some(start) = practice.started {
+                    ui.label(bold(format!("{:.1} s", now - start)).size(theme::size::LARGE));
+                }
+            });
         });
+        if own {
+            // The card is turned by a tap or by Space, as fast as the player counts.
+            let turned = ui
+                .horizontal_wrapped(|ui| big_button(ui, "Next card", "Space"))
+                .inner
+                || ui.input(|i| i.key_pressed(egui::Key::Space));
+            if turned {
+                practice.turn(now);
+            }
+        }
         ui.ctx().request_repaint();
         return;
     }
@@ -307,15 +603,40 @@ fn count_down(ui: &mut egui::Ui, practice: &mut Practice, options: &PlayOptions)
         None => {
             if number_field(ui, "The running count", &mut practice.typed)
                 && let Ok(said) = as_typed(&practice.typed).parse::<f64>()
+                && let Some((right, timed)) = practice.answer_count_down(said, system)
             {
-                let right = (said - deck.answer()).abs() < 1e-9;
-                practice.count_down.answer = Some((said, right));
-                heard(practice, Drill::CountDown, said, deck.answer(), right);
+                let verdict = if right { "right" } else { "wrong" };
+                info!(
+                    target: "holecard::practice",
+                    "count a deck: said {said} ({verdict}, the count is {}){}",
+                    deck.answer(),
+                    timed.map_or(String::new(), |(seconds, best)| format!(
+                        " in {seconds:.1} s{}",
+                        if best { ", a best" } else { "" }
+                    ))
+                );
             }
         }
         Some((said, right)) => {
             if right {
                 ui.label(bold(format!("Right: {}.", signed(deck.answer(), 0))).color(RIGHT));
+                if practice.pace == OWN_PACE
+                    && let (Some(start), Some(end)) = (practice.started, practice.finished)
+                {
+                    let cards = deck.cards.len() as u32;
+                    let best = practice.record.best_time(&system.name, cards);
+                    let seconds = end - start;
+                    let line = match best {
+                        Some(best) if (best - seconds).abs() < 1e-9 => {
+                            format!("{seconds:.1} s: your best for {cards} cards.")
+                        }
+                        Some(best) => {
+                            format!("{seconds:.1} s; your best for {cards} cards is {best:.1} s.")
+                        }
+                        None => format!("{seconds:.1} s."),
+                    };
+                    ui.label(bold(line).color(GOLD));
+                }
             } else {
                 ui.label(
                     bold(format!(
@@ -510,9 +831,8 @@ fn index_plays(
     practice: &mut Practice,
     book: &mut StrategyBook,
     rules: &crate::engine::Rules,
-    options: &PlayOptions,
+    system: &'static crate::engine::count::System,
 ) {
-    let system = options.count_system();
     book.ask(rules, system);
     let list = match book.indices() {
         Indices::Done(list) => list.clone(),
@@ -549,6 +869,15 @@ fn index_plays(
                         let right = choice == q.answer();
                         practice.index.answer = Some((choice, right));
                         practice.score(Drill::IndexPlays, right);
+                        info!(
+                            target: "holecard::practice",
+                            "index play: {} at {}, said {} ({}, the play is {})",
+                            q.index.play.name(),
+                            signed(q.true_count.into(), 0),
+                            choice.word(),
+                            if right { "right" } else { "wrong" },
+                            q.answer().word()
+                        );
                     }
                 }
             });
@@ -732,7 +1061,7 @@ fn heard(
     let (asked, what) = match drill {
         Drill::TrueCount => ("true count", "the true count"),
         Drill::Tray => ("discard tray", "the decks left"),
-        _ => ("count down", "the count"),
+        _ => ("count a deck", "the count"),
     };
     let verdict = if right { "right" } else { "wrong" };
     info!(target: "holecard::practice", "{asked}: said {said} ({verdict}, {what} is {answer})");
@@ -741,7 +1070,7 @@ fn heard(
 
 /// An answer as a number reads it: a plus sign dropped, the minus sign the game writes (U+2212) taken for the
 /// keyboard's, "¼", "½" and "¾" for ".25", ".5" and ".75".
-fn as_typed(answer: &str) -> String {
+pub(super) fn as_typed(answer: &str) -> String {
     answer
         .trim()
         .replace('+', "")

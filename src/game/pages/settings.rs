@@ -80,6 +80,13 @@ pub(super) fn settings_page(ui: &mut egui::Ui, settings: &mut Settings) {
                     }
                 });
         });
+        ui.add_enabled(
+            !settings.options.show_count,
+            egui::Checkbox::new(
+                &mut settings.options.count_quiz,
+                "With the count hidden, ask for my count when the shoe is shuffled",
+            ),
+        );
         ui.add_space(8.0);
         ui.label(bold("Cards and motion"));
         let look = &mut *settings.look;

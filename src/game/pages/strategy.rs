@@ -2,6 +2,7 @@
 //! cards are, and its index plays for the chosen count, worked out too (`model::strategy`).
 
 use super::*;
+use crate::engine::exact::chart::RowOf;
 use crate::engine::exact::indices::{IndexHand, Set};
 use crate::engine::exact::name_of;
 use crate::engine::strategy::{Grid, Play, UP_CARDS, column_of_points};
@@ -64,6 +65,18 @@ pub(super) type ChartRow = (String, [Play; 10]);
 
 /// One chart: a heading row of up cards, then a row per hand.
 pub(super) fn chart_table(ui: &mut egui::Ui, id: &str, rows: &[ChartRow], cell: f32) {
+    marked_chart_table(ui, id, rows, cell, None);
+}
+
+/// One chart with a cell marked (`mark`: its row's place and the up card's column): the cell outlined, its row and
+/// column as printed, the rest dimmed, so the eye finds it as a finger on a printed chart would.
+pub(super) fn marked_chart_table(
+    ui: &mut egui::Ui,
+    id: &str,
+    rows: &[ChartRow],
+    cell: f32,
+    mark: Option<(usize, usize)>,
+) {
     egui::Grid::new(id)
         .spacing(egui::vec2(2.0, 2.0))
         .min_col_width(cell)
@@ -73,13 +86,27 @@ pub(super) fn chart_table(ui: &mut egui::Ui, id: &str, rows: &[ChartRow], cell: 
                 ui.label(bold(name_of(up)));
             }
             ui.end_row();
-            for (name, row) in rows {
+            for (at, (name, row)) in rows.iter().enumerate() {
                 ui.label(bold(name.as_str()));
-                for play in row {
-                    let (fill, text) = cell_colours(*play);
+                for (column, play) in row.iter().enumerate() {
+                    let (mut fill, text) = cell_colours(*play);
                     let (rect, _) =
                         ui.allocate_exact_size(egui::vec2(cell, cell * 0.8), egui::Sense::hover());
+                    if let Some((row_at, up_at)) = mark
+                        && row_at != at
+                        && up_at != column
+                    {
+                        fill = fill.gamma_multiply(0.35);
+                    }
                     ui.painter().rect_filled(rect, 2.0, fill);
+                    if mark == Some((at, column)) {
+                        ui.painter().rect_stroke(
+                            rect.expand(1.5),
+                            3.0,
+                            egui::Stroke::new(3.0, egui::Color32::from_rgb(0xd9, 0x2b, 0x3a)),
+                            egui::StrokeKind::Outside,
+                        );
+                    }
                     ui.painter().text(
                         rect.center(),
                         egui::Align2::CENTER_CENTER,
@@ -91,6 +118,32 @@ pub(super) fn chart_table(ui: &mut egui::Ui, id: &str, rows: &[ChartRow], cell: 
                 ui.end_row();
             }
         });
+}
+
+/// The part of the chart a hand's row is in, its rows (the hard totals reaching up to the hand's, when it is above
+/// the chart's 17), and the row's place in it.
+pub(super) fn part_of(grid: &Grid, row: RowOf) -> (&'static str, Vec<ChartRow>, Option<usize>) {
+    let [hard, soft, pairs] = chart_rows(grid);
+    let (part, name) = match row {
+        RowOf::Hard(total) => {
+            let (title, mut rows) = hard;
+            for above in (18..=usize::from(total).min(21)).rev() {
+                let mut cells = [Play::Stand; 10];
+                for up in UP_CARDS {
+                    cells[column_of_points(up)] = grid.hard[above][column_of_points(up)];
+                }
+                rows.insert(0, (above.to_string(), cells));
+            }
+            ((title, rows), total.to_string())
+        }
+        RowOf::Soft(total) => (soft, format!("A,{}", total - 11)),
+        RowOf::Pair(points) => {
+            let card = name_of(points);
+            (pairs, format!("{card},{card}"))
+        }
+    };
+    let at = part.1.iter().position(|(n, _)| *n == name);
+    (part.0, part.1, at)
 }
 
 /// The chart's three parts as rows of cells.

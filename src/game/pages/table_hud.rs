@@ -38,6 +38,11 @@ pub(super) fn plugin(app: &mut App) {
                 .in_set(Draw::Page)
                 .run_if(in_state(Screen::Table)),
             game_over.in_set(Draw::Over).run_if(in_state(Screen::Table)),
+            count_quiz.in_set(Draw::Over).run_if(
+                in_state(Screen::Table)
+                    .and_then(in_state(Pause::Off))
+                    .and_then(|quiz: Res<ShuffleQuiz>| quiz.showing()),
+            ),
             (
                 frame_the_felt,
                 // Only where the layout is checked: it reads every word on the felt each frame.
@@ -1431,6 +1436,87 @@ pub(super) fn game_over(
                 }
                 ui.add_space(6.0);
             });
+        });
+    Ok(())
+}
+
+/// The table asks for the player's running count when the cut card is out (`model::practice::ShuffleQuiz`): typed
+/// in, checked against the count of every card the seat saw since the shuffle, kept in the trainer's record. The
+/// table's keys wait while it is up; "Not now" passes this shoe.
+fn count_quiz(
+    mut contexts: EguiContexts,
+    mut quiz: ResMut<ShuffleQuiz>,
+    mut practice: ResMut<crate::game::model::practice::Practice>,
+    (options, theme): (Res<PlayOptions>, Res<Theme>),
+) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    let system = options.count_system();
+    let places = usize::from(system.scale > 1);
+    let Some(count) = quiz.asked else {
+        return Ok(());
+    };
+    let frame = panel_frame()
+        .fill(egui::Color32::from_rgb(14, 20, 17))
+        .stroke(egui::Stroke::new(2.0, GOLD))
+        .inner_margin(egui::Margin::same(14));
+    let width = (ctx.content_rect().width() - 60.0).min(420.0);
+    egui::Window::new("The cut card is out")
+        .title_bar(false)
+        .anchor(egui::Align2::CENTER_CENTER, [0.0, -40.0])
+        .collapsible(false)
+        .resizable(false)
+        .frame(frame)
+        .show(ctx, |ui| {
+            ui.set_width(width);
+            ui.label(
+                bold("The cut card is out")
+                    .size(theme::size::LARGE)
+                    .color(GOLD),
+            );
+            ui.label("The shoe is shuffled before the next round.");
+            match quiz.answer {
+                None => {
+                    let label = format!("Your running count ({})", system.name);
+                    let mut typed = std::mem::take(&mut quiz.typed);
+                    let answered = super::practice::number_field(ui, &label, &mut typed);
+                    quiz.typed = typed;
+                    if answered
+                        && let Ok(said) = super::practice::as_typed(&quiz.typed).parse::<f64>()
+                        && let Some(right) = quiz.answer(said)
+                    {
+                        practice.score_named(crate::game::model::practice::AT_THE_TABLE, right);
+                        let verdict = if right { "right" } else { "wrong" };
+                        info!(
+                            target: "holecard::practice",
+                            "count at the shuffle: said {said} ({verdict}, the count is {count})"
+                        );
+                    }
+                    if ui.add(theme.wide_button("Not now", width)).clicked() {
+                        quiz.closed = true;
+                    }
+                }
+                Some((said, right)) => {
+                    let line = if right {
+                        bold(format!("Right: {}.", signed(count, places)))
+                            .color(super::practice::RIGHT)
+                    } else {
+                        bold(format!(
+                            "You said {}; the count was {}.",
+                            signed(said, places),
+                            signed(count, places)
+                        ))
+                        .color(REFUSAL)
+                    };
+                    ui.label(line);
+                    if ui
+                        .add(theme.wide_button(&theme.hint("Deal on", "Space"), width))
+                        .clicked()
+                        || ui.input(|i| i.key_pressed(egui::Key::Space))
+                    {
+                        quiz.closed = true;
+                    }
+                }
+            }
         });
     Ok(())
 }

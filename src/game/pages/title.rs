@@ -171,14 +171,7 @@ fn main_menu(
                             if let Some(decks) = decks {
                                 session.level = session.level.with_decks(decks);
                             }
-                            session.player_seat = session.level.player_seat;
-                            session.player_chips = saved
-                                .sitting
-                                .as_ref()
-                                .filter(|s| s.session.player_seat.is_some())
-                                .map(crate::game::keep::sitting::Sitting::player_chips)
-                                .filter(|c| c.is_positive());
-                            next.set(Screen::Table);
+                            sit_down(&mut session, &saved, &mut next, &mut commands);
                         }
                         if big(ui, "Watch this table", !mid_round) {
                             session.player_seat = None;
@@ -208,8 +201,8 @@ fn main_menu(
                             to_menu.set(Menu::Tables);
                         }
                         for (text, page) in [
+                            ("Trainer", Menu::Practice),
                             ("Strategy", Menu::Strategy),
-                            ("Practice", Menu::Practice),
                             ("Statistics", Menu::Statistics),
                             ("Settings", Menu::Settings),
                         ] {
@@ -226,4 +219,30 @@ fn main_menu(
                 });
         });
     Ok(())
+}
+
+/// Sits the player down at the chosen table with the chips of the sitting kept from last time (a fresh stack when
+/// there is none, or it is spent); a round left on the felt is resumed as it was instead.
+pub(super) fn sit_down(
+    session: &mut Session,
+    saved: &crate::game::keep::slot::Saved,
+    next: &mut NextState<Screen>,
+    commands: &mut Commands,
+) {
+    if saved
+        .sitting
+        .as_ref()
+        .is_some_and(|s| s.table.state().phase() != Phase::Betting)
+    {
+        commands.insert_resource(OpenTable::Resume);
+        return;
+    }
+    session.player_seat = session.level.player_seat;
+    session.player_chips = saved
+        .sitting
+        .as_ref()
+        .filter(|s| s.session.player_seat.is_some())
+        .map(crate::game::keep::sitting::Sitting::player_chips)
+        .filter(|c| c.is_positive());
+    next.set(Screen::Table);
 }

@@ -53,9 +53,10 @@ pub enum Start {
     Strategy,
     /// How to play: the aim, a round, the table's rules, the controls.
     HowToPlay,
-    /// The Practice page: drills.
-    Practice,
-    /// The Practice page's record: the heat map over the chart and the scores over time.
+    /// The Trainer: the path from the chart to counting at a table, at the next step (`practice` too).
+    #[value(alias = "practice")]
+    Trainer,
+    /// The Trainer's record: the heat map over the chart and the scores over time.
     Progress,
     /// The hand history, from the Statistics page.
     Hands,
@@ -228,6 +229,7 @@ pub(crate) fn presentation(
         show_count: remembered.show_count,
         count_system: remembered.count_system,
         coach: remembered.coach,
+        count_quiz: remembered.count_quiz,
     })
     .insert_resource(remembered.look)
     .insert_resource(remembered.mix)
@@ -312,7 +314,7 @@ pub(crate) fn presentation(
         | Start::Settings
         | Start::Statistics
         | Start::Strategy
-        | Start::Practice
+        | Start::Trainer
         | Start::HowToPlay
         | Start::Progress
         | Start::Hands
@@ -326,12 +328,12 @@ pub(crate) fn presentation(
         Start::Settings => app.insert_resource(StartPage(Menu::Settings)),
         Start::Statistics => app.insert_resource(StartPage(Menu::Statistics)),
         Start::Strategy => app.insert_resource(StartPage(Menu::Strategy)),
-        Start::Practice => app.insert_resource(StartPage(Menu::Practice)),
+        Start::Trainer => app.insert_resource(StartPage(Menu::Practice)),
         Start::HowToPlay => app.insert_resource(StartPage(Menu::HowToPlay)),
         Start::Progress => {
             app.world_mut()
                 .resource_mut::<crate::game::model::practice::Practice>()
-                .drill = crate::game::model::practice::Drill::Progress;
+                .show(crate::game::model::practice::Shown::Record);
             app.insert_resource(StartPage(Menu::Practice))
         }
         Start::Hands => app.insert_resource(StartPage(Menu::Hands)),
