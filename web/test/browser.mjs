@@ -286,9 +286,10 @@ try {
     }
   }
 
-  // 3c. Practice by touch: the Title's Practice page (`?start=practice`) deals basic-strategy flash cards from the
-  // table's chart; five are answered by tapping the first answer button (Hit, always offered) and then Next, which
-  // stands in the same place. Each answer is logged, and the record in localStorage holds all five, cell by cell.
+  // 3c. Flash cards by touch: the Trainer (`?start=practice`, opening on its first step) deals basic-strategy flash
+  // cards from the table's chart at its second; five are answered by tapping the first answer button (Hit, always
+  // offered) and then Next, which stands in the same place (a miss shows the chart under them). Each answer is
+  // logged, and the record in localStorage holds all five, cell by cell.
   {
     const phone = await launch(['--force-device-scale-factor=3']);
     try {
@@ -296,6 +297,7 @@ try {
       const table = new Table(page, 'phone practice');
       await page.goto(`${base}/?seed=7&start=practice&layout`);
       await table.mark('holecard-ready');
+      await table.tap('2 Flash cards', true);
       const answers = () => table.logs.filter((l) => l.file.startsWith('src/game/pages/practice.rs'));
       for (let n = 1; n <= 5; n++) {
         await table.until(`flash card ${n} answered by touch`, async () => {
@@ -319,7 +321,7 @@ try {
       if (sum('right') + sum('wrong') !== 5) {
         throw new Error(`localStorage's practice record holds ${sum('right') + sum('wrong')} answers, not 5: ${kept}`);
       }
-      await table.tap('Progress', true);
+      await table.tap('Your record', true);
       await sleep(1500);
       await table.shot('phone-practice-progress');
       report.phonePractice = `${said.length} flash cards by touch (${said.filter((t) => t.includes('(right')).length} right), kept in localStorage`;
