@@ -214,15 +214,17 @@ try {
     // A first visit opens on the path's first step, the chart.
     await table.widget('Open the chart');
     await table.tap('3 Card values', true);
-    await table.tap('0', true);
+    // The drills lie under the path and the step's heading: scrolled to, as a thumb does.
+    await table.reach('0', true);
     const valued = heard('card value: said');
     await table.until('a card valued by touch', () => Boolean(valued()), 20_000);
     if (!/^card value: said 0 \((right|wrong), the count is /.test(valued().text)) {
       throw new Error(`the drill heard: ${valued().text}`);
     }
     report.phoneTrainer = [valued().text];
+    await table.scrollTo('5 A deck', true, true);
     await table.tap('5 A deck', true);
-    await table.tap('a deck', true);
+    await table.reach('a deck', true);
     // The card on show (53 once the deck is through and the count is asked); a card a tap, a lost tap tapped again.
     const onShow = () => {
       const widgets = table.layout?.widgets ?? [];
@@ -230,14 +232,16 @@ try {
       const shown = widgets.map((w) => /^Card (\d+) of 52$/.exec(w.label)).find(Boolean);
       return shown ? Number(shown[1]) : 0;
     };
+    await table.scrollTo('Next card', true);
     await table.until('the first card', () => onShow() === 1, 30_000);
     for (let taps = 0; onShow() < 53; taps++) {
       if (taps > 150) throw new Error(`150 taps on Next card and the deck is at card ${onShow()}`);
       const at = onShow();
-      await table.tap('Next card', true);
+      await table.reach('Next card', true);
       const start = Date.now();
       while (onShow() === at && Date.now() - start < 5000) await sleep(100);
     }
+    await table.scrollTo('The running count', true);
     const focus = await table.tapField('The running count', { role: 'TextInput', timeout: 30_000 });
     if (focus[2] !== 'decimal') throw new Error(`the answer field's input asks for ${focus[2] || 'letters'}`);
     // The keyboard open and nothing typed, the page waits like any other (a phone's battery pays for every frame):
@@ -267,31 +271,38 @@ try {
     await table.widget(/^\d+\.\d s: your best for 52 cards\.$/, { timeout: 10_000 }).catch(() => {});
     await table.shot('layout-phone-trainer-deck-counted');
     // The true-count drill's field the same way, answered with its Check button this time.
+    await table.scrollTo('7 True count', true, true);
     await table.tap('7 True count', true);
+    await table.scrollTo(/^The true count\b/, true);
     const trueFocus = await table.tapField(/^The true count\b/, { role: 'TextInput', timeout: 30_000 });
     if (trueFocus[2] !== 'decimal') throw new Error(`the true count's input asks for ${trueFocus[2] || 'letters'}`);
     await page.keyboard.type('2');
     await sleep(500);
-    await table.tap(/^Check\b/, true);
+    await table.reach(/^Check\b/, true);
     const told = heard('true count: said');
     await table.until('the true count typed on the phone', () => Boolean(told()), 20_000);
     if (!/^true count: said 2 /.test(told().text)) throw new Error(`the drill heard: ${told().text}`);
     report.phoneTrainer.push(told().text);
     // The discard tray judged from its picture, to the quarter deck.
+    await table.scrollTo('6 Tray', true, true);
     await table.tap('6 Tray', true);
-    await table.tap('To the quarter deck', true);
+    await table.reach('To the quarter deck', true);
+    await table.scrollTo(/^Decks left in the shoe, to the quarter deck/, true);
     await table.tapField(/^Decks left in the shoe, to the quarter deck/, { role: 'TextInput', timeout: 30_000 });
     await page.keyboard.type('3.75');
     await sleep(500);
-    await table.tap(/^Check\b/, true);
+    await table.reach(/^Check\b/, true);
     const judged = heard('discard tray: said');
     await table.until('the tray judged on the phone', () => Boolean(judged()), 20_000);
     if (!/^discard tray: said 3.75 /.test(judged().text)) throw new Error(`the drill heard: ${judged().text}`);
     report.phoneTrainer.push(judged().text);
     await table.shot('layout-phone-practice-tray-answered');
     // An index play, once the table's are worked out: either play tapped.
+    await table.scrollTo('8 Index plays', true, true);
     await table.tap('8 Index plays', true);
-    await table.tap(/^(Stand|Hit|Double|Split|Surrender|Insure|No insurance)$/, true, { timeout: 120_000 });
+    await table.until('the index plays worked out',
+      () => !table.layout?.widgets.some((w) => /^Working out/.test(w.label)), 180_000);
+    await table.reach(/^(Stand|Hit|Double|Split|Surrender|Insure|No insurance)$/, true);
     const played = heard('index play:');
     await table.until('an index play by touch', () => Boolean(played()), 20_000);
     report.phoneTrainer.push(played().text);

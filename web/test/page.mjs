@@ -126,6 +126,12 @@ export class Table {
   // Scrolls the page down until the widget labelled `label` is shown (the wheel, or on a touch screen a drag of
   // the page upwards, as a thumb does), a few times at most; then taps it.
   async reach(label, touch) {
+    await this.scrollTo(label, touch);
+    return this.tap(label, touch);
+  }
+
+  // Scrolls the page down (or `up`) until the widget labelled `label` is shown, a few times at most.
+  async scrollTo(label, touch, up = false) {
     const shown = () => this.layout?.widgets.some((w) => labelled(w, label));
     const [width, height] = this.layout?.screen ?? [1280, 720];
     for (let i = 0; i < 12 && !shown(); i++) {
@@ -133,19 +139,20 @@ export class Table {
         const cdp = await this.cdp;
         const x = width / 2;
         const point = (y) => ({ touchPoints: [{ x, y }] });
-        await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', ...point(height * 0.75) });
+        const from = up ? 0.35 : 0.75;
+        const by = up ? 0.05 : -0.05;
+        await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', ...point(height * from) });
         for (let step = 1; step <= 8; step++) {
-          await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', ...point(height * (0.75 - step * 0.05)) });
+          await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', ...point(height * (from + step * by)) });
           await sleep(30);
         }
         await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
       } else {
         await this.page.mouse.move(width / 2, height / 2);
-        await this.page.mouse.wheel(0, 300);
+        await this.page.mouse.wheel(0, up ? -300 : 300);
       }
       await sleep(700);
     }
-    return this.tap(label, touch);
   }
 
   // Taps the widget labelled `label` until the page has moved on (the widget gone from the layout report), at most

@@ -259,16 +259,18 @@ impl Laid {
             }
         }
         // Two runs of words over each other (a window's words may cover what is under it, as its targets may).
-        // Words are a window's when a widget of it holds them, or when they lie in it and no widget under it does
-        // (its title).
-        let held = |words: &Words, in_window: bool| {
-            self.widgets
-                .iter()
-                .any(|w| w.in_window == in_window && w.rect.expand(1.0).contains_rect(words.rect))
-        };
+        // Words are a window's when the smallest widget holding them is (a label, a button: not a scroll area of the
+        // window that reaches over the bar's words under it), or, held by none, when they lie in a window (its title).
         let in_window = |words: &Words| {
-            held(words, true)
-                || (self.windows.iter().any(|w| w.contains_rect(words.rect)) && !held(words, false))
+            let holder = self
+                .widgets
+                .iter()
+                .filter(|w| w.rect.expand(1.0).contains_rect(words.rect))
+                .min_by(|a, b| a.rect.area().total_cmp(&b.rect.area()));
+            match holder {
+                Some(widget) => widget.in_window,
+                None => self.windows.iter().any(|w| w.contains_rect(words.rect)),
+            }
         };
         for (i, a) in self.words.iter().enumerate() {
             for b in &self.words[i + 1..] {
@@ -849,6 +851,29 @@ mod walk {
                 .fixed_pos(egui::pos2(0.0, 40.0))
                 .show(ui.ctx(), |ui| {
                     ui.label("the window's own words");
+                });
+        });
+        assert!(!found.iter().any(|f| f.contains("overlap")), "{found:?}");
+        // Nor when the window's words are in a scroll area reaching over the words under it (the pause menu's How
+        // to play over the bar's captions on a phone, CI of bae8f95): the words belong to the labels that hold
+        // them, not to the scroll area around them.
+        let found = faults(shape, egui::vec2(390.0, 844.0), "Sheet", |ui| {
+            ui.add_space(160.0);
+            for line in 0..4 {
+                ui.label(format!("★ {line}"));
+            }
+            egui::Window::new("A sheet")
+                .fixed_pos(egui::pos2(0.0, 40.0))
+                .show(ui.ctx(), |ui| {
+                    ui.set_width(360.0);
+                    egui::ScrollArea::vertical()
+                        .max_height(400.0)
+                        .show(ui, |ui| {
+                            ui.label(
+                                "The window's one long paragraph, wrapped over many rows. "
+                                    .repeat(40),
+                            );
+                        });
                 });
         });
         assert!(!found.iter().any(|f| f.contains("overlap")), "{found:?}");

@@ -423,31 +423,21 @@ fn card_values(ui: &mut egui::Ui, system: &crate::engine::count::System) {
     values.sort_unstable_by(|a, b| b.cmp(a));
     values.dedup();
     ui.label(bold(format!("{}: what each card adds to the count", system.name)).color(GOLD));
-    egui::Grid::new("card values")
-        .spacing(egui::vec2(12.0, 4.0))
-        .show(ui, |ui| {
-            for value in values {
-                // Twos to nines, then the tens and the ace, as a deck is sorted.
-                let cards: Vec<&str> = [2u8, 3, 4, 5, 6, 7, 8, 9, 10, 1]
-                    .into_iter()
-                    .filter(|&points| system.tag_of_points(points) == i32::from(value))
-                    .map(|points| match points {
-                        10 => "10 J Q K",
-                        1 => "A",
-                        _ => ["", "", "2", "3", "4", "5", "6", "7", "8", "9"][usize::from(points)],
-                    })
-                    .collect();
-                ui.label(
-                    bold(signed(
-                        f64::from(value) / scale,
-                        if scale > 1.0 { 1 } else { 0 },
-                    ))
-                    .size(theme::size::LARGE),
-                );
-                ui.label(egui::RichText::new(cards.join("  ")).size(theme::size::LARGE));
-                ui.end_row();
-            }
-        });
+    // A line a value, as a printed card of the system has them (a grid would give each row a target's height).
+    for value in values {
+        // Twos to nines, then the tens and the ace, as a deck is sorted.
+        let cards: Vec<&str> = [2u8, 3, 4, 5, 6, 7, 8, 9, 10, 1]
+            .into_iter()
+            .filter(|&points| system.tag_of_points(points) == i32::from(value))
+            .map(|points| match points {
+                10 => "10 J Q K",
+                1 => "A",
+                _ => ["", "", "2", "3", "4", "5", "6", "7", "8", "9"][usize::from(points)],
+            })
+            .collect();
+        let said = signed(f64::from(value) / scale, usize::from(scale > 1.0));
+        ui.label(bold(format!("{said}:  {}", cards.join("  "))).size(theme::size::LARGE));
+    }
 }
 
 /// A card (or two) at a glance: the player taps what it adds to the count. Card values come first, shown above.
@@ -545,30 +535,35 @@ fn count_down(
     system: &'static crate::engine::count::System,
 ) {
     let now = ui.input(|i| i.time);
-    ui.label(format!(
-        "Count the cards as they come ({}, chosen in Settings), then type the running count.",
-        system.name
-    ));
-    ui.horizontal_wrapped(|ui| {
-        ui.label("Pace:");
-        for (seconds, words) in [
-            (OWN_PACE, "your own, timed"),
-            (2.0, "2 s a card"),
-            (1.0, "1 s"),
-            (0.5, "½ s"),
-            (0.25, "¼ s"),
-        ] {
-            ui.radio_value(&mut practice.pace, seconds, words);
-        }
-    });
-    ui.horizontal_wrapped(|ui| {
-        for (cards, words) in [(10, "10 cards"), (26, "half a deck"), (52, "a deck")] {
-            if big_button(ui, words, "") {
-                practice.new_count_down(system, cards, now);
+    // The pace and the deck to count: first, before a deck; under the card's place once one is answered; not while
+    // the cards come (on a phone the card then stands right under the step's heading).
+    let choose = |ui: &mut egui::Ui, practice: &mut Practice| {
+        ui.label(format!(
+            "Count the cards as they come ({}, chosen in Settings), then type the running count.",
+            system.name
+        ));
+        ui.horizontal_wrapped(|ui| {
+            ui.label("Pace:");
+            for (seconds, words) in [
+                (OWN_PACE, "your own, timed"),
+                (2.0, "2 s a card"),
+                (1.0, "1 s"),
+                (0.5, "½ s"),
+                (0.25, "¼ s"),
+            ] {
+                ui.radio_value(&mut practice.pace, seconds, words);
             }
-        }
-    });
+        });
+        ui.horizontal_wrapped(|ui| {
+            for (cards, words) in [(10, "10 cards"), (26, "half a deck"), (52, "a deck")] {
+                if big_button(ui, words, "") {
+                    practice.new_count_down(system, cards, now);
+                }
+            }
+        });
+    };
     let Some(deck) = practice.count_down.question.clone() else {
+        choose(ui, practice);
         if let Some(best) = practice.record.best_time(&system.name, 52) {
             ui.label(format!("Your best time for a deck: {best:.1} s."));
         }
@@ -649,6 +644,8 @@ fn count_down(
             }
         }
     }
+    ui.add_space(6.0);
+    choose(ui, practice);
 }
 
 /// A running count and a tray; the true count rounded down.
