@@ -1400,11 +1400,7 @@ pub(super) fn game_over(
         .and_then(|seat| seen.0.seats().get(usize::from(seat)))
         .map_or(Cents::ZERO, |s| s.chips());
     let (headline, line) = over.0.said(chips, session.level.buy_in);
-    // Opaque, with a gold edge: the felt's printing and the hands must not show through the words.
-    let frame = panel_frame()
-        .fill(egui::Color32::from_rgb(14, 20, 17))
-        .stroke(egui::Stroke::new(2.0, GOLD))
-        .inner_margin(egui::Margin::same(18));
+    let frame = sheet_frame(18);
     egui::Window::new("Game over")
         .title_bar(false)
         .anchor(egui::Align2::CENTER_CENTER, [0.0, -60.0])
@@ -1440,6 +1436,15 @@ pub(super) fn game_over(
     Ok(())
 }
 
+/// A window over the felt that asks for the player's attention (the game over, the count at the shuffle): opaque,
+/// with a gold edge, so the felt's printing and the hands do not show through its words; `margin` points inside.
+fn sheet_frame(margin: i8) -> egui::Frame {
+    panel_frame()
+        .fill(egui::Color32::from_rgb(14, 20, 17))
+        .stroke(egui::Stroke::new(2.0, GOLD))
+        .inner_margin(egui::Margin::same(margin))
+}
+
 /// The table asks for the player's running count when the cut card is out (`model::practice::ShuffleQuiz`): typed
 /// in, checked against the count of every card the seat saw since the shuffle, kept in the trainer's record. The
 /// table's keys wait while it is up; "Not now" passes this shoe.
@@ -1455,10 +1460,7 @@ fn count_quiz(
     let Some(count) = quiz.asked else {
         return Ok(());
     };
-    let frame = panel_frame()
-        .fill(egui::Color32::from_rgb(14, 20, 17))
-        .stroke(egui::Stroke::new(2.0, GOLD))
-        .inner_margin(egui::Margin::same(14));
+    let frame = sheet_frame(14);
     let width = (ctx.content_rect().width() - 60.0).min(420.0);
     egui::Window::new("The cut card is out")
         .title_bar(false)
