@@ -259,13 +259,16 @@ impl Laid {
             }
         }
         // Two runs of words over each other (a window's words may cover what is under it, as its targets may).
-        // Words are a window's when the smallest widget holding them is (a label, a button: not a scroll area of the
-        // window that reaches over the bar's words under it), or, held by none, when they lie in a window (its title).
+        // Words are a window's when the smallest widget that holds them and says them is (their label, their button:
+        // not a row of the window's paragraph that happens to reach over a caption of the bar under it, nor the bar's
+        // button under the window's Back), or, said by none, when they lie in a window (its title).
         let in_window = |words: &Words| {
             let holder = self
                 .widgets
                 .iter()
-                .filter(|w| w.rect.expand(1.0).contains_rect(words.rect))
+                .filter(|w| {
+                    w.rect.expand(1.0).contains_rect(words.rect) && w.label.contains(&words.text)
+                })
                 .min_by(|a, b| a.rect.area().total_cmp(&b.rect.area()));
             match holder {
                 Some(widget) => widget.in_window,
@@ -636,7 +639,7 @@ pub(super) fn test_context(shape: Shape) -> egui::Context {
 #[cfg(test)]
 mod walk {
     use super::super::*;
-    use super::{Laid, Shape};
+    use super::{Laid, Shape, Widget, Words};
 
     /// The faults of the page `name` drawn by `draw` at `screen` points, after egui has settled its layout.
     fn faults(
@@ -877,6 +880,80 @@ mod walk {
                 });
         });
         assert!(!found.iter().any(|f| f.contains("overlap")), "{found:?}");
+        // The table's own case, as the browser reported it (CI of f3b5498 at 390x844): the pause menu's How to play
+        // over the phone's bar. The bar's captions lie inside a row of the window's paragraph (a smaller widget than
+        // their own button), and the window's Back inside the bar's Double: words are whose label says them.
+        let rect = |x: f32, y: f32, w: f32, h: f32| {
+            egui::Rect::from_min_size(egui::pos2(x, y), egui::vec2(w, h))
+        };
+        let widget = |role: &str, label: &str, rect: egui::Rect, in_window: bool| Widget {
+            role: role.into(),
+            label: label.into(),
+            rect,
+            target: role == "Button",
+            in_window,
+        };
+        let words = |text: &str, rect: egui::Rect| Words {
+            rect,
+            off_screen: false,
+            size: 16.0,
+            text: text.into(),
+        };
+        let row = "3. Your turn. Tap the play you want";
+        let laid = Laid {
+            screen: rect(0.0, 0.0, 390.0, 844.0),
+            zoom: 1.0,
+            widgets: vec![
+                widget(
+                    "Button",
+                    "Hit\n★ +$0.71",
+                    rect(20.0, 706.0, 170.0, 56.0),
+                    false,
+                ),
+                widget(
+                    "Label",
+                    &format!("{row} in the bar"),
+                    rect(40.0, 734.0, 299.0, 168.0),
+                    true,
+                ),
+                widget("TextRun", row, rect(40.0, 734.0, 284.0, 19.0), true),
+                widget("Button", "Back", rect(25.0, 767.0, 330.0, 44.0), true),
+                widget(
+                    "Button",
+                    "Double\n+$0.10",
+                    rect(20.0, 770.0, 170.0, 56.0),
+                    false,
+                ),
+            ],
+            words: vec![
+                words("Hit", rect(66.0, 715.0, 23.0, 19.0)),
+                words("★ +$0.71", rect(66.0, 734.5, 79.0, 18.0)),
+                words(row, rect(40.0, 734.0, 284.0, 19.0)),
+                words("Back", rect(41.0, 779.0, 42.0, 19.0)),
+                words("Double", rect(77.0, 779.0, 57.0, 19.0)),
+            ],
+            areas: Vec::new(),
+            decorations: Vec::new(),
+            docked: Vec::new(),
+            felt: Vec::new(),
+            felt_words: Vec::new(),
+            cards: Vec::new(),
+            windows: vec![rect(15.0, 20.0, 360.0, 800.0)],
+        };
+        let found = laid.faults(shape);
+        assert!(!found.iter().any(|f| f.contains("overlap")), "{found:?}");
+        // Words over words inside the window are still a fault.
+        let mut crowded = laid.clone();
+        crowded
+            .words
+            .push(words("Back", rect(41.0, 736.0, 42.0, 19.0)));
+        let found = crowded.faults(shape);
+        assert!(
+            found
+                .iter()
+                .any(|f| f.contains(&format!("words {row:?} and \"Back\" overlap"))),
+            "{found:?}"
+        );
         // The same page on a desktop has no target rule.
         let found = faults(Shape::Desktop, egui::vec2(1280.0, 720.0), "Broken", |ui| {
             let _ = ui.add(egui::Button::new("x").min_size(egui::vec2(20.0, 20.0)));
