@@ -25,12 +25,12 @@ ROOT = Path(__file__).resolve().parent.parent
 TARGET = Path(os.environ.get("CARGO_TARGET_DIR", ROOT / "target"))
 FREEBJ_ROOT = Path(os.environ.get("FREEBJ_ROOT", TARGET / "freebj-1.2.2"))
 FREEBJ = FREEBJ_ROOT / "bin" / "freebj"
-HOLECARD = TARGET / "release" / "holecard-lab"
+HOLECARD = TARGET / "dist" / "holecard-lab"
 
 
 def build():
     subprocess.run(
-        ["cargo", "build", "--release", "--locked", "--no-default-features", "--bin", "holecard-lab"],
+        ["cargo", "build", "--profile", "dist", "--locked", "--no-default-features", "--bin", "holecard-lab"],
         cwd=ROOT,
         check=True,
     )
