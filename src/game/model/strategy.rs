@@ -89,6 +89,16 @@ impl StrategyBook {
         }
     }
 
+    /// A book with `indices` worked out for `rules` and `system` (the pages' tests, which do not wait for the work).
+    #[cfg(test)]
+    pub fn worked_out(rules: &Rules, system: &'static System, indices: Vec<Index>) -> StrategyBook {
+        StrategyBook {
+            asked: Some((rules.decks, ExactRules::of(rules), system.name.clone())),
+            indices: Indices::Done(indices),
+            ..StrategyBook::default()
+        }
+    }
+
     /// The chart is being worked out.
     pub fn working_on_chart(&self) -> bool {
         self.chart_task.is_some()

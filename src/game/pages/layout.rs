@@ -756,6 +756,44 @@ mod walk {
     }
 
     #[test]
+    fn an_index_play_answered_says_why_the_published_index_differs_and_not_where_it_agrees() {
+        use crate::engine::exact::indices::{Index, published};
+        use crate::game::model::practice::{Practice, Shown, Step};
+        let session = session();
+        let options = PlayOptions::default();
+        let rules = session.level.rules.rules();
+        let system = options.count_system();
+        let mut insurance = Index::published_6d_s17_das().swap_remove(0);
+        let at = published(&insurance.play).expect("insurance is published");
+        for (worked_out, said) in [(at + 1, true), (at, false)] {
+            insurance.index = Some(worked_out);
+            let mut book = crate::game::model::strategy::StrategyBook::worked_out(
+                &rules,
+                system,
+                vec![insurance.clone()],
+            );
+            for (shape, screen) in SIZES {
+                let mut practice = Practice::default();
+                practice.show(Shown::Step(Step::IndexPlays));
+                practice.new_index(book.done_indices().expect("worked out"));
+                let question = practice.index.question.clone().expect("a question");
+                practice.index.answer = Some((question.answer(), true));
+                let laid = laid(shape, false, screen, "Trainer", |ui| {
+                    let _ =
+                        practice::practice_page(ui, &session, &options, &mut practice, &mut book);
+                });
+                // (Said below the fold on a phone on its side: a label of the page.)
+                let why = laid
+                    .widgets
+                    .iter()
+                    .any(|w| w.label.starts_with("The published list says"));
+                assert_eq!(why, said, "index {worked_out}, published {at}, {shape:?}");
+                assert_eq!(laid.faults(shape), Vec::<String>::new(), "{shape:?}");
+            }
+        }
+    }
+
+    #[test]
     fn the_statistics_and_hands_pages_are_sound_with_nothing_kept() {
         let kept = crate::game::keep::history::Kept::default();
         for (shape, screen) in SIZES {

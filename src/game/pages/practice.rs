@@ -277,13 +277,14 @@ fn step_heading(
                 system.name
             ),
         },
+        // "0 of 10" would read as a score out of ten answered: the goal is said as one.
         Step::AtTheTable => format!(
-            "Counts right at the shuffle: {} of {}.",
+            "Counts right at the shuffle: {} of the {} this step asks for.",
             progress.done.min(progress.goal),
             progress.goal
         ),
         _ => format!(
-            "Right answers: {} of {}.",
+            "Right answers: {} of the {} this step asks for.",
             progress.done.min(progress.goal),
             progress.goal
         ),
@@ -893,6 +894,11 @@ fn index_plays(
                 bold(format!("Not this time: {why}")).color(REFUSAL)
             };
             ui.label(line);
+            let published = crate::engine::exact::indices::published(&q.index.play)
+                .filter(|_| system.name == crate::engine::count::hi_lo().name);
+            if let Some(published) = published.filter(|&p| Some(p) != q.index.index) {
+                ui.label(super::strategy::why_this_differs(published));
+            }
             if big_button(ui, "Next", "Space") || ui.input(|i| i.key_pressed(egui::Key::Space)) {
                 practice.new_index(&list);
             }

@@ -290,7 +290,7 @@ fn index_table(ui: &mut egui::Ui, indices: &Indices, hi_lo: bool) {
                 .size(theme::size::SMALL),
             );
             if hi_lo {
-                ui.label(egui::RichText::new(WHY_THEY_DIFFER).size(theme::size::SMALL));
+                ui.label(egui::RichText::new(why_they_differ()).size(theme::size::SMALL));
             }
             egui::Grid::new("indices")
                 .striped(true)
@@ -333,7 +333,23 @@ fn index_table(ui: &mut egui::Ui, indices: &Indices, hi_lo: bool) {
     }
 }
 
+/// How the published index plays were found, and so why a few differ from the ones worked out here.
+const HOW_PUBLISHED: &str = "were found by simulating shoes of six decks where the dealer stands on soft 17, and \
+     rounded";
+
 /// Why the index plays worked out here are not all the published ones.
-pub(super) const WHY_THEY_DIFFER: &str = "These are worked out for this table's own rules, on a shoe leaning evenly to \
-     each true count; the published Illustrious 18 and Fab 4 (the last column) were found by simulating shoes of six \
-     decks where the dealer stands on soft 17, and rounded, so a few differ by a point or so.";
+fn why_they_differ() -> String {
+    format!(
+        "These are worked out for this table's own rules, on a shoe leaning evenly to each true count; the \
+         published Illustrious 18 and Fab 4 (the last column) {HOW_PUBLISHED}, so a few differ by a point or so."
+    )
+}
+
+/// Why this index play's worked-out index is not the published `published` (Hi-Lo).
+pub(super) fn why_this_differs(published: i32) -> String {
+    format!(
+        "The published list says {} for this one: it and its companions {HOW_PUBLISHED}; this one is worked out \
+         for this table's own rules.",
+        crate::engine::words::signed(published.into(), 0)
+    )
+}
