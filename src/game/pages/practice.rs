@@ -894,10 +894,8 @@ fn index_plays(
                 bold(format!("Not this time: {why}")).color(REFUSAL)
             };
             ui.label(line);
-            let published = crate::engine::exact::indices::published(&q.index.play)
-                .filter(|_| system.name == crate::engine::count::hi_lo().name);
-            if let Some(published) = published.filter(|&p| Some(p) != q.index.index) {
-                ui.label(super::strategy::why_this_differs(published));
+            if let Some(why) = super::strategy::why_this_differs(&q.index, system) {
+                ui.label(why);
             }
             if big_button(ui, "Next", "Space") || ui.input(|i| i.key_pressed(egui::Key::Space)) {
                 practice.new_index(&list);

@@ -265,8 +265,7 @@ fn charts(ui: &mut egui::Ui, book: &StrategyBook, cell: f32) {
 fn indices_panel(ui: &mut egui::Ui, book: &StrategyBook, system: &crate::engine::count::System) {
     panel_frame().show(ui, |ui| {
         ui.label(bold(format!("Index plays, {}", system.name)).color(GOLD));
-        let hi_lo = system.name == crate::engine::count::hi_lo().name;
-        index_table(ui, book.indices(), hi_lo);
+        index_table(ui, book.indices(), published_list_applies(system));
     });
 }
 
@@ -345,11 +344,22 @@ fn why_they_differ() -> String {
     )
 }
 
-/// Why this index play's worked-out index is not the published `published` (Hi-Lo).
-pub(super) fn why_this_differs(published: i32) -> String {
-    format!(
+/// The published index plays are Hi-Lo's: shown beside the worked-out ones for that count alone.
+fn published_list_applies(system: &crate::engine::count::System) -> bool {
+    system.name == crate::engine::count::hi_lo().name
+}
+
+/// Why `index`, worked out here, is not the published one, where there is a published one for `system`'s count and
+/// it differs.
+pub(super) fn why_this_differs(
+    index: &crate::engine::exact::indices::Index,
+    system: &crate::engine::count::System,
+) -> Option<String> {
+    let published = crate::engine::exact::indices::published(&index.play)
+        .filter(|&at| published_list_applies(system) && Some(at) != index.index)?;
+    Some(format!(
         "The published list says {} for this one: it and its companions {HOW_PUBLISHED}; this one is worked out \
          for this table's own rules.",
         crate::engine::words::signed(published.into(), 0)
-    )
+    ))
 }
