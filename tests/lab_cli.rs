@@ -200,3 +200,64 @@ fn play_takes_default_answers_and_cashes_out() {
     assert!(text.contains("Las Vegas Strip"), "{text}");
     assert!(text.contains("You leave the table with $"), "{text}");
 }
+
+#[test]
+fn sidebet_prices_a_pay_table_on_a_full_or_depleted_shoe_and_names_bad_input() {
+    // The first 21+3, every hand 9 to 1 on six decks: 3.2386% (the Wizard of Odds; tests/side_bets.rs).
+    let flat = json(&[
+        "sidebet",
+        "21+3",
+        "--pays",
+        "9,9,9,9,9",
+        "--decks",
+        "6",
+        "--json",
+    ]);
+    let edge = flat["house_edge_pct"].as_f64().expect("an edge");
+    assert!((edge - 3.2386).abs() < 5e-4, "{edge}");
+    assert_eq!(flat["hands"].as_array().map(Vec::len), Some(5));
+    assert_eq!(flat["cards_left"], 312);
+    // Both queens of hearts of a two-deck shoe seen: no pair of them is left to deal.
+    let ladies = json(&[
+        "sidebet",
+        "lucky-ladies",
+        "--decks",
+        "2",
+        "--seen",
+        "Qh Q♥",
+        "--json",
+    ]);
+    assert_eq!(ladies["cards_left"], 102);
+    assert_eq!(ladies["hands"][0]["chance"], 0.0);
+    assert_eq!(ladies["hands"][1]["chance"], 0.0);
+    // Buster reads the dealer's rule: hitting soft 17 busts more.
+    let buster = |rule: &str| {
+        json(&["sidebet", "buster", rule, "--json"])["value"]
+            .as_f64()
+            .expect("a value")
+    };
+    assert!(buster("--h17") > buster("--s17"));
+    for (args, says) in [
+        (
+            &["sidebet", "21+3", "--seen", "Qh 7"][..],
+            "`7` needs its suit",
+        ),
+        (
+            &["sidebet", "perfect-pairs", "--pays", "30,10"],
+            "3 numbers",
+        ),
+        (
+            &["sidebet", "perfect-pairs", "--pays", "30,ten,5"],
+            "`ten` is not",
+        ),
+        (
+            &["sidebet", "21+3", "--decks", "1", "--seen", "Ah Ah"],
+            "holds 1 of the A♥",
+        ),
+    ] {
+        let output = lab(args);
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        let error = String::from_utf8_lossy(&output.stderr);
+        assert!(error.contains(says), "{args:?}: {error}");
+    }
+}

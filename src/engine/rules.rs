@@ -2,6 +2,7 @@
 
 use super::card::MAX_DECKS;
 use super::money::Cents;
+use super::side::SideBets;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use thiserror::Error;
@@ -155,6 +156,8 @@ pub struct Rules {
     pub bet_unit: Cents,
     /// Fraction of the shoe dealt before the cut card comes out.
     pub penetration: f64,
+    /// The side bets offered, with their pay tables (none unless a table names them).
+    pub side_bets: SideBets,
 }
 
 impl Default for Rules {
@@ -210,6 +213,7 @@ impl Preset {
             max_bet: Cents::units(5_000),
             bet_unit: Cents::units(1),
             penetration: 0.75,
+            side_bets: SideBets::default(),
         };
         match self {
             Preset::LasVegasStrip => strip,
@@ -345,6 +349,9 @@ impl Rules {
         }
         if self.max_bet.0 % self.bet_unit.0 != 0 {
             return fail("max_bet", "must be a whole number of `bet_unit` chips");
+        }
+        if let Err(message) = self.side_bets.check(self.bet_unit, self.max_bet) {
+            return fail("side_bets", &message);
         }
         Ok(())
     }

@@ -38,6 +38,8 @@ enum Tool {
     /// The strategy chart for a rule set, by two-card hand: basic strategy's, or with --exact the
     /// composition-dependent one on the full (or depleted) shoe, cells where it differs from basic strategy marked.
     Chart(ChartArgs),
+    /// A side bet's exact value on a full (or depleted) shoe: the chance of each paying hand and the house edge.
+    Sidebet(SidebetArgs),
     /// Times the live question (every play of one hand, splits included) for every two-card hand against every up
     /// card on a shoe: the worst, the median and the total.
     LiveTimes(LiveTimesArgs),
@@ -640,6 +642,129 @@ fn edge(args: &EdgeArgs) -> ExitCode {
     answer(run())
 }
 
+#[derive(Args)]
+struct SidebetArgs {
+    /// The side bet.
+    #[arg(value_enum)]
+    bet: SideBetFlag,
+    /// Its pay table, to one, best hand first (21+3: suited trips, straight flush, three of a kind, straight,
+    /// flush; Perfect Pairs: perfect, one colour, mixed; Lucky Ladies: two queens of hearts and a dealer blackjack,
+    /// two queens of hearts, matched, suited, any 20; Buster: eight cards or more, 7, 6, 5, 4, 3). The default: the
+    /// level's, else the usual (100,40,30,10,5; 25,12,6; 1000,125,19,9,4; 250,50,12,4,2,2).
+    #[arg(long, value_name = "LIST")]
+    pays: Option<String>,
+    /// Cards already out of the shoe, with their suits ("Qh 10s 7c"); the full shoe when empty.
+    #[arg(long, value_name = "CARDS", default_value = "")]
+    seen: String,
+    #[command(flatten)]
+    table: RuleArgs,
+    /// Print one JSON object.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum SideBetFlag {
+    #[value(name = "21+3")]
+    TwentyOnePlusThree,
+    PerfectPairs,
+    LuckyLadies,
+    Buster,
+}
+
+fn sidebet(args: &SidebetArgs) -> ExitCode {
+    use holecard::engine::exact::side::{Suited, cards_of, price};
+    use holecard::engine::side::SideBet;
+    let run = || -> Result<String, String> {
+        let mut rules = args.table.rules()?;
+        let bet = match args.bet {
+            SideBetFlag::TwentyOnePlusThree => SideBet::TwentyOnePlusThree,
+            SideBetFlag::PerfectPairs => SideBet::PerfectPairs,
+            SideBetFlag::LuckyLadies => SideBet::LuckyLadies,
+            SideBetFlag::Buster => SideBet::Buster,
+        };
+        if let Some(list) = &args.pays {
+            let pays = list
+                .split(|c: char| c == ',' || c.is_whitespace())
+                .filter(|word| !word.is_empty())
+                .map(|word| {
+                    word.parse::<u32>()
+                        .map_err(|_| format!("--pays: `{word}` is not a whole number"))
+                })
+                .collect::<Result<Vec<u32>, String>>()?;
+            rules
+                .side_bets
+                .offer_paying(bet, &pays)
+                .map_err(|e| format!("--pays: {e}"))?;
+        } else if !rules.side_bets.offers(bet) {
+            rules.side_bets.offer(bet);
+        }
+        rules
+            .side_bets
+            .check(rules.bet_unit, rules.max_bet)
+            .map_err(|e| format!("--pays: {e}"))?;
+        let seen = cards_of(&args.seen).map_err(|e| format!("--seen: {e}"))?;
+        let shoe = Suited::unseen(rules.decks, &seen).map_err(|e| format!("--seen: {e}"))?;
+        let started = std::time::Instant::now();
+        let priced = price(bet, &rules, &shoe).ok_or_else(|| {
+            format!(
+                "--seen leaves {} cards: too few to deal a round",
+                shoe.len()
+            )
+        })?;
+        let seconds = started.elapsed().as_secs_f64();
+        let value = priced.value();
+        if args.json {
+            let hands: Vec<_> = priced
+                .chances
+                .iter()
+                .map(|(win, pays, p)| {
+                    serde_json::json!({ "hand": win.name(), "pays": pays, "chance": p })
+                })
+                .collect();
+            return Ok(serde_json::json!({
+                "bet": bet.name(),
+                "decks": rules.decks,
+                "h17": rules.soft_17 == Soft17::Hit,
+                "cards_left": shoe.len(),
+                "hands": hands,
+                "wins": priced.wins(),
+                "value": value,
+                "house_edge_pct": -100.0 * value,
+                "std_dev": priced.variance().sqrt(),
+                "seconds": seconds,
+            })
+            .to_string());
+        }
+        let mut text = format!(
+            "{bet} on {} cards of {} deck{}{}:\n",
+            shoe.len(),
+            rules.decks,
+            if rules.decks == 1 { "" } else { "s" },
+            if bet == SideBet::Buster {
+                if rules.soft_17 == Soft17::Hit {
+                    ", the dealer hitting soft 17"
+                } else {
+                    ", the dealer standing on soft 17"
+                }
+            } else {
+                ""
+            }
+        );
+        for (win, pays, p) in &priced.chances {
+            let name = win.name();
+            text += &format!("  {name:<52} pays {pays:>4} to 1  chance {p:.6}\n");
+        }
+        text += &format!(
+            "  the player's exact value {value:+.6} a unit bet, house edge {:.4}%\n  computed in {:.2} ms",
+            -100.0 * value,
+            seconds * 1000.0
+        );
+        Ok(text)
+    };
+    answer(run())
+}
+
 #[derive(Clone, Copy, ValueEnum)]
 enum DoubleFlag {
     Any,
@@ -852,6 +977,7 @@ fn main() -> ExitCode {
         Tool::Play(args) => play(&args),
         Tool::Ev(args) => ev(&args),
         Tool::Edge(args) => edge(&args),
+        Tool::Sidebet(args) => sidebet(&args),
         Tool::Verify(args) => verify(&args),
         Tool::LiveTimes(args) => live_times(&args),
         Tool::Chart(args) => chart(&args),

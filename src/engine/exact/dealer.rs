@@ -186,6 +186,83 @@ pub fn odds(h17: bool, up: usize, shoe: &Ranks) -> DealerOdds {
     odds
 }
 
+/// The most cards Buster Blackjack tells apart: a bust of eight cards or more is one outcome.
+pub const BUST_CARDS: usize = 8;
+
+/// One way the dealer's whole hand can bust: every card of it (the up card and the hole card too), how many, and how
+/// many orders of them the dealer's rule would draw.
+struct Bust {
+    cards: [u8; RANKS],
+    drawn: u8,
+    orders: f64,
+}
+
+/// Every way the dealer's hand busts from its first card, listed once per rule, the first time it is asked.
+fn busts(h17: bool) -> &'static [Bust] {
+    static S17: OnceLock<Vec<Bust>> = OnceLock::new();
+    static H17: OnceLock<Vec<Bust>> = OnceLock::new();
+    let cell = if h17 { &H17 } else { &S17 };
+    cell.get_or_init(|| {
+        let mut found: HashMap<[u8; RANKS], Bust> = HashMap::new();
+        draw_to_bust(h17, &mut [0; RANKS], 0, &mut found);
+        let mut list: Vec<Bust> = found.into_values().collect();
+        list.sort_by_key(|bust| bust.cards);
+        list
+    })
+}
+
+fn draw_to_bust(h17: bool, hand: &mut Ranks, count: u8, found: &mut HashMap<[u8; RANKS], Bust>) {
+    if count >= 2 {
+        let (value, soft) = total(hand);
+        if value > 17 || (value == 17 && !(soft && h17)) {
+            if value > 21 {
+                found
+                    .entry(*hand)
+                    .or_insert(Bust {
+                        cards: *hand,
+                        drawn: count,
+                        orders: 0.0,
+                    })
+                    .orders += 1.0;
+            }
+            return;
+        }
+    }
+    for rank in 0..RANKS {
+        hand[rank] += 1;
+        draw_to_bust(h17, hand, count + 1, found);
+        hand[rank] -= 1;
+    }
+}
+
+/// The chance that the dealer's hand, every card of it drawn from `shoe`, busts with each number of cards: `[n]` for
+/// n cards (3 to 7; `[8]` for eight or more; below 3 always 0). The dealer plays the hand out whatever the players
+/// hold, and the cards players take between the dealer's do not change these chances (which cards reach the dealer
+/// is as random as the shuffle), so this is Buster Blackjack's outcome on that shoe.
+pub fn busts_by_cards(h17: bool, shoe: &Ranks) -> [f64; BUST_CARDS + 1] {
+    let left: u32 = shoe.iter().map(|&n| u32::from(n)).sum();
+    let mut chances = [0.0; BUST_CARDS + 1];
+    'bust: for bust in busts(h17) {
+        if u32::from(bust.drawn) > left {
+            continue;
+        }
+        let mut p = bust.orders;
+        for (&held, &taken) in shoe.iter().zip(&bust.cards) {
+            if taken > held {
+                continue 'bust;
+            }
+            for k in 0..taken {
+                p *= f64::from(held - k);
+            }
+        }
+        for k in 0..u32::from(bust.drawn) {
+            p /= f64::from(left - k);
+        }
+        chances[usize::from(bust.drawn).min(BUST_CARDS)] += p;
+    }
+    chances
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -21,6 +21,7 @@ mod compositions;
 pub mod dealer;
 pub mod indices;
 mod play;
+pub mod side;
 
 pub use advice::{
     Advice, Decision, Priced, Tray, advise, decision, decision_for, unseen_by, unseen_cards_cost,
@@ -137,6 +138,8 @@ impl ExactRules {
             bet_unit: _,
             // Where the cut card lies decides when the shoe ends, not what is left in it now.
             penetration: _,
+            // Side bets are bets of their own, settled apart from the hand and priced by `side`.
+            side_bets: _,
         } = rules;
         let (num, den) = blackjack_pays.odds();
         ExactRules {
@@ -222,6 +225,20 @@ pub enum ExactError {
         held: u8,
         /// How many were seen.
         seen: u32,
+    },
+    /// A card written without its suit where the suit matters.
+    #[error("`{0}` needs its suit after the rank: c, d, h or s (♣ ♦ ♥ ♠), as in Qh or 10s")]
+    NoSuit(String),
+    /// A shoe of a number of decks no table deals.
+    #[error("a shoe holds 1 to 8 decks, not {0}")]
+    Decks(u8),
+    /// A card seen more often than the shoe holds it.
+    #[error("the shoe holds {held} of the {card}, and more were seen")]
+    CardNotLeft {
+        /// The card, rank and suit.
+        card: String,
+        /// How many the full shoe holds.
+        held: u8,
     },
     /// The shoe is empty, or too short to finish the round.
     #[error("the shoe has {0} cards left: too few to play a hand out")]
