@@ -3,18 +3,18 @@
 //!
 //! The map, bottom up:
 //! - What a table is made of: `money` (integer cents, the one rounding, how money is written), `card` (ranks, suits,
-//!   each physical card), `hand` (totals, hard and soft), `rng` (the one seeded generator and the shuffle), `shoe`
-//!   (the undealt cards, the cut card, the tray), `rules` (every option of the rule book, the named tables), `side` (the side bets a table may
-//!   offer: their pay tables and which hands win them).
-//! - One round: `command` (what a table accepts, the actions, why a command is refused), `event` (what a command
-//!   did), `seat` (a seat and its hands), `play` (what a hand may do and how it settles), `checks` (what the rules
-//!   allow, from what anyone can see), `table/` (the round's state machine, its cards, saves and sealing), `view`
-//!   (the table from one seat: nothing a player could not see).
+//!   each physical card), `hand` (totals, hard and soft), `rng` (the one seeded generator and the shuffle), `shoe` (the
+//!   undealt cards, the cut card, the tray), `rules` (every option of the rule book, the named tables), `side` (the
+//!   side bets a table may offer: their pay tables and which hands win them).
+//! - One round: `command` (what a table accepts, the actions, why a command is refused), `event` (what a command did),
+//!   `seat` (a seat and its hands), `play` (what a hand may do and how it settles), `checks` (what the rules allow,
+//!   from what anyone can see), `table/` (the round's state machine, its cards, saves and sealing), `view` (the table
+//!   from one seat: nothing a player could not see).
 //! - Playing well: `strategy` (the published basic-strategy charts), `ev` (an infinite deck's values, for pricing a
 //!   decision quickly), `exact/` (every play's exact value on the cards left: the dealer's odds, the player's values,
-//!   the advisor's question, the chart and index plays worked out, each side bet's value), `count` (counting systems as data, the running
-//!   and true count), `counter` (a counter's bet ramp and index plays), `drill` (practice drills' cards and answers),
-//!   `ai` (companions' minds).
+//!   the advisor's question, the chart and index plays worked out, each side bet's value), `count` (counting systems as
+//!   data, the running and true count), `counter` (a counter's bet ramp and index plays), `drill` (practice drills'
+//!   cards and answers), `ai` (companions' minds).
 //! - Many rounds: `solo` (one seat against the dealer, the fast path), `sim` (the simulator over many threads).
 //!
 //! A new rule is a field of `Rules` (`rules`), settled in `play` or `table/`, allowed in `checks`, and decided for the
