@@ -4,9 +4,11 @@ mod common;
 
 use common::*;
 use holecard::engine::Rank::*;
+use holecard::engine::exact::side::cards_of;
+use holecard::engine::side::{SideBet, SideBets, SideStakes, SideWin};
 use holecard::engine::{
     Action, Cents, Command, CommandError, DoubleOn, EnhcLoss, Event, HoleCard, Outcome, Payout,
-    Phase, Rules, Soft17, Spot, Surrender, TableState,
+    Phase, Rules, Soft17, Spot, Surrender, Table, TableState,
 };
 
 #[test]
@@ -1186,4 +1188,360 @@ fn without_a_peek_early_surrender_uses_the_early_surrender_chart() {
     let book = BasicStrategy::for_rules(&rules);
     assert_eq!(book.decide(&t, 0), Some(Command::Surrender { seat: 0 }));
     assert_eq!(book.decide(&t, 7), None, "no such seat, no move");
+}
+
+/// A table offering every side bet with its usual pay table (21+3 100/40/30/10/5, Perfect Pairs 25/12/6, Lucky
+/// Ladies 1000/125/19/9/4, Buster 250/50/12/4/2/2), up to $25 each.
+fn side_bet_rules(rules: Rules) -> Rules {
+    let mut side_bets = SideBets {
+        max_bet: Cents::units(25),
+        ..SideBets::default()
+    };
+    for bet in SideBet::ALL {
+        side_bets.offer(bet);
+    }
+    Rules { side_bets, ..rules }
+}
+
+/// Stacks these exact cards ("Qh 7s …", dealt as [`deal`] deals), puts `sides` on seat 0's spots beside a $10 bet,
+/// and deals.
+fn deal_with_side_bets(table: &mut Table, sides: &[(SideBet, i64)], cards: &str) -> Vec<Event> {
+    let cards = cards_of(cards).expect("cards");
+    table.queue_exact_cards(&cards).expect("cards available");
+    for &(bet, units) in sides {
+        ok(
+            table,
+            Command::SideBet {
+                seat: 0,
+                bet,
+                amount: Cents::units(units),
+            },
+        );
+    }
+    ok(
+        table,
+        Command::Bet {
+            seat: 0,
+            amount: Cents::units(10),
+        },
+    )
+    .into_iter()
+    .chain(ok(table, Command::Deal))
+    .collect()
+}
+
+/// (bet, stake, win, net) of each side bet settled in `events`.
+fn side_settled(events: &[Event]) -> Vec<(SideBet, Cents, Option<SideWin>, Cents)> {
+    events
+        .iter()
+        .filter_map(|e| match *e {
+            Event::SideBetSettled {
+                bet,
+                stake,
+                win,
+                net,
+                ..
+            } => Some((bet, stake, win, net)),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn side_bets_on_the_first_cards_are_paid_before_anyone_plays() {
+    let mut t = table(side_bet_rules(plain()), &[0]);
+    // The player's 7♥ 8♥ and the dealer's 9♥ up: a straight flush; 7 and 8 are no pair; 15 is no 20.
+    let events = deal_with_side_bets(
+        &mut t,
+        &[
+            (SideBet::TwentyOnePlusThree, 5),
+            (SideBet::PerfectPairs, 2),
+            (SideBet::LuckyLadies, 1),
+        ],
+        "7h 9h 8h 10c",
+    );
+    let five = Cents::units(5);
+    assert_eq!(
+        side_settled(&events),
+        [
+            (
+                SideBet::TwentyOnePlusThree,
+                five,
+                Some(SideWin::StraightFlush),
+                Cents::units(200)
+            ),
+            (
+                SideBet::PerfectPairs,
+                Cents::units(2),
+                None,
+                Cents::units(-2)
+            ),
+            (
+                SideBet::LuckyLadies,
+                Cents::units(1),
+                None,
+                Cents::units(-1)
+            ),
+        ]
+    );
+    let settled_at = events
+        .iter()
+        .position(|e| matches!(e, Event::SideBetSettled { .. }))
+        .expect("settled");
+    let turn_at = events
+        .iter()
+        .position(|e| matches!(e, Event::Turn { .. }))
+        .expect("the player's turn");
+    assert!(settled_at < turn_at, "paid before the first decision");
+    // $1,000 − $10 bet − $8 on the spots + $205 back from 21+3.
+    assert_eq!(bankroll(&t, 0), Cents::units(1_000 - 10 - 8 + 205));
+    assert_eq!(t.seats()[0].side_in_play, SideStakes::default());
+}
+
+#[test]
+fn perfect_pairs_and_lucky_ladies_pay_by_colour_suit_and_twenty() {
+    for (cards, pair, twenty) in [
+        (
+            "Qs Ad Qs 5c",
+            Some(SideWin::PerfectPair),
+            Some(SideWin::MatchedTwenty),
+        ),
+        (
+            "Kd 5c Kh 6c",
+            Some(SideWin::ColoredPair),
+            Some(SideWin::AnyTwenty),
+        ),
+        (
+            "Kd 5c Kc 6c",
+            Some(SideWin::MixedPair),
+            Some(SideWin::AnyTwenty),
+        ),
+        ("Ac 5c 9c 6c", None, Some(SideWin::SuitedTwenty)),
+    ] {
+        let mut t = table(side_bet_rules(plain()), &[0]);
+        let events = deal_with_side_bets(
+            &mut t,
+            &[(SideBet::PerfectPairs, 1), (SideBet::LuckyLadies, 1)],
+            cards,
+        );
+        let wins: Vec<Option<SideWin>> = side_settled(&events).iter().map(|s| s.2).collect();
+        assert_eq!(wins, [pair, twenty], "{cards}");
+    }
+}
+
+#[test]
+fn two_queens_of_hearts_wait_for_the_dealers_blackjack_and_then_pay_a_thousand_to_one() {
+    // A peek table: the dealer's ace up and king in the hole, found at the peek.
+    let mut t = table(
+        side_bet_rules(Rules {
+            insurance: false,
+            even_money: false,
+            ..plain()
+        }),
+        &[0],
+    );
+    let events = deal_with_side_bets(&mut t, &[(SideBet::LuckyLadies, 2)], "Qh Ac Qh Kd");
+    assert_eq!(
+        side_settled(&events),
+        [(
+            SideBet::LuckyLadies,
+            Cents::units(2),
+            Some(SideWin::QueensOfHeartsAndDealerBlackjack),
+            Cents::units(2_000)
+        )]
+    );
+    let checked = events
+        .iter()
+        .position(|e| matches!(e, Event::DealerChecked { blackjack: true }))
+        .expect("the peek");
+    let paid = events
+        .iter()
+        .position(|e| matches!(e, Event::SideBetSettled { .. }))
+        .expect("paid");
+    assert!(checked < paid, "the queens wait for the peek");
+
+    // A no-hole-card table: the dealer's second card comes after the player has played, and still decides.
+    let enhc = Rules {
+        hole_card: HoleCard::NoHoleCard {
+            blackjack_takes: EnhcLoss::AllBets,
+        },
+        insurance: false,
+        even_money: false,
+        ..plain()
+    };
+    let mut t = table(side_bet_rules(enhc), &[0]);
+    let events = deal_with_side_bets(&mut t, &[(SideBet::LuckyLadies, 2)], "Qh 10c Qh Ah");
+    assert!(
+        side_settled(&events).is_empty(),
+        "waits for the dealer's second card"
+    );
+    let events = ok(&mut t, Command::Stand { seat: 0 });
+    assert_eq!(
+        side_settled(&events),
+        [(
+            SideBet::LuckyLadies,
+            Cents::units(2),
+            Some(SideWin::QueensOfHeartsAndDealerBlackjack),
+            Cents::units(2_000)
+        )]
+    );
+    // Without the blackjack: 125 to 1.
+    let mut t = table(side_bet_rules(plain()), &[0]);
+    let events = deal_with_side_bets(&mut t, &[(SideBet::LuckyLadies, 1)], "Qh 5c Qh 9d");
+    assert_eq!(
+        side_settled(&events)[0].2,
+        Some(SideWin::QueensOfHearts),
+        "paid once no blackjack is possible"
+    );
+}
+
+#[test]
+fn buster_is_paid_by_the_dealers_busted_hand_even_after_every_player_busts() {
+    let mut t = table(side_bet_rules(plain()), &[0]);
+    // The player's 10 6 hits a king and busts; the dealer's 2 up, 3 in the hole, then 4, 5 (14), king: 5 cards.
+    let events = deal_with_side_bets(&mut t, &[(SideBet::Buster, 3)], "10c 2h 6d 3s Kc 4h 5h Kd");
+    assert!(
+        side_settled(&events).is_empty(),
+        "Buster waits for the dealer"
+    );
+    let events = ok(&mut t, Command::Hit { seat: 0 });
+    assert!(matches!(settled(&events)[..], [(0, 0, Outcome::Bust, _)]));
+    assert_eq!(
+        side_settled(&events),
+        [(
+            SideBet::Buster,
+            Cents::units(3),
+            Some(SideWin::DealerBust(5)),
+            Cents::units(12)
+        )]
+    );
+    assert_eq!(
+        t.dealer().len(),
+        5,
+        "the dealer played the hand out for the Buster bet"
+    );
+    assert_eq!(t.phase(), Phase::Betting);
+
+    // A dealer blackjack is no bust: the bet is lost at the peek.
+    let mut t = table(
+        side_bet_rules(Rules {
+            insurance: false,
+            even_money: false,
+            ..plain()
+        }),
+        &[0],
+    );
+    let events = deal_with_side_bets(&mut t, &[(SideBet::Buster, 3)], "10c Kh 6d As");
+    assert_eq!(
+        side_settled(&events),
+        [(SideBet::Buster, Cents::units(3), None, Cents::units(-3))]
+    );
+}
+
+#[test]
+fn a_side_bet_is_refused_where_the_table_does_not_offer_it_or_beyond_its_limit_or_the_chips() {
+    let mut plain_table = table(plain(), &[0]);
+    let side = |bet, units| Command::SideBet {
+        seat: 0,
+        bet,
+        amount: Cents::units(units),
+    };
+    assert_eq!(
+        plain_table.apply(side(SideBet::Buster, 5)),
+        Err(CommandError::SideBetNotOffered {
+            bet: SideBet::Buster
+        })
+    );
+    let mut t = table(side_bet_rules(plain()), &[0, 1]);
+    assert!(matches!(
+        t.apply(side(SideBet::PerfectPairs, 26)),
+        Err(CommandError::SideBetOverMaximum { .. })
+    ));
+    assert!(matches!(
+        t.apply(Command::SideBet {
+            seat: 0,
+            bet: SideBet::PerfectPairs,
+            amount: Cents(150),
+        }),
+        Err(CommandError::NotWholeChips { .. })
+    ));
+    assert!(matches!(
+        t.apply(side(SideBet::PerfectPairs, -1)),
+        Err(CommandError::NotPositive(_))
+    ));
+    assert!(matches!(
+        t.apply(Command::SideBet {
+            seat: 4,
+            bet: SideBet::PerfectPairs,
+            amount: Cents::units(1),
+        }),
+        Err(CommandError::SeatEmpty(4))
+    ));
+    // A side bet with no bet in the circle does not play: it waits on its spot, and leaves with its player.
+    ok(&mut t, side(SideBet::PerfectPairs, 5));
+    t.queue_exact_cards(&cards_of("10c 7h 6d 9s").expect("cards"))
+        .expect("left");
+    ok(
+        &mut t,
+        Command::Bet {
+            seat: 1,
+            amount: Cents::units(10),
+        },
+    );
+    let events = ok(&mut t, Command::Deal);
+    assert!(side_settled(&events).is_empty());
+    assert_eq!(
+        t.seats()[0].side.get(SideBet::PerfectPairs),
+        Cents::units(5)
+    );
+    assert!(matches!(
+        t.apply(side(SideBet::PerfectPairs, 1)),
+        Err(CommandError::WrongPhase { .. })
+    ));
+}
+
+#[test]
+fn the_house_must_cover_what_the_side_bets_could_win() {
+    // $25 on Lucky Ladies could win $25,000: a house of $20,000 refuses the deal, not the bet.
+    let mut t = Table::new(
+        side_bet_rules(plain()),
+        holecard::engine::seed_from_number(3),
+        Cents::units(20_000),
+    )
+    .expect("valid");
+    ok(
+        &mut t,
+        Command::Join {
+            seat: 0,
+            buy_in: Cents::units(500),
+        },
+    );
+    ok(
+        &mut t,
+        Command::SideBet {
+            seat: 0,
+            bet: SideBet::LuckyLadies,
+            amount: Cents::units(25),
+        },
+    );
+    ok(
+        &mut t,
+        Command::Bet {
+            seat: 0,
+            amount: Cents::units(10),
+        },
+    );
+    assert!(matches!(
+        t.apply(Command::Deal),
+        Err(CommandError::HouseCannotCover { .. })
+    ));
+    let events = ok(&mut t, Command::Leave { seat: 0 });
+    assert_eq!(
+        events,
+        [Event::Left {
+            seat: 0,
+            cash_out: Cents::units(500)
+        }],
+        "the spots' chips go home with the player"
+    );
 }

@@ -11,6 +11,7 @@ use super::money::Cents;
 use super::play;
 use super::rules::Rules;
 use super::seat::{Hand, HandState, MAX_SEATS, Seat};
+use super::side::SideBet;
 
 /// The public state of a table: the rules, the seats and their hands, the phase, the house's tray and the number of
 /// cards that can still be dealt. The provided methods are the table's checks and the questions asked of it.
@@ -85,14 +86,14 @@ pub trait TableState {
 
     /// Chips on the felt: bet circles, hands and insurance.
     fn on_felt(&self) -> Cents {
-        let bets: Cents = self.seats().iter().map(|s| s.bet + s.insurance).sum();
+        let bets: Cents = self.seats().iter().map(Seat::on_felt).sum();
         bets + self.hands().iter().map(Hand::on_felt).sum()
     }
 
-    /// One seat's chips on the felt: its bet circle, its hands still in play and its insurance.
+    /// One seat's chips on the felt: its bet circle, its side bets, its hands still in play and its insurance.
     fn seat_on_felt(&self, seat: SeatId) -> Cents {
         let s = &self.seats()[usize::from(seat)];
-        s.bet + s.insurance + self.seat_hands(seat).map(Hand::on_felt).sum()
+        s.on_felt() + self.seat_hands(seat).map(Hand::on_felt).sum()
     }
 
     /// Every chip at the table: bankrolls, the house's tray and the felt.
@@ -179,6 +180,7 @@ pub trait TableState {
                 occupied(seats, seat)
             }
             Command::Bet { seat, amount } => check_bet(self, seat, amount),
+            Command::SideBet { seat, bet, amount } => check_side_bet(self, seat, bet, amount),
             Command::Deal => check_deal(self),
             Command::TakeInsurance { seat, amount } => {
                 let hand = offer(self, seat, Phase::Insurance)?;
@@ -290,6 +292,7 @@ pub(super) fn open_offer(seats: &mut [Seat; MAX_SEATS], hands: &[Hand], offer: P
 pub(super) fn open_hands(seats: &mut [Seat; MAX_SEATS], hands: &mut impl Extend<Hand>) {
     for (seat, s) in seats.iter_mut().enumerate() {
         if s.bet.is_positive() {
+            s.side_in_play = std::mem::take(&mut s.side);
             hands.extend([Hand {
                 seat: seat as SeatId,
                 cards: Default::default(),
@@ -385,14 +388,8 @@ fn check_bet<T: TableState + ?Sized>(
 ) -> Result<(), CommandError> {
     between_rounds(table.phase())?;
     occupied(table.seats(), seat)?;
-    if amount < Cents::ZERO {
-        return Err(CommandError::NotPositive(amount));
-    }
     let rules = table.rules();
-    let unit = rules.bet_unit;
-    if amount.0 % unit.0 != 0 {
-        return Err(CommandError::NotWholeChips { amount, unit });
-    }
+    whole_chips(rules, amount)?;
     if amount > rules.max_bet {
         return Err(CommandError::BetOverMaximum {
             amount,
@@ -409,7 +406,23 @@ fn check_bet<T: TableState + ?Sized>(
         });
     }
     let s = &table.seats()[usize::from(seat)];
-    let needed = amount - s.bet;
+    covered(seat, s, amount - s.bet)
+}
+
+/// A stake for a spot: not negative, and whole chips of the table's smallest.
+fn whole_chips(rules: &Rules, amount: Cents) -> Result<(), CommandError> {
+    if amount < Cents::ZERO {
+        return Err(CommandError::NotPositive(amount));
+    }
+    let unit = rules.bet_unit;
+    if amount.0 % unit.0 != 0 {
+        return Err(CommandError::NotWholeChips { amount, unit });
+    }
+    Ok(())
+}
+
+/// The seat's bankroll covers `needed` more on a spot.
+fn covered(seat: SeatId, s: &Seat, needed: Cents) -> Result<(), CommandError> {
     if needed > s.bankroll {
         return Err(CommandError::NotEnoughChips {
             seat,
@@ -418,6 +431,27 @@ fn check_bet<T: TableState + ?Sized>(
         });
     }
     Ok(())
+}
+
+fn check_side_bet<T: TableState + ?Sized>(
+    table: &T,
+    seat: SeatId,
+    bet: SideBet,
+    amount: Cents,
+) -> Result<(), CommandError> {
+    between_rounds(table.phase())?;
+    occupied(table.seats(), seat)?;
+    let rules = table.rules();
+    if !rules.side_bets.offers(bet) {
+        return Err(CommandError::SideBetNotOffered { bet });
+    }
+    whole_chips(rules, amount)?;
+    let max = rules.side_bets.max_bet;
+    if amount > max {
+        return Err(CommandError::SideBetOverMaximum { amount, max });
+    }
+    let s = &table.seats()[usize::from(seat)];
+    covered(seat, s, amount - s.side.get(bet))
 }
 
 /// The most a round can cost the house for each chip bet: every bet split four ways, each doubled and won. A deal
@@ -441,7 +475,16 @@ fn check_deal<T: TableState + ?Sized>(table: &T) -> Result<(), CommandError> {
     if total == Cents::ZERO {
         return Err(CommandError::NoBets);
     }
-    let needed = Cents(total.0 * MOST_PAID_PER_BET);
+    // Side bets play beside a bet in the circle: each could win its table's best pay.
+    let side_bets = &table.rules().side_bets;
+    let side: i64 = table
+        .seats()
+        .iter()
+        .filter(|s| s.bet.is_positive())
+        .flat_map(|s| s.side.staked())
+        .map(|(bet, stake)| stake.0 * i64::from(side_bets.most_pays(bet)))
+        .sum();
+    let needed = Cents(total.0 * MOST_PAID_PER_BET + side);
     if needed > table.house() {
         return Err(CommandError::HouseCannotCover {
             needed,

@@ -1,6 +1,7 @@
 //! Commands a table accepts, the actions a hand may take, and why a command is refused.
 
 use super::money::Cents;
+use super::side::SideBet;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use thiserror::Error;
@@ -19,6 +20,12 @@ pub enum Command {
     Leave { seat: SeatId },
     /// Set the amount in the seat's bet circle (0 clears it and sits the round out).
     Bet { seat: SeatId, amount: Cents },
+    /// Set the amount on one of the seat's side-bet spots (0 clears it); it plays beside the seat's next bet.
+    SideBet {
+        seat: SeatId,
+        bet: SideBet,
+        amount: Cents,
+    },
     /// Start the round with every seat that has a bet.
     Deal,
     /// Take insurance of `amount` (up to half the bet) against the dealer's ace.
@@ -52,6 +59,7 @@ impl Command {
             | Command::Rebuy { seat, .. }
             | Command::Leave { seat }
             | Command::Bet { seat, .. }
+            | Command::SideBet { seat, .. }
             | Command::TakeInsurance { seat, .. }
             | Command::DeclineInsurance { seat }
             | Command::TakeEvenMoney { seat }
@@ -294,6 +302,10 @@ pub enum CommandError {
         amount: Cents,
         min: Cents,
     },
+    #[error("this table does not offer {bet}")]
+    SideBetNotOffered { bet: SideBet },
+    #[error("a side bet of {amount} is over the table's side-bet maximum of {max}")]
+    SideBetOverMaximum { amount: Cents, max: Cents },
     #[error("{amount} is not a whole number of {unit} chips")]
     NotWholeChips { amount: Cents, unit: Cents },
     #[error("an amount must be positive, not {0}")]

@@ -10,6 +10,7 @@ use super::card::Card;
 use super::command::{Action, SeatId};
 use super::hand::Total;
 use super::money::Cents;
+use super::side::{SideBet, SideWin};
 use serde::{Deserialize, Serialize};
 
 /// Where a card lands.
@@ -82,6 +83,13 @@ pub enum Event {
     /// The seat's bet circle now holds `amount`; `bankroll` is what is left in front of the player.
     BetSet {
         seat: SeatId,
+        amount: Cents,
+        bankroll: Cents,
+    },
+    /// A seat set the chips on one of its side-bet spots for the next round.
+    SideBetSet {
+        seat: SeatId,
+        bet: SideBet,
         amount: Cents,
         bankroll: Cents,
     },
@@ -165,6 +173,15 @@ pub enum Event {
         hand: u8,
         outcome: Outcome,
         wager: Cents,
+        net: Cents,
+    },
+    /// A side bet was decided: `win` is the hand it made (`None`: it lost), `net` what moved from the house to the
+    /// seat (negative when the stake was lost); the stake leaves the felt.
+    SideBetSettled {
+        seat: SeatId,
+        bet: SideBet,
+        stake: Cents,
+        win: Option<SideWin>,
         net: Cents,
     },
     /// The round is over; the table takes bets again.

@@ -4,6 +4,7 @@ use super::command::SeatId;
 use super::event::Outcome;
 use super::hand::{Cards, Total};
 use super::money::Cents;
+use super::side::SideStakes;
 use serde::{Deserialize, Serialize};
 
 /// Seats at a table.
@@ -24,12 +25,25 @@ pub struct Seat {
     pub insurance: Cents,
     /// The seat still owes a decision on the current offer (insurance, even money or early surrender).
     pub deciding: bool,
+    /// Chips on the side-bet spots for the next round (they play only beside a bet in the circle).
+    #[serde(default)]
+    pub side: SideStakes,
+    /// This round's side bets, on the felt until each is settled.
+    #[serde(default)]
+    pub side_in_play: SideStakes,
 }
 
 impl Seat {
-    /// The seat's own chips between rounds: in front of it and in its bet circle (what it would cash out).
+    /// The seat's own chips between rounds: in front of it, in its bet circle and on its side-bet spots (what it
+    /// would cash out).
     pub fn chips(&self) -> Cents {
-        self.bankroll + self.bet
+        self.bankroll + self.bet + self.side.total()
+    }
+
+    /// The seat's chips on the felt outside its hands: the bet circle, the side-bet spots (next round's and this
+    /// round's) and insurance.
+    pub fn on_felt(&self) -> Cents {
+        self.bet + self.side.total() + self.side_in_play.total() + self.insurance
     }
 }
 

@@ -276,6 +276,40 @@ impl BusterPays {
     };
 }
 
+/// A seat's stake on each side bet, in the order of [`SideBet::ALL`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct SideStakes(pub [Cents; 4]);
+
+impl SideStakes {
+    /// The stake on `bet`.
+    pub fn get(&self, bet: SideBet) -> Cents {
+        self.0[bet as usize]
+    }
+
+    /// Sets the stake on `bet`.
+    pub fn set(&mut self, bet: SideBet, amount: Cents) {
+        self.0[bet as usize] = amount;
+    }
+
+    /// Every stake together.
+    pub fn total(&self) -> Cents {
+        Cents(self.0.iter().map(|c| c.0).sum())
+    }
+
+    /// True when nothing is staked.
+    pub fn is_empty(&self) -> bool {
+        self.0.iter().all(|c| c.0 == 0)
+    }
+
+    /// The bets with something on them, and how much.
+    pub fn staked(&self) -> impl Iterator<Item = (SideBet, Cents)> + '_ {
+        SideBet::ALL
+            .into_iter()
+            .map(|bet| (bet, self.get(bet)))
+            .filter(|(_, amount)| amount.0 > 0)
+    }
+}
+
 /// The most any side bet may pay, to one: a round's worst case stays far inside the chip ceiling.
 pub const MAX_PAYS: u32 = 5_000;
 
@@ -423,6 +457,15 @@ impl SideBets {
             }
         }
         Ok(())
+    }
+
+    /// The most `bet` pays for any hand at this table, to one (0 when it is not offered).
+    pub fn most_pays(&self, bet: SideBet) -> u32 {
+        SideWin::of(bet)
+            .into_iter()
+            .filter_map(|win| self.pays(win))
+            .max()
+            .unwrap_or(0)
     }
 
     /// Every pay of every table offered, with its field's name, for checking.

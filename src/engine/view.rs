@@ -214,6 +214,33 @@ impl TableView {
                 s.bet = amount;
                 s.bankroll = bankroll;
             }
+            Event::SideBetSet {
+                seat,
+                bet,
+                amount,
+                bankroll,
+            } => {
+                let s = self.seat(seat)?;
+                s.side.set(bet, amount);
+                s.bankroll = bankroll;
+            }
+            Event::SideBetSettled {
+                seat,
+                bet,
+                stake,
+                net,
+                ..
+            } => {
+                let s = self.seat(seat)?;
+                if s.side_in_play.get(bet) != stake {
+                    return Err(StreamError(
+                        "a side bet was settled that was not on the felt",
+                    ));
+                }
+                s.side_in_play.set(bet, Cents::ZERO);
+                s.bankroll += stake + net;
+                self.house -= net;
+            }
             Event::TableCleared { cards } => {
                 self.dealer = DealerView::default();
                 self.hands.clear();

@@ -122,6 +122,26 @@ pub fn describe(event: &Event, names: &impl SeatNames) -> Option<String> {
             format!("{} {amount}.", who(seat, 0).does("bets"))
         }
         Event::BetSet { .. } => return None,
+        Event::SideBetSet {
+            seat, bet, amount, ..
+        } if amount.is_positive() => {
+            format!("{} {amount} on {bet}.", who(seat, 0).does("puts"))
+        }
+        Event::SideBetSet { .. } => return None,
+        Event::SideBetSettled {
+            seat,
+            bet,
+            win: Some(win),
+            net,
+            ..
+        } => format!(
+            "{bet}: {} for {}, which pays {net}.",
+            capitalise(&win.name()),
+            who(seat, 0).object()
+        ),
+        Event::SideBetSettled {
+            seat, bet, stake, ..
+        } => format!("{} {stake} on {bet}.", who(seat, 0).does("loses")),
         Event::TableCleared { .. } => return None,
         Event::Shuffled { cards } => {
             format!("The dealer shuffles {cards} cards and places the cut card.")

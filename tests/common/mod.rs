@@ -1,6 +1,7 @@
 //! Helpers shared by the engine's integration tests.
 #![allow(dead_code)]
 
+use holecard::engine::side::{SideBet, SideBets};
 use holecard::engine::{
     Action, Cents, Command, DoubleOn, EnhcLoss, Event, HoleCard, Outcome, Payout, Preset, Rank,
     Rules, Soft17, Spot, Surrender, Table, TableState, seed_from_number,
@@ -124,6 +125,7 @@ pub fn any_rules() -> impl Strategy<Value = Rules> {
         any::<(bool, bool, bool, bool, bool)>(),
         prop::sample::select(vec![Surrender::None, Surrender::Late, Surrender::Early]),
         0.5f64..0.9,
+        0u8..16,
     )
         .prop_map(
             |(
@@ -136,8 +138,19 @@ pub fn any_rules() -> impl Strategy<Value = Rules> {
                 (das, rsa, hsa, tens, auto),
                 surrender,
                 pen,
+                sides,
             )| {
                 let splitting = split > 1;
+                // Any of the side bets, each with its usual pay table.
+                let mut side_bets = SideBets {
+                    max_bet: Cents::units(25),
+                    ..SideBets::default()
+                };
+                for (n, bet) in SideBet::ALL.into_iter().enumerate() {
+                    if sides & (1 << n) != 0 {
+                        side_bets.offer(bet);
+                    }
+                }
                 Rules {
                     decks,
                     soft_17: if h17 { Soft17::Hit } else { Soft17::Stand },
@@ -162,6 +175,7 @@ pub fn any_rules() -> impl Strategy<Value = Rules> {
                     penetration: pen,
                     min_bet: Cents::units(5),
                     max_bet: Cents::units(50),
+                    side_bets,
                     ..Preset::LasVegasStrip.rules()
                 }
             },
@@ -235,7 +249,7 @@ pub enum Step {
 pub fn step() -> impl Strategy<Value = Step> {
     prop_oneof![
         4 => any::<u8>().prop_map(|pick| Step::Play { pick }),
-        1 => (0u8..15, 0u8..9, -5i64..80).prop_map(|(kind, seat, units)| Step::Wild { kind, seat, units }),
+        1 => (0u8..16, 0u8..9, -5i64..80).prop_map(|(kind, seat, units)| Step::Wild { kind, seat, units }),
     ]
 }
 
@@ -265,6 +279,11 @@ pub fn command_for(table: &impl TableState, step: &Step) -> Command {
                 11 => Command::Stand { seat },
                 12 => Command::Double { seat },
                 13 => Command::Split { seat },
+                14 => Command::SideBet {
+                    seat,
+                    bet: SideBet::ALL[units.rem_euclid(4) as usize],
+                    amount,
+                },
                 _ => Command::Surrender { seat },
             }
         }
@@ -283,6 +302,18 @@ pub fn command_for(table: &impl TableState, step: &Step) -> Command {
                         Command::Join {
                             seat,
                             buy_in: Cents::units(200),
+                        }
+                    } else if let Some(bet) = table
+                        .rules()
+                        .side_bets
+                        .offered()
+                        .get(usize::from(pick / 7) % 5)
+                        .filter(|&&bet| s.side.get(bet) == Cents::ZERO && pick % 2 == 0)
+                    {
+                        Command::SideBet {
+                            seat,
+                            bet: *bet,
+                            amount: Cents::units(1 + i64::from(pick % 4)),
                         }
                     } else if s.bet == Cents::ZERO && pick % 3 != 0 {
                         Command::Bet {

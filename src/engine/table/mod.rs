@@ -15,6 +15,7 @@ use super::rng::{Seed, TableRng};
 use super::rules::{RuleError, Rules, Surrender};
 use super::seat::{Hand, HandState, MAX_HANDS, MAX_SEATS, Seat};
 use super::shoe::Shoe;
+use super::side::{self, SideBet, SideWin};
 use arrayvec::ArrayVec;
 use serde::{Deserialize, Serialize};
 
@@ -200,6 +201,17 @@ impl Table {
                 s.bet = amount;
                 sink.emit(Event::BetSet {
                     seat,
+                    amount,
+                    bankroll: s.bankroll,
+                });
+            }
+            Command::SideBet { seat, bet, amount } => {
+                let s = &mut self.seats[usize::from(seat)];
+                s.bankroll += s.side.get(bet) - amount;
+                s.side.set(bet, amount);
+                sink.emit(Event::SideBetSet {
+                    seat,
+                    bet,
                     amount,
                     bankroll: s.bankroll,
                 });

@@ -39,6 +39,7 @@ impl Table {
                 self.emit_at(sink, index, |seat, hand| Event::Blackjack { seat, hand });
             }
         }
+        self.settle_first_cards_side_bets(sink);
         let upcard_could_be_blackjack = self.upcard().is_some_and(play::upcard_may_hide_blackjack);
         if self.rules.surrender == Surrender::Early
             && !self.rules.no_hole_card()
@@ -93,6 +94,7 @@ impl Table {
                     return;
                 }
             }
+            self.settle_ladies_waiting(false, sink);
             self.settle_insurance(false, sink);
             self.pay_naturals(sink);
         }
@@ -191,8 +193,12 @@ impl Table {
     }
 
     pub(super) fn dealer_turn(&mut self, sink: &mut impl EventSink) {
+        // A side bet still on the felt waits for the dealer's hand (Buster) or its blackjack (Lucky Ladies).
         let unsettled = self.hands.iter().any(|h| h.outcome().is_none())
-            || self.seats.iter().any(|s| s.insurance.is_positive());
+            || self
+                .seats
+                .iter()
+                .any(|s| s.insurance.is_positive() || !s.side_in_play.is_empty());
         if self.rules.no_hole_card() {
             if unsettled {
                 self.deal_to_dealer(true, sink);
@@ -201,6 +207,7 @@ impl Table {
                     self.dealer_blackjack(sink);
                     return;
                 }
+                self.settle_ladies_waiting(false, sink);
                 self.settle_insurance(false, sink);
                 self.pay_naturals(sink);
                 for index in 0..self.hands.len() {
@@ -213,7 +220,12 @@ impl Table {
         } else {
             self.reveal_hole_card(sink);
         }
-        if self.hands.iter().any(|h| h.state == HandState::Stood) {
+        let busters = self
+            .seats
+            .iter()
+            .any(|s| s.side_in_play.get(SideBet::Buster).is_positive());
+        // The dealer plays the hand out for a hand that stood, and for a Buster bet even when every hand is done.
+        if busters || self.hands.iter().any(|h| h.state == HandState::Stood) {
             while play::dealer_hits(&self.rules, self.dealer.total()) {
                 if !self.deal_to_dealer(true, sink) {
                     break;
@@ -232,6 +244,8 @@ impl Table {
                     self.settle(index, outcome, net, sink);
                 }
             }
+            let busted = side::buster(self.dealer.as_slice());
+            self.settle_side_bets(SideBet::Buster, |_| busted, sink);
         }
         self.end_round(sink);
     }
@@ -239,6 +253,8 @@ impl Table {
     /// The dealer has blackjack: insurance wins, blackjacks push and every other open hand loses.
     pub(super) fn dealer_blackjack(&mut self, sink: &mut impl EventSink) {
         sink.emit(Event::DealerBlackjack);
+        self.settle_ladies_waiting(true, sink);
+        self.settle_side_bets(SideBet::Buster, |_| None, sink);
         self.settle_insurance(true, sink);
         for index in 0..self.hands.len() {
             let hand = &self.hands[index];
@@ -311,7 +327,97 @@ impl Table {
         self.house -= net;
     }
 
+    /// Settles the side bets that the first cards decide: 21+3 and Perfect Pairs, and Lucky Ladies unless it is two
+    /// queens of hearts (whose pay waits for the dealer's blackjack, [`Table::settle_ladies_waiting`]).
+    pub(super) fn settle_first_cards_side_bets(&mut self, sink: &mut impl EventSink) {
+        if self.seats.iter().all(|s| s.side_in_play.is_empty()) {
+            return;
+        }
+        let Some(up) = self.upcard() else {
+            return;
+        };
+        let first_two = |table: &Table, seat: usize| -> Option<[Card; 2]> {
+            let hand = &table.hands[table.first_hand(seat as SeatId)];
+            match *hand.cards.as_slice() {
+                [a, b] => Some([a, b]),
+                _ => None,
+            }
+        };
+        let firsts: [Option<[Card; 2]>; MAX_SEATS] = std::array::from_fn(|seat| {
+            (!self.seats[seat].side_in_play.is_empty())
+                .then(|| first_two(self, seat))
+                .flatten()
+        });
+        self.settle_side_bets(
+            SideBet::TwentyOnePlusThree,
+            |seat| firsts[seat].and_then(|[a, b]| side::three_card([a, b, up])),
+            sink,
+        );
+        self.settle_side_bets(
+            SideBet::PerfectPairs,
+            |seat| firsts[seat].and_then(side::pair),
+            sink,
+        );
+        for (seat, first) in firsts.iter().enumerate() {
+            let win = first.and_then(|cards| side::twenty(cards, false));
+            if win != Some(SideWin::QueensOfHearts) {
+                self.settle_side_bet(seat, SideBet::LuckyLadies, win, sink);
+            }
+        }
+    }
+
+    /// Lucky Ladies still on the felt are two queens of hearts: paid now that the dealer's blackjack is known.
+    pub(super) fn settle_ladies_waiting(&mut self, blackjack: bool, sink: &mut impl EventSink) {
+        let win = if blackjack {
+            SideWin::QueensOfHeartsAndDealerBlackjack
+        } else {
+            SideWin::QueensOfHearts
+        };
+        self.settle_side_bets(SideBet::LuckyLadies, |_| Some(win), sink);
+    }
+
+    /// Settles every seat's `bet` still on the felt with the hand `win` names for the seat.
+    pub(super) fn settle_side_bets(
+        &mut self,
+        bet: SideBet,
+        win: impl Fn(usize) -> Option<SideWin>,
+        sink: &mut impl EventSink,
+    ) {
+        for seat in 0..MAX_SEATS {
+            self.settle_side_bet(seat, bet, win(seat), sink);
+        }
+    }
+
+    /// Settles `seat`'s stake on `bet`, if it has one: the stake leaves the felt, the pay (or the loss) moves.
+    fn settle_side_bet(
+        &mut self,
+        seat: usize,
+        bet: SideBet,
+        win: Option<SideWin>,
+        sink: &mut impl EventSink,
+    ) {
+        let stake = self.seats[seat].side_in_play.get(bet);
+        if !stake.is_positive() {
+            return;
+        }
+        self.seats[seat].side_in_play.set(bet, Cents::ZERO);
+        let net = self.rules.side_bets.returned(bet, stake, win) - stake;
+        self.move_chips(seat, stake, net);
+        let win = win.filter(|_| net.is_positive());
+        sink.emit(Event::SideBetSettled {
+            seat: seat as SeatId,
+            bet,
+            stake,
+            win,
+            net,
+        });
+    }
+
     pub(super) fn end_round(&mut self, sink: &mut impl EventSink) {
+        debug_assert!(
+            self.seats.iter().all(|s| s.side_in_play.is_empty()),
+            "every side bet is settled by the round's end"
+        );
         self.phase = Phase::Betting;
         sink.emit(Event::RoundEnded { round: self.round });
     }

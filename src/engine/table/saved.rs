@@ -75,7 +75,12 @@ impl Table {
         let amounts = self
             .seats
             .iter()
-            .flat_map(|s| [s.bankroll, s.bet, s.insurance]);
+            .flat_map(|s| [s.bankroll, s.bet, s.insurance])
+            .chain(
+                self.seats
+                    .iter()
+                    .flat_map(|s| s.side.0.into_iter().chain(s.side_in_play.0)),
+            );
         let amounts = amounts
             .chain(self.hands.iter().map(|h| h.wager))
             .chain([self.house]);
