@@ -6,6 +6,7 @@ mod common;
 use common::*;
 use holecard::engine::Rank::*;
 use holecard::engine::ai::{Departure, Mind, Personality};
+use holecard::engine::side::SideBet;
 use holecard::engine::{
     Cents, Command, Event, Phase, SeatId, Table, TableState, Viewer, seed_from_number,
 };
@@ -164,11 +165,20 @@ fn a_full_table_of_companions_plays_thousands_of_rounds() {
         Personality::HunchPlayer,
         Personality::CardCounter,
     ];
+    let mut every_side_bet = plain();
+    for bet in SideBet::ALL {
+        every_side_bet.side_bets.offer(bet);
+    }
+    let mut enhc_side_bets = holecard::engine::Preset::EuropeanNoHoleCard.rules();
+    enhc_side_bets.side_bets = every_side_bet.side_bets;
     for rules in [
         plain(),
         holecard::engine::Preset::EuropeanNoHoleCard.rules(),
         holecard::engine::Preset::Carnival.rules(),
+        every_side_bet,
+        enhc_side_bets,
     ] {
+        let mut side_bets = [[0usize; 4]; 7];
         let buy_in = Cents::units(300);
         let mut t = Table::new(
             rules.clone(),
@@ -192,7 +202,16 @@ fn a_full_table_of_companions_plays_thousands_of_rounds() {
                     ok(&mut t, Command::Join { seat, buy_in });
                 }
                 let bet = minds[usize::from(seat)].bet(&t.view(Viewer::Seat(seat)), seat);
+                let sides =
+                    minds[usize::from(seat)].side_bets(&t.view(Viewer::Seat(seat)), seat, bet);
                 ok(&mut t, Command::Bet { seat, amount: bet });
+                for (bet, amount) in sides {
+                    if rules.side_bets.offers(bet) {
+                        ok(&mut t, Command::SideBet { seat, bet, amount });
+                    } else {
+                        assert_eq!(amount, Cents::ZERO, "{bet} is not offered");
+                    }
+                }
             }
             let mut events = ok(&mut t, Command::Deal);
             while t.phase() != Phase::Betting {
@@ -204,6 +223,9 @@ fn a_full_table_of_companions_plays_thousands_of_rounds() {
                 events.extend(ok(&mut t, choice.command));
             }
             for event in &events {
+                if let Event::SideBetSettled { seat, bet, .. } = *event {
+                    side_bets[usize::from(seat)][bet as usize] += 1;
+                }
                 for (seat, mind) in minds.iter_mut().enumerate() {
                     mind.observe(event);
                     remarks += usize::from(mind.react(event, seat as SeatId).is_some());
@@ -226,5 +248,26 @@ fn a_full_table_of_companions_plays_thousands_of_rounds() {
         }
         assert!(remarks > 100, "companions speak up ({remarks})");
         assert!(departures > 0, "someone went broke or home happy");
+        // Who likes which side bet: the hunch player 21+3 and Lucky Ladies, the high roller Perfect Pairs and
+        // Buster; the book and the counter none.
+        for (seat, &personality) in personalities.iter().enumerate() {
+            let liked: &[SideBet] = match personality {
+                Personality::HunchPlayer => &[SideBet::TwentyOnePlusThree, SideBet::LuckyLadies],
+                Personality::HighRoller => &[SideBet::PerfectPairs, SideBet::Buster],
+                _ => &[],
+            };
+            for bet in SideBet::ALL {
+                let made = side_bets[seat][bet as usize];
+                let expected = rules.side_bets.offers(bet) && liked.contains(&bet);
+                assert_eq!(
+                    made > 100,
+                    expected,
+                    "{personality:?} made {made} {bet} bets"
+                );
+                if !expected {
+                    assert_eq!(made, 0, "{personality:?} and {bet}");
+                }
+            }
+        }
     }
 }

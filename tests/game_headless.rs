@@ -1017,6 +1017,7 @@ fn the_title_opens_the_kept_sitting_or_says_why_not() {
         wager: Cents::units(25),
         net: Cents::units(-25),
         insurance: Cents::ZERO,
+        side_bets: Vec::new(),
         bankroll: Cents::units(975),
         at_ms: 0,
         deal: Vec::new(),

@@ -11,6 +11,7 @@ use super::event::{Event, Outcome};
 use super::money::Cents;
 use super::rng::{Seed, TableRng};
 use super::rules::Rules;
+use super::side::SideBet;
 use super::strategy::BasicStrategy;
 use super::view::TableView;
 use serde::{Deserialize, Serialize};
@@ -137,6 +138,42 @@ impl Mind {
         } else {
             bet
         }
+    }
+
+    /// What the companion puts on the table's side-bet spots for the next round, beside `bet` in the circle: the
+    /// hunch player likes 21+3 and Lucky Ladies, the high roller Perfect Pairs and Buster; the book and the counter
+    /// leave bets that favour the house alone. Nothing beside no bet, and nothing it cannot afford after the bet.
+    pub fn side_bets(&self, table: &TableView, seat: SeatId, bet: Cents) -> Vec<(SideBet, Cents)> {
+        let rules = table.rules();
+        let Some(s) = table.seats().get(usize::from(seat)) else {
+            return Vec::new();
+        };
+        let (liked, stake): (&[SideBet], Cents) = match self.personality {
+            Personality::HunchPlayer => (
+                &[SideBet::TwentyOnePlusThree, SideBet::LuckyLadies],
+                rules.min_bet.half(),
+            ),
+            Personality::HighRoller => (&[SideBet::PerfectPairs, SideBet::Buster], rules.min_bet),
+            Personality::ByTheBook | Personality::CardCounter => (&[], Cents::ZERO),
+        };
+        let unit = rules.bet_unit.0.max(1);
+        let stake = Cents((stake.0 - stake.0 % unit).max(unit)).min(rules.side_bets.max_bet);
+        let mut left = s.chips() - bet;
+        SideBet::ALL
+            .into_iter()
+            .map(|side| {
+                let wanted = bet.is_positive()
+                    && liked.contains(&side)
+                    && rules.side_bets.offers(side)
+                    && stake <= left;
+                if wanted {
+                    left -= stake;
+                    (side, stake)
+                } else {
+                    (side, Cents::ZERO)
+                }
+            })
+            .collect()
     }
 
     /// The companion's move when it has a decision, or `None`.

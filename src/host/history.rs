@@ -3,7 +3,7 @@
 //! table, the game and the server keep the same kind of history. Versioned for the file it lives in.
 
 use crate::engine::{Action, Card, Cents, Outcome, SeatId};
-use crate::host::record::{Decision, RoundRecord, cards_text, decisions_text};
+use crate::host::record::{Decision, RoundRecord, SideBetRecord, cards_text, decisions_text};
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
 
@@ -63,6 +63,9 @@ pub struct PlayedHand {
     pub net: Cents,
     /// On the seat's first hand: what the round's insurance brought (zero when none was taken).
     pub insurance: Cents,
+    /// On the seat's first hand: the round's side bets.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub side_bets: Vec<SideBetRecord>,
     /// The bankroll after the round.
     pub bankroll: Cents,
     /// When, in milliseconds since 1970.
@@ -117,6 +120,11 @@ impl PlayedHand {
                     } else {
                         Cents::ZERO
                     },
+                    side_bets: if i == 0 {
+                        record.side_bets.clone()
+                    } else {
+                        Vec::new()
+                    },
                     bankroll,
                     at_ms,
                     yours: true,
@@ -129,6 +137,16 @@ impl PlayedHand {
                 })
             })
             .collect()
+    }
+
+    /// What the side bets on this hand's row brought, all told.
+    pub fn side_net(&self) -> Cents {
+        self.side_bets.iter().map(|s| s.net).sum()
+    }
+
+    /// Everything the row moved: the hand, and on a seat's first hand the round's insurance and side bets.
+    pub fn total_net(&self) -> Cents {
+        self.net + self.insurance + self.side_net()
     }
 
     /// The decisions as text, `hit (book: stand), stand`.
@@ -176,7 +194,16 @@ pub struct Totals {
     pub insurance_won: u64,
     /// What the insurance brought, all told.
     pub insurance_net: Cents,
-    /// Everything won and lost: hands and insurance.
+    /// Side bets made, and of those won.
+    #[serde(default)]
+    pub side_bets: u64,
+    /// Side bets won.
+    #[serde(default)]
+    pub side_bets_won: u64,
+    /// What the side bets brought, all told.
+    #[serde(default)]
+    pub side_net: Cents,
+    /// Everything won and lost: hands, insurance and side bets.
     pub net: Cents,
     /// The best hand.
     pub biggest_win: Cents,
@@ -221,7 +248,12 @@ impl Totals {
             self.insurance_won += u64::from(hand.insurance.is_positive());
             self.insurance_net += hand.insurance;
         }
-        self.net += hand.net + hand.insurance;
+        for side in &hand.side_bets {
+            self.side_bets += 1;
+            self.side_bets_won += u64::from(side.net.is_positive());
+            self.side_net += side.net;
+        }
+        self.net += hand.total_net();
         self.biggest_win = self.biggest_win.max(hand.net);
         self.biggest_loss = self.biggest_loss.min(hand.net);
         self.streak = match (won, lost) {
@@ -379,6 +411,12 @@ pub struct CsvRow {
     pub net: String,
     /// Dollars the insurance brought.
     pub insurance: String,
+    /// The side bets: each one's name, stake and what it made.
+    #[serde(default)]
+    pub side_bets: String,
+    /// Dollars the side bets brought.
+    #[serde(default)]
+    pub side_net: String,
     /// The bankroll after the round, in dollars.
     pub bankroll: String,
     /// When, in milliseconds since 1970.
@@ -409,6 +447,13 @@ impl CsvRow {
             wager: hand.wager.decimal().to_string(),
             net: hand.net.decimal().to_string(),
             insurance: hand.insurance.decimal().to_string(),
+            side_bets: hand
+                .side_bets
+                .iter()
+                .map(SideBetRecord::words)
+                .collect::<Vec<_>>()
+                .join("; "),
+            side_net: hand.side_net().decimal().to_string(),
             bankroll: hand.bankroll.decimal().to_string(),
             at_ms: hand.at_ms,
         }
@@ -421,10 +466,22 @@ pub(crate) mod tests {
     use crate::engine::{Command, Rules, Table, TableState, Viewer, seed_from_number};
     use crate::host::record::Recorder;
 
+    /// The Strip's rules with 21+3 and Buster Blackjack offered, as [`played`] plays them.
+    pub(crate) fn side_bet_rules() -> Rules {
+        let mut rules = Rules::default();
+        rules
+            .side_bets
+            .offer(crate::engine::side::SideBet::TwentyOnePlusThree);
+        rules.side_bets.offer(crate::engine::side::SideBet::Buster);
+        rules
+    }
+
     /// `rounds` rounds of one seat at a table: basic strategy, except that it hits every hard 12 (off the chart
-    /// against a 4, 5 or 6) and always insures; the history and the bankroll after each round.
+    /// against a 4, 5 or 6) and always insures, with $5 on 21+3 every round and $2 on Buster every third; the
+    /// history and the bankroll after each round.
     pub(crate) fn played(rounds: usize, limit: usize) -> (History, Vec<Cents>) {
-        let rules = Rules::default();
+        use crate::engine::side::SideBet;
+        let rules = side_bet_rules();
         let mut table = Table::new(rules.clone(), seed_from_number(5), Cents::units(1_000_000))
             .expect("default rules are valid");
         table
@@ -437,13 +494,31 @@ pub(crate) mod tests {
         let mut recorder = Recorder::following(table.view(Viewer::Seat(3)));
         let mut history = History::new(limit);
         let mut bankrolls = Vec::new();
-        for _ in 0..rounds {
-            let mut events = table
-                .apply(Command::Bet {
-                    seat: 3,
-                    amount: Cents::units(25),
-                })
-                .expect("a bet");
+        for round in 0..rounds {
+            let mut events = Vec::new();
+            for (bet, units, every) in
+                [(SideBet::TwentyOnePlusThree, 5, 1), (SideBet::Buster, 2, 3)]
+            {
+                if round % every == 0 {
+                    events.extend(
+                        table
+                            .apply(Command::SideBet {
+                                seat: 3,
+                                bet,
+                                amount: Cents::units(units),
+                            })
+                            .expect("a side bet"),
+                    );
+                }
+            }
+            events.extend(
+                table
+                    .apply(Command::Bet {
+                        seat: 3,
+                        amount: Cents::units(25),
+                    })
+                    .expect("a bet"),
+            );
             events.extend(table.apply(Command::Deal).expect("a deal"));
             while let Some(seat) = table.seat_to_act() {
                 let hard_12 = table.seat_hands(seat).any(|h| {
@@ -488,9 +563,9 @@ pub(crate) mod tests {
         let mut rounds = history.hands.iter().peekable();
         let mut i = 0;
         while let Some(first) = rounds.next() {
-            bankroll += first.net + first.insurance;
+            bankroll += first.total_net();
             while let Some(next) = rounds.next_if(|h| h.round == first.round) {
-                bankroll += next.net + next.insurance;
+                bankroll += next.total_net();
             }
             assert_eq!(first.bankroll, bankroll, "round {}", first.round);
             assert_eq!(bankrolls[i], bankroll);
@@ -510,6 +585,18 @@ pub(crate) mod tests {
                 && totals.split_hands > 0
         );
         assert!(totals.insurance_taken > 0 && totals.insurance_taken >= totals.insurance_won);
+        // 21+3 every round and Buster every third: each settled, each in the net.
+        assert_eq!(totals.side_bets, 2_000 + 667);
+        assert!(totals.side_bets_won > 0 && totals.side_bets_won < totals.side_bets);
+        let side: Cents = history.hands.iter().map(PlayedHand::side_net).sum();
+        assert_eq!(totals.side_net, side);
+        assert!(
+            history.hands.iter().any(|h| h
+                .side_bets
+                .iter()
+                .any(|s| s.bet == crate::engine::side::SideBet::Buster && s.net.is_positive())),
+            "a Buster bet paid"
+        );
         // Hitting every hard 12 is off the chart against 4 to 6 (and insurance always is): both are counted.
         assert!(totals.off_book > totals.insurance_taken, "{totals:?}");
         assert!(totals.off_book < totals.decisions / 4, "{totals:?}");
@@ -558,7 +645,8 @@ pub(crate) mod tests {
         let (history, _) = played(300, NATIVE_LIMIT);
         let csv = history.to_csv().expect("CSV");
         assert!(csv.starts_with(
-            "round,table,rules,seat,hand,yours,cards,dealer,decisions,off_chart_cost,outcome,wager,net,insurance,bankroll,at_ms\n"
+            "round,table,rules,seat,hand,yours,cards,dealer,decisions,off_chart_cost,outcome,wager,net,insurance,\
+             side_bets,side_net,bankroll,at_ms\n"
         ));
         let rows: Vec<CsvRow> = csv::Reader::from_reader(csv.as_bytes())
             .deserialize()
@@ -569,6 +657,17 @@ pub(crate) mod tests {
         assert!(
             rows.iter().any(|r| r.decisions.contains("(book: ")),
             "deviations are marked"
+        );
+        assert!(
+            rows.iter().any(|r| r.side_bets.contains("21+3 $5: lost")),
+            "{:?}",
+            rows[0].side_bets
+        );
+        assert!(
+            rows.iter().any(|r| r
+                .side_bets
+                .contains("Buster Blackjack $2: the dealer bust with")),
+            "a Buster bet paid in the export"
         );
         let json: serde_json::Value =
             serde_json::from_str(&history.to_json().expect("JSON")).expect("the JSON reads back");

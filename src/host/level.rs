@@ -421,6 +421,56 @@ mod tests {
     }
 
     #[test]
+    fn a_tables_side_bets_and_their_pay_tables_are_written_in_its_file() {
+        let text = r#"(
+    name: "Side bets",
+    rules: Custom((
+        decks: 6,
+        side_bets: (
+            twenty_one_plus_three: Some((suited_trips: 100, straight_flush: 40, three_of_a_kind: 30, straight: 10, flush: 5)),
+            perfect_pairs: Some((perfect: 30, colored: 10, mixed: 5)),
+            buster: Some((three: 2, four: 2, five: 4, six: 12, seven: 50, eight_or_more: 250)),
+            max_bet: 2500,
+        ),
+    )),
+)"#;
+        let level = Level::parse(Path::new("side.ron"), text).expect("a valid level");
+        let rules = level.rules.rules();
+        use crate::engine::side::{PairPays, SideBet, ThreeCardPays};
+        assert_eq!(
+            rules.side_bets.offered(),
+            [
+                SideBet::TwentyOnePlusThree,
+                SideBet::PerfectPairs,
+                SideBet::Buster
+            ]
+        );
+        assert_eq!(
+            rules.side_bets.twenty_one_plus_three,
+            Some(ThreeCardPays::HUNDRED_TO_FIVE)
+        );
+        assert_eq!(rules.side_bets.perfect_pairs, Some(PairPays::THIRTY));
+        assert_eq!(rules.side_bets.max_bet, Cents::units(25));
+        // A pay table past the ceiling is refused with the field named; a misspelt hand with its line.
+        let lavish = text.replace("eight_or_more: 250", "eight_or_more: 9999");
+        let error = Level::parse(Path::new("side.ron"), &lavish)
+            .expect_err("too much")
+            .to_string();
+        assert!(
+            error.contains("side_bets") && error.contains("5000 to 1"),
+            "{error}"
+        );
+        let misspelt = text.replace("colored: 10", "coloured: 10");
+        let error = Level::parse(Path::new("side.ron"), &misspelt)
+            .expect_err("no such hand")
+            .to_string();
+        assert!(
+            error.contains("side.ron:7:") && error.contains("coloured"),
+            "{error}"
+        );
+    }
+
+    #[test]
     fn a_match_knows_who_went_broke_and_a_deck_choice_is_checked() {
         use crate::engine::{Command, Table, seed_from_number};
         let level = Level::built_in(Path::new("break-the-bank"))

@@ -4,6 +4,7 @@
 //! without seeing anything secret.
 
 use crate::engine::exact::Tray;
+use crate::engine::side::{SideBet, SideWin};
 use crate::engine::{
     Action, BasicStrategy, Card, Cents, Event, Outcome, SeatId, Spot, TableState, TableView, ev,
 };
@@ -46,6 +47,35 @@ pub struct HandRecord {
     pub net: Cents,
 }
 
+/// One side bet as it was settled.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SideBetRecord {
+    /// The bet.
+    pub bet: SideBet,
+    /// What was on it.
+    pub stake: Cents,
+    /// The hand it paid for (none when it lost).
+    pub win: Option<SideWin>,
+    /// What the player gained on it (negative when lost).
+    pub net: Cents,
+}
+
+impl SideBetRecord {
+    /// "21+3 $5: a flush, +$25", "Perfect Pairs $2: lost".
+    pub fn words(&self) -> String {
+        match self.win {
+            Some(win) => format!(
+                "{} {}: {}, {}",
+                self.bet,
+                self.stake,
+                win.name(),
+                self.net.signed()
+            ),
+            None => format!("{} {}: lost", self.bet, self.stake),
+        }
+    }
+}
+
 /// One seat's round.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SeatRecord {
@@ -55,12 +85,17 @@ pub struct SeatRecord {
     pub hands: Vec<HandRecord>,
     /// What the insurance (or even money's side) brought: negative when lost, zero when none was taken.
     pub insurance: Cents,
+    /// Its side bets, in the order they were settled.
+    #[serde(default)]
+    pub side_bets: Vec<SideBetRecord>,
 }
 
 impl SeatRecord {
-    /// What the seat gained in the round: its hands and its insurance.
+    /// What the seat gained in the round: its hands, its insurance and its side bets.
     pub fn net(&self) -> Cents {
-        self.hands.iter().map(|h| h.net).sum::<Cents>() + self.insurance
+        self.hands.iter().map(|h| h.net).sum::<Cents>()
+            + self.insurance
+            + self.side_bets.iter().map(|s| s.net).sum::<Cents>()
     }
 }
 
@@ -305,6 +340,18 @@ impl Recorder {
             }
             Event::Doubled { seat, hand, wager } => hand_mut(round, seat, hand).wager = wager,
             Event::InsuranceSettled { seat, net, .. } => seat_mut(round, seat).insurance += net,
+            Event::SideBetSettled {
+                seat,
+                bet,
+                stake,
+                win,
+                net,
+            } => seat_mut(round, seat).side_bets.push(SideBetRecord {
+                bet,
+                stake,
+                win,
+                net,
+            }),
             // Insurance is priced once its amount is known (a thirteenth of it from an infinite deck), when the chart
             // declined it.
             Event::InsuranceTaken { seat, .. } => {
@@ -348,6 +395,7 @@ fn seat_mut(round: &mut RoundRecord, seat: SeatId) -> &mut SeatRecord {
                 seat,
                 hands: Vec::new(),
                 insurance: Cents(0),
+                side_bets: Vec::new(),
             });
             round.seats.len() - 1
         }

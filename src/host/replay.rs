@@ -16,7 +16,7 @@ pub struct Replay {
     pub table: Table,
     /// The seat.
     pub seat: SeatId,
-    /// The commands that play the round again, in order: the bet, the deal, each decision.
+    /// The commands that play the round again, in order: the side bets, the bet, the deal, each decision.
     pub commands: Vec<Command>,
 }
 
@@ -38,8 +38,20 @@ pub fn replay(rules: &Rules, house: Cents, hands: &[PlayedHand]) -> Result<Repla
     let doubled = |hand: &PlayedHand| hand.decisions.iter().any(|d| d.action == Action::Double);
     let bet = Cents(first.wager.0 / if doubled(first) { 2 } else { 1 });
     let staked: Cents = hands.iter().map(|h| h.wager).sum();
-    let before = first.bankroll - hands.iter().map(|h| h.net).sum::<Cents>() - first.insurance;
-    let buy_in = before.max(staked + bet).max(rules.min_bet);
+    let before = first.bankroll - hands.iter().map(PlayedHand::total_net).sum::<Cents>();
+    // The side bets as they were made, where this table still offers them.
+    let side_bets: Vec<Command> = first
+        .side_bets
+        .iter()
+        .filter(|side| rules.side_bets.offers(side.bet))
+        .map(|side| Command::SideBet {
+            seat,
+            bet: side.bet,
+            amount: side.stake,
+        })
+        .collect();
+    let side_staked: Cents = first.side_bets.iter().map(|side| side.stake).sum();
+    let buy_in = before.max(staked + bet + side_staked).max(rules.min_bet);
     let insurance = match first.insurance {
         won if won.is_positive() => Cents(won.0 / 2),
         lost if lost < Cents::ZERO => Cents(-lost.0),
@@ -58,7 +70,8 @@ pub fn replay(rules: &Rules, house: Cents, hands: &[PlayedHand]) -> Result<Repla
     table
         .queue_exact_cards(&cards)
         .map_err(|e| format!("stacking the shoe: {e}"))?;
-    let mut commands = vec![Command::Bet { seat, amount: bet }, Command::Deal];
+    let mut commands = side_bets;
+    commands.extend([Command::Bet { seat, amount: bet }, Command::Deal]);
     for hand in hands {
         for decision in &hand.decisions {
             commands.push(decision.action.command(seat, insurance));
@@ -108,7 +121,11 @@ impl Replay {
                         .iter()
                         .map(|d| d.action)
                         .eq(kept.decisions.iter().map(|d| d.action))
-            });
+            })
+            && again
+                .side_bets
+                .iter()
+                .all(|side| hands[0].side_bets.contains(side));
         if same {
             Ok(())
         } else {
@@ -159,7 +176,7 @@ mod tests {
         // 2,000 rounds at the Strip with the hunch player's deviations: splits, doubles, insurance, surrenders.
         let (history, _) =
             crate::host::history::tests::played(2_000, crate::host::history::NATIVE_LIMIT);
-        let rules = crate::engine::Preset::LasVegasStrip.rules();
+        let rules = crate::host::history::tests::side_bet_rules();
         let rounds: Vec<_> = rounds(&history.hands).collect();
         assert_eq!(rounds.len(), 2_000);
         let mut kinds = (0, 0, 0);
@@ -173,7 +190,9 @@ mod tests {
                     .any(|h| h.decisions.iter().any(|d| d.action == Action::Double)),
             );
             kinds.2 += usize::from(round[0].insurance != Cents::ZERO);
-            assert_eq!(replay.commands[1], Command::Deal);
+            let side_bets = round[0].side_bets.len();
+            assert!(side_bets >= 1, "21+3 every round");
+            assert_eq!(replay.commands[side_bets + 1], Command::Deal);
             assert!(replay.table.seats()[usize::from(replay.seat)].occupied);
         }
         assert!(
@@ -186,7 +205,7 @@ mod tests {
     fn a_round_that_does_not_add_up_is_refused_in_words() {
         let (history, _) =
             crate::host::history::tests::played(20, crate::host::history::NATIVE_LIMIT);
-        let rules = crate::engine::Preset::LasVegasStrip.rules();
+        let rules = crate::host::history::tests::side_bet_rules();
         let mut round = rounds(&history.hands).next().expect("a round");
         round[0].net += Cents::units(1);
         let error = replay(&rules, Cents::units(10_000), &round).expect_err("a changed net");

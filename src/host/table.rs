@@ -424,11 +424,20 @@ impl Host {
             let Some(mind) = self.occupant(seat).and_then(|o| o.mind.as_ref()) else {
                 continue;
             };
-            let amount = mind.bet(&self.table.view(Viewer::Seat(seat)), seat);
+            let view = self.table.view(Viewer::Seat(seat));
+            let amount = mind.bet(&view, seat);
+            let sides = mind.side_bets(&view, seat, amount);
             if self.table.seats()[usize::from(seat)].bet != amount
                 && let Ok(bet) = self.apply(Command::Bet { seat, amount })
             {
                 news.extend(bet);
+            }
+            for (bet, amount) in sides {
+                if self.table.seats()[usize::from(seat)].side.get(bet) != amount
+                    && let Ok(placed) = self.apply(Command::SideBet { seat, bet, amount })
+                {
+                    news.extend(placed);
+                }
             }
         }
         news

@@ -366,7 +366,7 @@ mod tests {
         assert_eq!(totals.hands, yours.len() as u64);
         assert_eq!(
             totals.net,
-            yours.iter().map(|h| h.net + h.insurance).sum::<Cents>()
+            yours.iter().map(|h| h.total_net()).sum::<Cents>()
         );
         // Every seat's round replays on its own.
         let level = crate::host::level::Level::load_or_default(None).expect("the default level");
@@ -412,9 +412,9 @@ mod tests {
         let mut hands = history.hands.iter().peekable();
         while let Some(first) = hands.next() {
             assert_eq!(first.round, expected, "no round missing or twice");
-            bankroll += first.net + first.insurance;
+            bankroll += first.total_net();
             while let Some(next) = hands.next_if(|h| h.round == first.round) {
-                bankroll += next.net + next.insurance;
+                bankroll += next.total_net();
             }
             assert_eq!(first.bankroll, bankroll, "round {}", first.round);
             expected += 1;

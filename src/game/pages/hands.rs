@@ -87,8 +87,7 @@ pub(super) fn hands_page(ui: &mut egui::Ui, kept: &Kept) -> Option<Vec<PlayedHan
                                         .italics(),
                                 );
                             }
-                            let net: Cents =
-                                round.iter().map(|h| h.net).sum::<Cents>() + first.insurance;
+                            let net: Cents = round.iter().map(PlayedHand::total_net).sum();
                             ui.with_layout(
                                 egui::Layout::right_to_left(egui::Align::Center),
                                 |ui| {
