@@ -8,7 +8,7 @@ use super::event::Outcome;
 use super::money::Cents;
 use super::rng::{Seed, seed_from_number};
 use super::rules::{RuleError, Rules};
-use super::solo::Solo;
+use super::solo::{Bettor, Solo};
 use serde::Serialize;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
@@ -184,9 +184,18 @@ pub fn simulate_rounds(
     if fresh_shoe {
         table = table.with_fresh_shoe_each_round();
     }
-    if let Some(plan) = counter {
-        table = table.with_counter(Counter::new(plan.clone(), rules.decks));
-    }
+    Ok(match counter {
+        Some(plan) => play_rounds(
+            table.with_counter(Counter::new(plan.clone(), rules.decks)),
+            rounds,
+            progress,
+        ),
+        None => play_rounds(table, rounds, progress),
+    })
+}
+
+/// Plays `rounds` rounds at `table` and counts what happened.
+fn play_rounds<B: Bettor>(mut table: Solo<B>, rounds: u64, progress: &AtomicU64) -> Tally {
     let mut tally = Tally::default();
     // Counted by outcome, indexed by the enum's discriminant: cheaper than a branch per hand.
     let mut outcomes = [0u64; Outcome::ALL.len()];
@@ -217,7 +226,7 @@ pub fn simulate_rounds(
     tally.blackjacks = count(Outcome::Blackjack);
     tally.busts = count(Outcome::Bust);
     tally.surrenders = count(Outcome::Surrender);
-    Ok(tally)
+    tally
 }
 
 /// Tells the reporting thread a worker has stopped, however it stops (a panic included), when dropped.

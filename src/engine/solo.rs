@@ -20,9 +20,88 @@ use super::shoe::Shoe;
 use super::strategy::BasicStrategy;
 use arrayvec::ArrayVec;
 
-/// A one-seat table played by basic strategy.
+/// Who sits in the seat beside the chart: a flat bettor ([`Flat`]) or a card counter ([`Counter`]). The round is
+/// compiled once for each, so the flat bettor's rounds carry nothing of the counter's.
+pub trait Bettor {
+    /// Counts cards: sees each one and bets, insures and plays by the count.
+    const COUNTS: bool;
+    /// The shoe was shuffled.
+    fn shuffled(&mut self) {}
+    /// A card came out face up (or was turned).
+    fn see(&mut self, _card: Card) {}
+    /// Units of the table minimum to bet with `tray` cards in the discard tray.
+    fn units(&self, _tray: u32) -> u32 {
+        1
+    }
+    /// Takes insurance with `tray` cards in the discard tray.
+    fn insures(&self, _tray: u32) -> bool {
+        false
+    }
+    /// The play for `cards` against `upcard`: `basic` (the chart's), or the index play that overrides it.
+    fn play(
+        &self,
+        basic: Action,
+        _cards: &Cards,
+        _upcard: Card,
+        _tray: u32,
+        _allowed: impl Fn(Action) -> bool,
+        _without_surrender: impl FnOnce() -> Action,
+    ) -> Action {
+        basic
+    }
+}
+
+/// The flat bettor: the table minimum every round, the chart's every play.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Flat;
+
+impl Bettor for Flat {
+    const COUNTS: bool = false;
+}
+
+impl Bettor for Counter {
+    const COUNTS: bool = true;
+
+    fn shuffled(&mut self) {
+        self.shuffle();
+    }
+
+    #[inline]
+    fn see(&mut self, card: Card) {
+        Counter::see(self, card);
+    }
+
+    fn units(&self, tray: u32) -> u32 {
+        Counter::units(self, self.true_count(tray))
+    }
+
+    fn insures(&self, tray: u32) -> bool {
+        self.plan().deviations.insures(self.true_count(tray))
+    }
+
+    fn play(
+        &self,
+        basic: Action,
+        cards: &Cards,
+        upcard: Card,
+        tray: u32,
+        allowed: impl Fn(Action) -> bool,
+        without_surrender: impl FnOnce() -> Action,
+    ) -> Action {
+        self.plan().deviations.play(
+            basic,
+            cards,
+            upcard,
+            || self.true_count(tray),
+            allowed,
+            without_surrender,
+        )
+    }
+}
+
+/// A one-seat table played by basic strategy, by a flat bettor (`Solo`) or a counter (`Solo<Counter>`).
 #[derive(Clone, Debug)]
-pub struct Solo {
+pub struct Solo<B: Bettor = Flat> {
     rules: Rules,
     strategy: BasicStrategy,
     rng: TableRng,
@@ -36,8 +115,8 @@ pub struct Solo {
     net: Cents,
     /// Every round from a freshly shuffled shoe (no cut card: what an exact analysis of the full shoe values).
     fresh_shoe: bool,
-    /// A card counter in the seat instead of a flat bettor: bets by the ramp, plays its index plays, insures.
-    counter: Option<Box<Counter>>,
+    /// Who bets and plays beside the chart.
+    bettor: B,
 }
 
 impl Solo {
@@ -55,17 +134,30 @@ impl Solo {
             dealer: Cards::default(),
             net: Cents::ZERO,
             fresh_shoe: false,
-            counter: None,
+            bettor: Flat,
         })
     }
 
     /// The seat is a card counter: it counts every card it sees, bets the table minimum times the ramp's units
     /// for the true count, and makes its index plays over the chart.
-    pub fn with_counter(mut self, counter: Counter) -> Solo {
-        self.counter = Some(Box::new(counter));
-        self
+    pub fn with_counter(self, counter: Counter) -> Solo<Counter> {
+        Solo {
+            rules: self.rules,
+            strategy: self.strategy,
+            rng: self.rng,
+            shoe: self.shoe,
+            hands: self.hands,
+            dealer: self.dealer,
+            bet: self.bet,
+            round_bet: self.round_bet,
+            net: self.net,
+            fresh_shoe: self.fresh_shoe,
+            bettor: counter,
+        }
     }
+}
 
+impl<B: Bettor> Solo<B> {
     /// The last round's initial bet.
     pub fn initial_bet(&self) -> Cents {
         self.round_bet
@@ -73,7 +165,7 @@ impl Solo {
 
     /// Deals every round from a freshly shuffled shoe (as a continuous shuffler nearly does), so that no cut card
     /// shifts the odds: the round's value is then the full shoe's, which the exact engine works out.
-    pub fn with_fresh_shoe_each_round(mut self) -> Solo {
+    pub fn with_fresh_shoe_each_round(mut self) -> Solo<B> {
         self.fresh_shoe = true;
         self
     }
@@ -99,9 +191,7 @@ impl Solo {
         self.net = Cents::ZERO;
         if self.fresh_shoe || self.shoe.needs_shuffle() {
             self.shoe.shuffle();
-            if let Some(counter) = self.counter.as_mut() {
-                counter.shuffle();
-            }
+            self.bettor.shuffled();
             if self.rules.burn_card
                 && let Some(card) = self.draw()
             {
@@ -109,19 +199,18 @@ impl Solo {
             }
         }
         self.round_bet = self.bet;
-        if let Some(counter) = &self.counter {
-            let units = counter.units(counter.true_count(self.shoe.discarded() as u32));
+        if B::COUNTS {
+            let units = self.bettor.units(self.shoe.discarded() as u32);
             self.round_bet = Cents(self.bet.0.saturating_mul(i64::from(units)));
             self.hands[0].wager = self.round_bet;
         }
         self.deal_round();
-        if let Some(counter) = self.counter.as_mut() {
-            // The hole card is seen when the dealer turns it over (or gathers it up).
-            if !self.rules.no_hole_card()
-                && let Some(&hole) = self.dealer.as_slice().get(1)
-            {
-                counter.see(hole);
-            }
+        // The hole card is seen when the dealer turns it over (or gathers it up).
+        if B::COUNTS
+            && !self.rules.no_hole_card()
+            && let Some(&hole) = self.dealer.as_slice().get(1)
+        {
+            self.bettor.see(hole);
         }
         self.net
     }
@@ -165,14 +254,7 @@ impl Solo {
 
     /// A counter's insurance at its index: half the bet, paid 2 to 1 on a dealer blackjack.
     fn insure(&mut self) {
-        let Some(counter) = &self.counter else {
-            return;
-        };
-        if counter
-            .plan()
-            .deviations
-            .insures(counter.true_count(self.shoe.discarded() as u32))
-        {
+        if B::COUNTS && self.bettor.insures(self.shoe.discarded() as u32) {
             let insurance = Cents(self.round_bet.0 / 2);
             self.net += if self.dealer.is_two_card_21() {
                 Cents(insurance.0 * 2)
@@ -199,13 +281,12 @@ impl Solo {
             let hand = &self.hands[index];
             let allowed = |action| self.allows(hand, action);
             let mut action = self.strategy.play(&hand.cards, upcard, allowed);
-            if let Some(counter) = &self.counter {
-                let tray = self.shoe.discarded() as u32;
-                action = counter.plan().deviations.play(
+            if B::COUNTS {
+                action = self.bettor.play(
                     action,
                     &hand.cards,
                     upcard,
-                    || counter.true_count(tray),
+                    self.shoe.discarded() as u32,
                     allowed,
                     || {
                         self.strategy.play(&hand.cards, upcard, |a| {
@@ -422,8 +503,8 @@ impl Solo {
 
     #[inline(always)]
     fn seen(&mut self, card: Card) {
-        if let Some(counter) = self.counter.as_mut() {
-            counter.see(card);
+        if B::COUNTS {
+            self.bettor.see(card);
         }
     }
 }
