@@ -42,10 +42,31 @@ pass();
 const times = pass().sort((x, y) => x.ms - y.ms);
 const all = times.reduce((sum, t) => sum + t.ms, 0);
 const worst = times[times.length - 1];
+// Each side bet priced on the full shoe: the first call (Buster lists the dealer's busts then) and the median of
+// nine after it; and the whole round's value (the next round's, on a full shoe, played as well as can be).
+const timed = (f) => {
+    const start = performance.now();
+    const value = f();
+    return { ms: performance.now() - start, value };
+};
+const side = {};
+for (const [bet, name] of ['21+3', 'Perfect Pairs', 'Lucky Ladies', 'Buster Blackjack'].entries()) {
+    const first = timed(() => instance.exports.side(bet, Number(decks), Number(h17)));
+    if (Number.isNaN(first.value)) {
+        throw new Error(`no price for ${name}`);
+    }
+    const again = Array.from({ length: 9 }, () => timed(() => instance.exports.side(bet, Number(decks), Number(h17))).ms)
+        .sort((x, y) => x - y);
+    side[name] = { first_ms: +first.ms.toFixed(3), median_ms: +again[4].toFixed(3), value: first.value };
+}
+const round = timed(() => instance.exports.edge(Number(decks), Number(h17), 0));
 console.log(JSON.stringify({
     questions: times.length,
     worst_ms: +worst.ms.toFixed(3),
     worst_hand: worst.hand,
     median_ms: +times[times.length >> 1].ms.toFixed(3),
     total_ms: +all.toFixed(1),
+    side,
+    round_ms: +round.ms.toFixed(1),
+    round_value: round.value,
 }));

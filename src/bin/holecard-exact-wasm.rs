@@ -1,7 +1,7 @@
 //! The exact engine's live question as a bare WebAssembly module, to time it in a browser's JavaScript engine
 //! (scripts/bench-exact runs it in Node, whose V8 is Chromium's): `live` answers one question on a full shoe, every
 //! legal play of one two-card hand against one up card, splits included, and returns the best play's value (so that
-//! nothing is left out as unused).
+//! nothing is left out as unused); `side` prices a side bet, `edge` the whole round.
 //!
 //! Built with `cargo build --profile web --target wasm32-unknown-unknown --no-default-features --features exact-wasm
 //! --bin holecard-exact-wasm` (the browser game's profile), or `--profile release` for comparison. Natively it does
@@ -50,6 +50,25 @@ pub extern "C" fn live(decks: u32, h17: u32, up: u32, first: u32, second: u32) -
 }
 
 fn main() {}
+
+/// Side bet `bet` (0 21+3, 1 Perfect Pairs, 2 Lucky Ladies, 3 Buster Blackjack, each with its usual pay table) on a
+/// full shoe of `decks` decks, the dealer standing on soft 17 (`h17` = 0) or hitting it (1): its value per unit bet,
+/// or NaN for a bet that is none.
+#[unsafe(no_mangle)]
+pub extern "C" fn side(bet: u32, decks: u32, h17: u32) -> f64 {
+    use holecard::engine::exact::side::{Suited, price};
+    use holecard::engine::side::SideBet;
+    let Some(&bet) = SideBet::ALL.get(bet as usize) else {
+        return f64::NAN;
+    };
+    let mut rules = Preset::LasVegasStrip.rules();
+    rules.decks = decks.clamp(1, 8) as u8;
+    if h17 == 1 {
+        rules.soft_17 = holecard::engine::rules::Soft17::Hit;
+    }
+    rules.side_bets.offer(bet);
+    price(bet, &rules, &Suited::full(rules.decks)).map_or(f64::NAN, |priced| priced.value())
+}
 
 /// The whole table's value on a full shoe of `decks` decks, the Strip's rules but the dealer's soft 17 (`h17`), every
 /// hand played by the basic-strategy chart (`chart` = 1) or as well as can be (0): what a table's house edge costs.
