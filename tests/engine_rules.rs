@@ -1096,6 +1096,36 @@ fn a_damaged_save_is_refused_with_the_reason() {
 }
 
 #[test]
+fn a_save_with_side_bets_that_do_not_fit_the_table_is_refused() {
+    let mut t = table(side_bet_rules(plain()), &[0]);
+    // Buster waits for the dealer: in play while the player decides.
+    deal_with_side_bets(&mut t, &[(SideBet::Buster, 3)], "10c 2h 6d 3s");
+    assert_eq!(t.phase(), Phase::PlayerTurn { hand: 0 });
+    let good = serde_json::to_value(&t).expect("serialize");
+    let load = |value: &serde_json::Value| {
+        serde_json::from_value::<holecard::engine::Table>(value.clone())
+            .expect_err("refused")
+            .to_string()
+    };
+    assert_eq!(
+        serde_json::from_value::<holecard::engine::Table>(good.clone()).expect("a good save"),
+        t
+    );
+    let mut not_offered = good.clone();
+    not_offered["rules"]["side_bets"]["buster"] = serde_json::Value::Null;
+    let err = load(&not_offered);
+    assert!(err.contains("does not offer"), "{err}");
+    let mut between_rounds = good.clone();
+    between_rounds["phase"] = serde_json::json!("Betting");
+    let err = load(&between_rounds);
+    assert!(err.contains("in play outside a round"), "{err}");
+    let mut empty_seat = good;
+    empty_seat["seats"][5]["side"] = serde_json::json!([500, 0, 0, 0]);
+    let err = load(&empty_seat);
+    assert!(err.contains("empty seat 5"), "{err}");
+}
+
+#[test]
 fn a_seat_short_of_half_its_bet_may_insure_for_what_it_has() {
     let mut t = table(plain(), &[]);
     ok(

@@ -124,6 +124,27 @@ impl Table {
         if !phase_ok {
             return Err(format!("the table cannot be in {} as saved", self.phase));
         }
+        for (seat, s) in self.seats.iter().enumerate() {
+            let staked = s.side.staked().chain(s.side_in_play.staked());
+            for (bet, _) in staked {
+                if !self.rules.side_bets.offers(bet) {
+                    return Err(format!(
+                        "seat {seat} has chips on {bet}, which this table does not offer"
+                    ));
+                }
+            }
+            let side_chips = !(s.side.is_empty() && s.side_in_play.is_empty());
+            if side_chips && !s.occupied {
+                return Err(format!("the empty seat {seat} has chips on a side bet"));
+            }
+            let in_round =
+                self.phase != Phase::Betting && self.seat_hands(seat as SeatId).count() > 0;
+            if !s.side_in_play.is_empty() && !in_round {
+                return Err(format!(
+                    "seat {seat} has a side bet in play outside a round it plays"
+                ));
+            }
+        }
         Ok(())
     }
 
