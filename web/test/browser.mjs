@@ -297,7 +297,7 @@ try {
       const table = new Table(page, 'phone practice');
       await page.goto(`${base}/?seed=7&start=practice&layout`);
       await table.mark('holecard-ready');
-      await table.tap('2 Flash cards', true);
+      await table.tapUntil('2 Flash cards', true, /^Step 2 of \d+:/);
       const answers = () => table.logs.filter((l) => l.file.startsWith('src/game/pages/practice.rs'));
       for (let n = 1; n <= 5; n++) {
         await table.until(`flash card ${n} answered by touch`, async () => {

@@ -214,7 +214,7 @@ try {
     const heard = (start) => () => table.logs.find((l) => l.text.startsWith(start));
     // A first visit opens on the path's first step, the chart.
     await table.widget('Open the chart');
-    await table.tap('3 Card values', true);
+    await table.tapUntil('3 Card values', true, /^Step 3 of \d+:/);
     // The drills lie under the path and the step's heading: scrolled to, as a thumb does.
     await table.reach('0', true);
     const valued = heard('card value: said');
@@ -224,7 +224,7 @@ try {
     }
     report.phoneTrainer = [valued().text];
     await table.scrollTo('5 A deck', true, true);
-    await table.tap('5 A deck', true);
+    await table.tapUntil('5 A deck', true, /^Step 5 of \d+:/);
     await table.reach('a deck', true);
     // The card on show (53 once the deck is through and the count is asked); a card a tap, a lost tap tapped again.
     const onShow = () => {
@@ -273,7 +273,7 @@ try {
     await table.shot('layout-phone-trainer-deck-counted');
     // The true-count drill's field the same way, answered with its Check button this time.
     await table.scrollTo('7 True count', true, true);
-    await table.tap('7 True count', true);
+    await table.tapUntil('7 True count', true, /^Step 7 of \d+:/);
     await table.scrollTo(/^The true count\b/, true);
     const trueFocus = await table.tapField(/^The true count\b/, { role: 'TextInput', timeout: 30_000 });
     if (trueFocus[2] !== 'decimal') throw new Error(`the true count's input asks for ${trueFocus[2] || 'letters'}`);
@@ -286,7 +286,7 @@ try {
     report.phoneTrainer.push(told().text);
     // The discard tray judged from its picture, to the quarter deck.
     await table.scrollTo('6 Tray', true, true);
-    await table.tap('6 Tray', true);
+    await table.tapUntil('6 Tray', true, /^Step 6 of \d+:/);
     await table.reach('To the quarter deck', true);
     await table.scrollTo(/^Decks left in the shoe, to the quarter deck/, true);
     await table.tapField(/^Decks left in the shoe, to the quarter deck/, { role: 'TextInput', timeout: 30_000 });
@@ -300,7 +300,7 @@ try {
     await table.shot('layout-phone-practice-tray-answered');
     // An index play, once the table's are worked out: either play tapped.
     await table.scrollTo('8 Index plays', true, true);
-    await table.tap('8 Index plays', true);
+    await table.tapUntil('8 Index plays', true, /^Step 8 of \d+:/);
     await table.until('the index plays worked out',
       () => !table.layout?.widgets.some((w) => /^Working out/.test(w.label)), 180_000);
     await table.reach(/^(Stand|Hit|Double|Split|Surrender|Insure|No insurance)$/, true);

@@ -171,6 +171,21 @@ export class Table {
     throw new Error(`${this.name}: ${label} was still on the screen after ${tries} taps`);
   }
 
+  // Taps `label` until words matching `shown` are on the screen (a tap lost in a stalled frame is tapped again),
+  // `tries` times at most: for a tap that opens something, like a trainer step.
+  async tapUntil(label, touch, shown, tries = 3) {
+    const on = () => this.layout?.widgets.some((w) => shown.test(w.label));
+    for (let i = 0; i < tries; i++) {
+      if (i === 0 || !on()) await this.tap(label, touch);
+      const start = Date.now();
+      while (Date.now() - start < 8000) {
+        if (on()) return;
+        await sleep(200);
+      }
+    }
+    throw new Error(`${this.name}: ${shown} did not come after ${tries} taps on ${label}`);
+  }
+
   // Taps the text field labelled `label` (`options` as for `widget`) and waits up to `within` ms (0: reads once,
   // after the tap's pause) for an input of the page to have the keyboard's focus, as a phone's keyboard needs; gives
   // that focus ([id, tag, inputmode]), or fails saying what had it instead.
