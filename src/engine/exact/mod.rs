@@ -34,6 +34,7 @@ pub use play::{
     reached, table, table_on, table_with,
 };
 
+use super::card::Rank;
 use super::rules::{DoubleOn, EnhcLoss, HoleCard, Rules, Soft17, Surrender};
 use thiserror::Error;
 
@@ -256,20 +257,33 @@ pub fn points_of(text: &str) -> Result<Vec<u8>, ExactError> {
     let mut points = Vec::new();
     let mut chars = text.chars().peekable();
     while let Some(c) = chars.next() {
-        let card = match c.to_ascii_uppercase() {
-            ',' | ' ' | '-' | '+' | '/' => continue,
-            'A' => 1,
-            'T' | 'J' | 'Q' | 'K' => 10,
-            '1' if chars.peek() == Some(&'0') => {
-                chars.next();
-                10
-            }
-            d @ '2'..='9' => d as u8 - b'0',
-            _ => return Err(ExactError::NotACard(c.to_string())),
-        };
-        points.push(card);
+        if matches!(c, ',' | ' ' | '-' | '+' | '/') {
+            continue;
+        }
+        points.push(rank_of(c, &mut chars)?.points());
     }
     Ok(points)
+}
+
+/// The rank a card's text starts with at `c` (A, 2–9, T or 10, J, Q, K, either case), the `0` of a 10 taken from
+/// `rest`.
+pub(super) fn rank_of(
+    c: char,
+    rest: &mut std::iter::Peekable<std::str::Chars<'_>>,
+) -> Result<Rank, ExactError> {
+    Ok(match c.to_ascii_uppercase() {
+        'A' => Rank::Ace,
+        'T' => Rank::Ten,
+        'J' => Rank::Jack,
+        'Q' => Rank::Queen,
+        'K' => Rank::King,
+        '1' if rest.peek() == Some(&'0') => {
+            rest.next();
+            Rank::Ten
+        }
+        d @ '2'..='9' => Rank::ALL[usize::from(d as u8 - b'1')],
+        _ => return Err(ExactError::NotACard(c.to_string())),
+    })
 }
 
 /// What is left of `shoe` after `seen` (by points).

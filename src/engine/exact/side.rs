@@ -5,7 +5,7 @@
 //! their shoe is counted by rank and suit ([`Suited`]); Buster reads only points and the dealer's rule.
 
 use super::dealer::{BUST_CARDS, busts_by_cards};
-use super::{ExactError, RANKS, Ranks};
+use super::{ExactError, RANKS, Ranks, rank_of};
 use crate::engine::card::{Card, MAX_DECKS, Rank, Suit};
 use crate::engine::rules::{Rules, Soft17};
 use crate::engine::side::{self, SideBet, SideBets, SideWin};
@@ -66,20 +66,10 @@ pub fn cards_of(text: &str) -> Result<Vec<Card>, ExactError> {
     let mut cards = Vec::new();
     let mut chars = text.chars().peekable();
     while let Some(c) = chars.next() {
-        let rank = match c.to_ascii_uppercase() {
-            ',' | ' ' => continue,
-            'A' => Rank::Ace,
-            'T' => Rank::Ten,
-            'J' => Rank::Jack,
-            'Q' => Rank::Queen,
-            'K' => Rank::King,
-            '1' if chars.peek() == Some(&'0') => {
-                chars.next();
-                Rank::Ten
-            }
-            d @ '2'..='9' => Rank::ALL[usize::from(d as u8 - b'1')],
-            _ => return Err(ExactError::NotACard(c.to_string())),
-        };
+        if matches!(c, ',' | ' ') {
+            continue;
+        }
+        let rank = rank_of(c, &mut chars)?;
         let suit = match chars.next() {
             Some('c' | 'C' | '♣') => Suit::Clubs,
             Some('d' | 'D' | '♦') => Suit::Diamonds,
@@ -98,9 +88,9 @@ pub fn cards_of(text: &str) -> Result<Vec<Card>, ExactError> {
     Ok(cards)
 }
 
-/// The slot of `card` in a [`Suited`] count.
+/// The slot of `card` in a [`Suited`] count: its place in one deck.
 fn slot(card: Card) -> usize {
-    card.suit() as usize * 13 + card.rank() as usize - 1
+    card.index() % 52
 }
 
 /// The card in `slot` of a [`Suited`] count.

@@ -336,17 +336,15 @@ impl Table {
         let Some(up) = self.upcard() else {
             return;
         };
-        let first_two = |table: &Table, seat: usize| -> Option<[Card; 2]> {
-            let hand = &table.hands[table.first_hand(seat as SeatId)];
-            match *hand.cards.as_slice() {
+        // Each seat's first two cards, where it has a side bet.
+        let firsts: [Option<[Card; 2]>; MAX_SEATS] = std::array::from_fn(|seat| {
+            if self.seats[seat].side_in_play.is_empty() {
+                return None;
+            }
+            match *self.hands[self.first_hand(seat as SeatId)].cards.as_slice() {
                 [a, b] => Some([a, b]),
                 _ => None,
             }
-        };
-        let firsts: [Option<[Card; 2]>; MAX_SEATS] = std::array::from_fn(|seat| {
-            (!self.seats[seat].side_in_play.is_empty())
-                .then(|| first_two(self, seat))
-                .flatten()
         });
         self.settle_side_bets(
             SideBet::TwentyOnePlusThree,

@@ -72,15 +72,12 @@ impl Table {
                 seen.len()
             ));
         }
-        let amounts = self
-            .seats
-            .iter()
-            .flat_map(|s| [s.bankroll, s.bet, s.insurance])
-            .chain(
-                self.seats
-                    .iter()
-                    .flat_map(|s| s.side.0.into_iter().chain(s.side_in_play.0)),
-            );
+        let amounts = self.seats.iter().flat_map(|s| {
+            [s.bankroll, s.bet, s.insurance]
+                .into_iter()
+                .chain(s.side.0)
+                .chain(s.side_in_play.0)
+        });
         let amounts = amounts
             .chain(self.hands.iter().map(|h| h.wager))
             .chain([self.house]);
