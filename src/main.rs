@@ -53,6 +53,9 @@ struct Cli {
     /// picture can show one.
     #[arg(long, value_name = "DOLLARS", requires = "screenshot", value_parser = clap::value_parser!(u32).range(1..=100_000))]
     bet: Option<u32>,
+    /// With --bet: also put this many dollars on each side bet the table offers, each round.
+    #[arg(long, value_name = "DOLLARS", requires = "bet", value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    side_bet: Option<u32>,
     /// Window size, WIDTHxHEIGHT in logical pixels.
     #[arg(long, value_name = "WxH", default_value = "1280x720", value_parser = parse_size)]
     size: (u32, u32),
@@ -221,6 +224,9 @@ fn main() -> ExitCode {
         hand: cli.hand,
         bet: cli
             .bet
+            .map(|dollars| holecard::engine::Cents::units(i64::from(dollars))),
+        side_bet: cli
+            .side_bet
             .map(|dollars| holecard::engine::Cents::units(i64::from(dollars))),
     });
     let game = match AppPlugin::new(level, seed, cli.autoplay, display) {

@@ -2020,3 +2020,112 @@ fn an_autoplayed_window_keeps_its_hands_in_the_history_and_no_sitting() {
     );
     let _ = std::fs::remove_dir_all(&data);
 }
+
+/// A table offering Perfect Pairs and 21+3: the player puts $5 on Perfect Pairs from its spot, $25 on the bet, and
+/// deals. The side bet goes down with the bet, is paid as soon as the two tens show (before the player's decision),
+/// and the felt's spot, bankroll and tray follow the engine chip for chip; Rebet puts both back. With the advisor on,
+/// each side bet's value is worked out while betting on the cards the seat has not seen: a full shoe's first, then the
+/// shoe less the round's cards.
+#[test]
+fn a_side_bet_is_placed_from_its_spot_paid_on_the_felt_and_valued_on_the_seats_shoe() {
+    use holecard::engine::exact::side::{Suited, price};
+    use holecard::engine::side::{PairPays, SideBet, ThreeCardPays};
+    use holecard::game::model::sides::SideValues;
+    let mut level = one_seat_level();
+    level.player_seat = Some(3);
+    let RuleSource::Custom(rules) = &mut level.rules else {
+        panic!("a custom table");
+    };
+    rules.side_bets.perfect_pairs = Some(PairPays::TWENTY_FIVE);
+    rules.side_bets.twenty_one_plus_three = Some(ThreeCardPays::FLAT_NINE);
+    let rules = rules.clone();
+    // Mae 9 and 7, you two tens, the dealer 6 and 7 under, then tens.
+    let mut app = stacked(
+        level,
+        false,
+        &[Nine, Ten, Six, Seven, Ten, Seven, Ten, Ten, Ten],
+    );
+    app.world_mut().resource_mut::<PlayOptions>().advisor = true;
+    settle(&mut app);
+    let values = |app: &App, bet| app.world().resource::<SideValues>().of(bet);
+    let full = Suited::full(rules.decks);
+    for bet in [SideBet::PerfectPairs, SideBet::TwentyOnePlusThree] {
+        let exact = price(bet, &rules, &full).expect("offered").value();
+        assert_eq!(values(&app, bet), Some(exact), "{bet} on a full shoe");
+    }
+    assert_eq!(values(&app, SideBet::Buster), None, "not offered");
+    // A spot the table does not offer is refused in words.
+    intend(&mut app, Intent::Spot(Some(SideBet::Buster)));
+    assert_eq!(
+        refusal(&app).as_deref(),
+        Some("This table has no Buster Blackjack bet.")
+    );
+    intend(&mut app, Intent::Spot(Some(SideBet::PerfectPairs)));
+    intend(&mut app, Intent::Chip(Cents::units(5)));
+    // Over the side bet's most ($100) is refused, and the spot keeps its $5.
+    intend(&mut app, Intent::Chip(Cents::units(100)));
+    assert_eq!(
+        refusal(&app).as_deref(),
+        Some("The most on Perfect Pairs is $100.")
+    );
+    intend(&mut app, Intent::Spot(None));
+    intend(&mut app, Intent::Chip(Cents::units(25)));
+    let slip = app.world().resource::<BetSlip>();
+    assert_eq!(slip.total(), Cents::units(25));
+    assert_eq!(
+        slip.side_stakes().get(SideBet::PerfectPairs),
+        Cents::units(5)
+    );
+    let house = app.world().resource::<HostedTable>().house();
+    intend(&mut app, Intent::Deal);
+    let shown = run_until(&mut app, |_, shown| {
+        shown.iter().any(|e| matches!(e, Event::Turn { .. }))
+    });
+    let paid = shown.iter().find_map(|e| match *e {
+        Event::SideBetSettled {
+            seat: 3,
+            bet: SideBet::PerfectPairs,
+            stake,
+            win,
+            net,
+        } => Some((stake, win, net)),
+        _ => None,
+    });
+    let (stake, win, net) = paid.expect("Perfect Pairs settled before the turn");
+    let win = win.expect("two tens are a pair");
+    let pays = rules.side_bets.pays(win).expect("a paying hand");
+    assert_eq!(stake, Cents::units(5));
+    assert_eq!(net, Cents::units(5 * i64::from(pays)), "{win:?}");
+    settle(&mut app);
+    intend(&mut app, Intent::Play(holecard::engine::Action::Stand));
+    run_until(&mut app, |app, shown| {
+        headless::between_rounds(app) && shown.iter().any(|e| matches!(e, Event::RoundEnded { .. }))
+    });
+    settle(&mut app);
+    assert!(
+        headless::chips_shown(&mut app),
+        "the felt's piles follow the engine"
+    );
+    // You won the hand ($25) and the pair; the house paid both (and Mae's hand).
+    let engine = app.world().resource::<HostedTable>();
+    let you = engine.seats()[3].bankroll;
+    assert_eq!(you, Cents::units(1_000 + 25) + net);
+    assert!(engine.house() < house);
+    // The values now count the round's cards out of the shoe.
+    let seen = app.world().resource::<Seen>().tray().cards().to_vec();
+    // Six dealt, and the ten the dealer's 13 drew.
+    assert_eq!(seen.len(), 7, "{seen:?}");
+    let left = Suited::unseen(rules.decks, &seen).expect("cards of the shoe");
+    let exact = price(SideBet::PerfectPairs, &rules, &left)
+        .expect("offered")
+        .value();
+    assert_eq!(values(&app, SideBet::PerfectPairs), Some(exact));
+    // Rebet puts the bet and the side bet back.
+    intend(&mut app, Intent::Rebet);
+    let slip = app.world().resource::<BetSlip>();
+    assert_eq!(slip.total(), Cents::units(25));
+    assert_eq!(
+        slip.side_stakes().get(SideBet::PerfectPairs),
+        Cents::units(5)
+    );
+}

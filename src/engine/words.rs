@@ -8,6 +8,15 @@ pub fn counted(n: impl Into<u64>, one: &str, many: &str) -> String {
     }
 }
 
+/// Names in a sentence: "21+3", "21+3 and Buster", "21+3, Perfect Pairs and Buster".
+pub fn listed(names: &[&str]) -> String {
+    match names {
+        [] => String::new(),
+        [one] => one.to_string(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
 /// A count with its sign, to `places` decimals: "+3", "−2", "+1.5" (the minus is [`crate::engine::money::MINUS`]);
 /// nothing is signed that shows as zero ("0", "0.0", and "0.0" for -0.04 too).
 pub fn signed(value: f64, places: usize) -> String {
@@ -24,6 +33,17 @@ pub fn signed(value: f64, places: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn names_are_listed_with_commas_and_a_last_and() {
+        assert_eq!(listed(&[]), "");
+        assert_eq!(listed(&["21+3"]), "21+3");
+        assert_eq!(listed(&["21+3", "Buster"]), "21+3 and Buster");
+        assert_eq!(
+            listed(&["21+3", "Perfect Pairs", "Buster"]),
+            "21+3, Perfect Pairs and Buster"
+        );
+    }
 
     #[test]
     fn a_count_says_its_noun_in_the_singular_only_for_one() {

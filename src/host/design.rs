@@ -13,6 +13,17 @@ pub const CHIP_CELL: (u32, u32) = (64, 56);
 /// Columns of a deck atlas: one per rank.
 pub const DECK_COLUMNS: u32 = 13;
 
+/// The colour of a side bet's spot, on the felt and on its button in the betting bar, so one is found by the other.
+pub const fn side_colour(bet: crate::engine::side::SideBet) -> [u8; 3] {
+    use crate::engine::side::SideBet;
+    match bet {
+        SideBet::TwentyOnePlusThree => [0x4f, 0x9d, 0xff],
+        SideBet::PerfectPairs => [0xff, 0x6b, 0x8a],
+        SideBet::LuckyLadies => [0xff, 0xd2, 0x4a],
+        SideBet::Buster => [0xff, 0x8c, 0x2e],
+    }
+}
+
 /// The casino's chip values, smallest first: the chip atlas's order, left to right.
 pub const CHIP_VALUES: [Cents; 8] = [
     Cents::units(1),

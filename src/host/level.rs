@@ -421,6 +421,30 @@ mod tests {
     }
 
     #[test]
+    fn atlantic_city_is_its_preset_with_21_plus_3_and_perfect_pairs() {
+        use crate::engine::side::{PairPays, SideBet, ThreeCardPays};
+        let level = Level::built_in(Path::new("atlantic-city"))
+            .expect("shipped")
+            .expect("valid");
+        let rules = level.rules.rules();
+        assert_eq!(
+            rules.side_bets.offered(),
+            [SideBet::TwentyOnePlusThree, SideBet::PerfectPairs]
+        );
+        assert_eq!(
+            rules.side_bets.twenty_one_plus_three,
+            Some(ThreeCardPays::HUNDRED_TO_FIVE)
+        );
+        assert_eq!(rules.side_bets.perfect_pairs, Some(PairPays::TWENTY_FIVE));
+        assert_eq!(rules.side_bets.max_bet, Cents::units(100));
+        let preset = Rules {
+            side_bets: rules.side_bets,
+            ..Preset::AtlanticCity.rules()
+        };
+        assert_eq!(rules, preset);
+    }
+
+    #[test]
     fn a_tables_side_bets_and_their_pay_tables_are_written_in_its_file() {
         let text = r#"(
     name: "Side bets",

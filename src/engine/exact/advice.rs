@@ -4,6 +4,7 @@
 
 use super::play::{Question, Values};
 use super::{ExactRules, RANKS, Ranks, full_shoe};
+use crate::engine::card::Card;
 use crate::engine::checks::TableState;
 use crate::engine::command::{Action, Phase, SeatId};
 use crate::engine::event::Event;
@@ -18,6 +19,12 @@ use crate::engine::view::{TableView, Viewer};
 pub struct Tray {
     earlier: Ranks,
     this_round: Ranks,
+    /// The same cards with their suits, for the side bets that read them (earlier rounds' first).
+    #[serde(default)]
+    cards: Vec<Card>,
+    /// How many of `cards` are earlier rounds'.
+    #[serde(default)]
+    cards_earlier: usize,
 }
 
 impl Tray {
@@ -30,15 +37,21 @@ impl Tray {
         match *event {
             Event::Shuffled { .. } => *self = Tray::default(),
             // The tray went back into the shoe: what lay there is unseen again.
-            Event::DiscardsShuffledIn { .. } => self.earlier = [0; RANKS],
+            Event::DiscardsShuffledIn { .. } => {
+                self.earlier = [0; RANKS];
+                self.cards.drain(..self.cards_earlier);
+                self.cards_earlier = 0;
+            }
             Event::Dealt { card, .. } | Event::HoleCardRevealed { card } => {
                 add(&mut self.this_round, card.points());
+                self.cards.push(card);
             }
             Event::TableCleared { .. } => {
                 for rank in 0..RANKS {
                     self.earlier[rank] = self.earlier[rank].saturating_add(self.this_round[rank]);
                 }
                 self.this_round = [0; RANKS];
+                self.cards_earlier = self.cards.len();
             }
             _ => {}
         }
@@ -56,6 +69,11 @@ impl Tray {
             *total = total.saturating_add(now);
         }
         seen
+    }
+
+    /// Every card watched since the shuffle with its suit, earlier rounds' first.
+    pub fn cards(&self) -> &[Card] {
+        &self.cards
     }
 }
 

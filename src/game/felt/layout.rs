@@ -88,6 +88,11 @@ pub struct TableLayout {
     pub fans: [Vec2; 7],
     /// Where a seat's split hands lie.
     pub splits: Splits,
+    /// Which way from each seat's circle its side-bet spots lie: -1 to the left, 1 to the right.
+    pub side_out: [f32; 7],
+    /// Each side-bet spot's centre from its seat's circle (across that way, then up), in the order the table offers
+    /// them.
+    pub side_spots: [Vec2; 4],
     /// The seats' labels carry only names (the upright table: its neighbours stand close, and the player's chips
     /// are in the header).
     pub names_only: bool,
@@ -133,6 +138,15 @@ impl TableLayout {
                 two: 90.0,
                 more: 64.0,
             },
+            // A column left of the circle (its bet's amount is written at its right), clear of the seat's label under
+            // it and its neighbours' split hands; a fourth over the amount, under the seat's own cards.
+            side_out: [-1.0; 7],
+            side_spots: [
+                Vec2::new(44.0, 26.0),
+                Vec2::new(44.0, 0.0),
+                Vec2::new(44.0, -26.0),
+                Vec2::new(-44.0, 26.0),
+            ],
             names_only: false,
         }
     }
@@ -189,6 +203,15 @@ impl TableLayout {
                 Vec2::new(-88.0, 0.0),
                 Vec2::new(4.0, 210.0),
             ])),
+            // Away from where the seat's split hands step, on the side of the table it sits: two beside the circle,
+            // two further out.
+            side_out: [1.0, 1.0, 1.0, 1.0, -1.0, -1.0, -1.0],
+            side_spots: [
+                Vec2::new(44.0, 12.0),
+                Vec2::new(44.0, -16.0),
+                Vec2::new(70.0, 12.0),
+                Vec2::new(70.0, -16.0),
+            ],
             names_only: true,
         }
     }
@@ -293,6 +316,12 @@ impl TableLayout {
                 fan.x * own.saturating_sub(1) as f32 / 2.0,
                 fan.y * high.saturating_sub(1) as f32 + CARD_SIZE.y / 2.0 + 4.0 + raised,
             )
+    }
+
+    /// The centre of a seat's spot for the `slot`th side bet the table offers (up to four).
+    pub fn side_point(&self, seat: u8, slot: usize) -> Vec2 {
+        let step = self.side_spots[slot.min(3)];
+        self.seat_point(seat) + Vec2::new(step.x * self.side_out[usize::from(seat.min(6))], step.y)
     }
 
     /// Where a seat's own chips are: beside its name, under the bet circle.
@@ -433,6 +462,8 @@ pub const HOLDER_PICTURE: Vec2 = Vec2::new(84.0, 104.0);
 
 /// From a seat's bet circle's centre down to the top of its label.
 pub const LABEL_TOP: f32 = 44.0;
+/// Across a side bet's spot, in table units.
+pub const SIDE_SPOT: f32 = 24.0;
 
 /// The sizes of the felt's words, in table units: a hand's total or outcome, a seat's name and chips, the shoe's and
 /// the holder's counts, the tray's chips.
@@ -719,6 +750,13 @@ mod tests {
                 "bet".to_string(),
                 layout.bet_words.rect(at, Vec2::new(6.0 * 0.65, 1.2) * bet),
             ));
+            for slot in 0..4 {
+                boxes.push((
+                    Some(seat),
+                    format!("side bet {}", slot + 1),
+                    Rect::from_center_size(layout.side_point(seat, slot), Vec2::splat(SIDE_SPOT)),
+                ));
+            }
         }
         for (name, rect) in layout.pieces(least) {
             if !name.starts_with("seat ") {

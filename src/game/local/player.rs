@@ -122,35 +122,40 @@ fn build_bet(
     }
 }
 
-/// Puts the slip's bet down and deals, or says why not.
+/// Puts the slip's bet and side bets down and deals, or says why not.
 fn deal(
     seat: SeatId,
     slip: &mut BetSlip,
     engine: &mut HostedTable,
     beats: &mut Beats,
 ) -> Result<(), String> {
+    use crate::engine::Command;
     let busy = slip.in_play || !beats.settled() || engine.phase() != Phase::Betting;
     let total = slip.total();
     if let Some(refusal) = deal_refusal(busy, total, engine.rules()) {
         return Err(refusal);
     }
+    let mut put =
+        |engine: &mut HostedTable, command| engine.apply(command, beats).map_err(|e| e.to_string());
     if engine.seats()[usize::from(seat)].bet != total {
-        engine
-            .apply(
-                crate::engine::Command::Bet {
-                    seat,
-                    amount: total,
-                },
-                beats,
-            )
-            .map_err(|e| e.to_string())?;
+        put(
+            engine,
+            Command::Bet {
+                seat,
+                amount: total,
+            },
+        )?;
     }
-    engine
-        .apply(crate::engine::Command::Deal, beats)
-        .map_err(|e| e.to_string())?;
-    slip.last_bet = total;
-    slip.chips.clear();
-    slip.in_play = true;
+    // Every spot the table offers takes what the slip has on it (nothing, where the slip has none).
+    let sides = slip.side_stakes();
+    for bet in engine.rules().side_bets.offered() {
+        let amount = sides.get(bet);
+        if engine.seats()[usize::from(seat)].side.get(bet) != amount {
+            put(engine, Command::SideBet { seat, bet, amount })?;
+        }
+    }
+    put(engine, Command::Deal)?;
+    slip.dealt(total);
     Ok(())
 }
 
@@ -260,6 +265,7 @@ fn change_seat(
                 beats.show(news);
                 session.player_seat = Some(seat);
                 slip.chips.clear();
+                slip.sides.clear();
                 slip.refusal = None;
             }
             Err(error) => slip.refusal = Some(error.to_string()),

@@ -29,6 +29,7 @@ pub mod seat;
 pub mod seen;
 pub mod session;
 pub mod settings;
+pub mod sides;
 pub mod strategy;
 pub mod table;
 
@@ -43,6 +44,7 @@ pub fn plugin(app: &mut App) {
         seat::plugin,
         player::plugin,
         advisor::plugin,
+        sides::plugin,
         casino::plugin,
         coach::plugin,
         edges::plugin,

@@ -4,6 +4,7 @@
 //! table's driver (`local` or `online`) turns them into commands, and a refusal becomes words on the slip, never a
 //! silent change.
 
+use crate::engine::side::{SideBet, SideStakes};
 use crate::engine::{Action, Cents, Rules, SeatId, TableState};
 use crate::game::model::screen::Screen;
 pub use crate::game::model::session::human_seat;
@@ -13,8 +14,10 @@ use bevy::prelude::*;
 /// Something the player asked for.
 #[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Intent {
-    /// Put a chip of this value on the bet.
+    /// Put a chip of this value on the spot chosen (the bet, or a side bet).
     Chip(Cents),
+    /// Put the next chips on this spot: the bet (`None`) or one of the table's side bets.
+    Spot(Option<SideBet>),
     /// Bet what was bet last round.
     Rebet,
     /// Double the bet being built.
@@ -33,13 +36,20 @@ pub enum Intent {
     SitAt(SeatId),
 }
 
-/// The bet the player is building, what they bet last, and the last thing the table refused.
+/// The bet the player is building (and the side bets beside it), what they bet last, and the last thing the table
+/// refused.
 #[derive(Resource, Default, Debug)]
 pub struct BetSlip {
-    /// Chips put down this round, in order (Undo takes the last).
+    /// Chips put in the bet circle this round, in order (Undo takes the last).
     pub chips: Vec<Cents>,
+    /// Chips put on side-bet spots this round, in order, each with its spot.
+    pub sides: Vec<(SideBet, Cents)>,
+    /// Where the next chip goes: the bet (`None`) or a side bet's spot.
+    pub spot: Option<SideBet>,
     /// The last bet dealt, for Rebet.
     pub last_bet: Cents,
+    /// The side bets dealt with it, for Rebet.
+    pub last_sides: SideStakes,
     /// Why the last request was refused, for the screen.
     pub refusal: Option<String>,
     /// The bet went down and the dealer dealt: until the table has shown the round to its end, the slip is closed
@@ -51,6 +61,25 @@ impl BetSlip {
     /// The bet being built.
     pub fn total(&self) -> Cents {
         self.chips.iter().copied().sum()
+    }
+
+    /// The side bets being built, by spot.
+    pub fn side_stakes(&self) -> SideStakes {
+        stakes_of(&self.sides)
+    }
+
+    /// No chip is down anywhere.
+    pub fn is_empty(&self) -> bool {
+        self.chips.is_empty() && self.sides.is_empty()
+    }
+
+    /// Every chip goes back: the bet and its side bets dealt (or given back by the table) leave the slip.
+    pub fn dealt(&mut self, total: Cents) {
+        self.last_bet = total;
+        self.last_sides = self.side_stakes();
+        self.chips.clear();
+        self.sides.clear();
+        self.in_play = true;
     }
 }
 
@@ -101,41 +130,111 @@ pub fn denominations(rules: &Rules) -> Vec<Cents> {
     chips
 }
 
-/// Why a bet of `total` can't be dealt at this table with this bankroll, if it can't.
-pub(crate) fn bet_refusal(rules: &Rules, total: Cents, bankroll: Cents) -> Option<String> {
+/// Chips on side-bet spots, added up by spot.
+fn stakes_of(chips: &[(SideBet, Cents)]) -> SideStakes {
+    let mut stakes = SideStakes::default();
+    for &(bet, chip) in chips {
+        stakes.set(bet, stakes.get(bet) + chip);
+    }
+    stakes
+}
+
+/// Why a bet of `total` with side bets `sides` can't be dealt at this table with this bankroll, if it can't.
+pub(crate) fn bet_refusal(
+    rules: &Rules,
+    total: Cents,
+    sides: &SideStakes,
+    bankroll: Cents,
+) -> Option<String> {
+    let offered = &rules.side_bets;
     if total > rules.max_bet {
-        Some(format!("The table maximum is {}.", rules.max_bet))
-    } else if total > bankroll {
+        return Some(format!("The table maximum is {}.", rules.max_bet));
+    }
+    for (bet, amount) in sides.staked() {
+        if !offered.offers(bet) {
+            return Some(format!("This table has no {} bet.", bet.name()));
+        }
+        if amount > offered.max_bet {
+            return Some(format!(
+                "The most on {} is {}.",
+                bet.name(),
+                offered.max_bet
+            ));
+        }
+    }
+    if total + sides.total() > bankroll {
         Some(format!("You have {bankroll} in front of you."))
     } else {
         None
     }
 }
 
-/// The bet slip's own intents (a chip, Rebet, 2×, Undo, Clear), checked against the limits and `bankroll` as they
-/// go down, at the player's own table and online alike. False for an intent that is not the slip's.
+/// The bet slip's own intents (a chip, a spot, Rebet, 2×, Undo, Clear), checked against the limits and `bankroll`
+/// as they go down, at the player's own table and online alike. False for an intent that is not the slip's.
 pub fn slip_change(slip: &mut BetSlip, intent: &Intent, rules: &Rules, bankroll: Cents) -> bool {
-    let proposed: Option<Vec<Cents>> = match *intent {
-        Intent::Chip(value) => Some(slip.chips.iter().copied().chain([value]).collect()),
-        Intent::Rebet => Some(vec![slip.last_bet]).filter(|_| slip.last_bet.is_positive()),
-        Intent::DoubleBet => Some(slip.chips.repeat(2)),
+    type Chips = (Vec<Cents>, Vec<(SideBet, Cents)>);
+    let proposed: Option<Chips> = match *intent {
+        Intent::Chip(value) => Some(match slip.spot {
+            None => (
+                slip.chips.iter().copied().chain([value]).collect(),
+                slip.sides.clone(),
+            ),
+            Some(bet) => (
+                slip.chips.clone(),
+                slip.sides.iter().copied().chain([(bet, value)]).collect(),
+            ),
+        }),
+        Intent::Spot(spot) => {
+            slip.refusal = match spot {
+                Some(bet) if !rules.side_bets.offers(bet) => {
+                    Some(format!("This table has no {} bet.", bet.name()))
+                }
+                _ => {
+                    slip.spot = spot;
+                    None
+                }
+            };
+            None
+        }
+        Intent::Rebet => Some((
+            vec![slip.last_bet],
+            slip.last_sides
+                .staked()
+                .filter(|&(bet, _)| rules.side_bets.offers(bet))
+                .collect(),
+        ))
+        .filter(|_| slip.last_bet.is_positive()),
+        Intent::DoubleBet => Some((slip.chips.repeat(2), slip.sides.repeat(2))),
         Intent::Undo => {
-            slip.chips.pop();
+            // The last chip on the spot chosen; with none there, the last on the bet.
+            match slip
+                .spot
+                .and_then(|bet| slip.sides.iter().rposition(|&(b, _)| b == bet))
+            {
+                Some(last) => {
+                    slip.sides.remove(last);
+                }
+                None => {
+                    slip.chips.pop();
+                }
+            }
             slip.refusal = None;
             None
         }
         Intent::Clear => {
             slip.chips.clear();
+            slip.sides.clear();
             slip.refusal = None;
             None
         }
         Intent::Deal | Intent::Rebuy | Intent::Play(_) | Intent::SitAt(_) => return false,
     };
-    if let Some(chips) = proposed {
+    if let Some((chips, sides)) = proposed {
         let total: Cents = chips.iter().copied().sum();
-        slip.refusal = bet_refusal(rules, total, bankroll);
+        slip.refusal = bet_refusal(rules, total, &stakes_of(&sides), bankroll);
         if slip.refusal.is_none() {
             slip.chips = chips;
+            slip.sides = sides;
         }
     }
     true
@@ -165,4 +264,73 @@ pub fn stands_on_21(table: &impl TableState, seat: SeatId) -> bool {
                 .hand_index(seat, hand)
                 .is_some_and(|index| table.hands()[index].total().value() == 21)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::Preset;
+    use crate::engine::side::PairPays;
+
+    /// The slip's side bets: chips go on the spot chosen, Undo takes the last one there, 2× doubles every spot, the
+    /// bankroll covers them all with the bet, and Rebet puts back only what this table offers.
+    #[test]
+    fn side_bets_are_built_on_the_slip_spot_by_spot() {
+        let mut rules = Preset::LasVegasStrip.rules();
+        rules.side_bets.perfect_pairs = Some(PairPays::TWENTY_FIVE);
+        let pairs = SideBet::PerfectPairs;
+        let mut slip = BetSlip::default();
+        let bankroll = Cents::units(60);
+        let put =
+            |slip: &mut BetSlip, intent| assert!(slip_change(slip, &intent, &rules, bankroll));
+        put(&mut slip, Intent::Chip(Cents::units(25)));
+        put(&mut slip, Intent::Spot(Some(pairs)));
+        put(&mut slip, Intent::Chip(Cents::units(5)));
+        put(&mut slip, Intent::Chip(Cents::units(1)));
+        assert_eq!(slip.total(), Cents::units(25));
+        assert_eq!(slip.side_stakes().get(pairs), Cents::units(6));
+        put(&mut slip, Intent::Undo);
+        assert_eq!(slip.side_stakes().get(pairs), Cents::units(5));
+        assert_eq!(
+            slip.total(),
+            Cents::units(25),
+            "Undo takes from the spot chosen"
+        );
+        put(&mut slip, Intent::DoubleBet);
+        assert_eq!(
+            (slip.total(), slip.side_stakes().total()),
+            (Cents::units(50), Cents::units(10))
+        );
+        // $60 covers $50 and $10, not a dollar more anywhere.
+        put(&mut slip, Intent::Chip(Cents::units(1)));
+        assert_eq!(
+            slip.refusal.as_deref(),
+            Some("You have $60 in front of you.")
+        );
+        assert_eq!(slip.side_stakes().get(pairs), Cents::units(10));
+        put(&mut slip, Intent::Spot(Some(SideBet::Buster)));
+        assert_eq!(
+            slip.refusal.as_deref(),
+            Some("This table has no Buster Blackjack bet.")
+        );
+        assert_eq!(slip.spot, Some(pairs), "the spot stays where it was");
+        slip.dealt(slip.total());
+        assert!(slip.is_empty() && slip.in_play);
+        assert_eq!(slip.last_sides.get(pairs), Cents::units(10));
+        slip.in_play = false;
+        put(&mut slip, Intent::Rebet);
+        assert_eq!(
+            (slip.total(), slip.side_stakes().total()),
+            (Cents::units(50), Cents::units(10))
+        );
+        put(&mut slip, Intent::Clear);
+        assert!(slip.is_empty());
+        // At a table without Perfect Pairs, Rebet brings back the bet alone.
+        let plain = Preset::LasVegasStrip.rules();
+        assert!(slip_change(&mut slip, &Intent::Rebet, &plain, bankroll));
+        assert_eq!(
+            (slip.total(), slip.side_stakes().total()),
+            (Cents::units(50), Cents::ZERO)
+        );
+    }
 }

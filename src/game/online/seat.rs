@@ -145,9 +145,7 @@ pub(super) fn bet_online(
                 slip.refusal = deal_refusal(busy, total, table.rules());
                 if slip.refusal.is_none() {
                     online.send(ClientMessage::Bet { amount: total });
-                    slip.last_bet = total;
-                    slip.chips.clear();
-                    slip.in_play = true;
+                    slip.dealt(total);
                 }
             }
             Intent::Rebuy => {

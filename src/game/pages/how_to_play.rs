@@ -2,7 +2,7 @@
 //! `Rules`), the controls for the screen in hand (touch; or mouse and keys), and what the table shows. From the Title,
 //! where it is offered once on the first start, and from the pause menu.
 
-use super::input::{BETTING_KEYS, DIGITS, HELP_KEYS};
+use super::input::{BETTING_KEYS, DIGITS, HELP_KEYS, SPOT_KEY};
 use super::*;
 use crate::engine::{DoubleOn, HoleCard, Rules, Soft17, Surrender};
 use crate::game::model::settings::Welcomed;
@@ -144,6 +144,18 @@ fn a_round(rules: &Rules, touch: bool) -> Vec<String> {
         "1. Bet. {put} in the rack to put them on your spot, from {} to {} at this table, then {press} Deal.",
         rules.min_bet, rules.max_bet
     )];
+    let sides = rules.side_bets.offered();
+    if !sides.is_empty() {
+        let names: Vec<&str> = sides.iter().map(|bet| bet.name()).collect();
+        lines.push(format!(
+            "Side bets, if you like: this table also takes {}, each up to {} beside your bet. {} a side bet's spot \
+             over the chips, then chips to put on it; Bet takes you back to your circle. Each side bet is paid on \
+             its own, by what your cards make (the Tables page lists what each pays).",
+            crate::engine::words::listed(&names),
+            rules.side_bets.max_bet,
+            if touch { "Tap" } else { "Click" },
+        ));
+    }
     lines.push(match rules.hole_card {
         HoleCard::Peek => "2. The deal. Everyone gets two cards face up; the dealer one up and one face down. When \
                            the up card is an ace or a ten, the dealer looks at the other first and, with a \
@@ -234,6 +246,7 @@ fn keys() -> Vec<(String, String)> {
             .iter()
             .map(|(_, key, _, does)| (key.to_string(), does.to_string())),
     );
+    all.push((SPOT_KEY.1.to_string(), SPOT_KEY.2.to_string()));
     all.extend(
         crate::engine::Action::ALL
             .iter()

@@ -41,6 +41,13 @@ pub(super) fn keys(
                 intents.write(intent);
             }
         }
+        if input.just_pressed(SPOT_KEY.0) {
+            let spots = spots(table.rules());
+            if spots.len() > 1 {
+                let at = spots.iter().position(|&s| s == slip.spot).unwrap_or(0);
+                intents.write(Intent::Spot(spots[(at + 1) % spots.len()]));
+            }
+        }
     } else if let Some(seat) = human_seat(&session) {
         // Only what the buttons offer: N means "no insurance" or "no even money", whichever is on the table.
         for action in table.legal_actions(seat).iter() {
@@ -108,6 +115,21 @@ pub(super) const BETTING_KEYS: [(KeyCode, &str, Intent, &str); 8] = [
         "buy chips again when you have none",
     ),
 ];
+
+/// The key that moves the chips to the next spot between rounds, at a table with side bets: its name, and what it
+/// does.
+pub(super) const SPOT_KEY: (KeyCode, &str, &str) = (
+    KeyCode::KeyS,
+    "S",
+    "put the next chips on the next spot: the bet, then each side bet",
+);
+
+/// The spots a player bets on at a table of `rules`: the bet (`None`), then each side bet it offers.
+pub(super) fn spots(rules: &crate::engine::Rules) -> Vec<Option<crate::engine::side::SideBet>> {
+    std::iter::once(None)
+        .chain(rules.side_bets.offered().into_iter().map(Some))
+        .collect()
+}
 
 pub(super) const DIGITS: [KeyCode; 8] = [
     KeyCode::Digit1,

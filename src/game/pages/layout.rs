@@ -699,7 +699,14 @@ mod walk {
         for (shape, screen) in SIZES {
             let mut edges = crate::game::model::edges::HouseEdges::default();
             let faults = faults(shape, screen, "Tables", |ui| {
-                tables::tables_page(ui, &listings, &mut edges);
+                tables::tables_page(
+                    ui,
+                    &listings,
+                    (
+                        &mut edges,
+                        &mut crate::game::model::sides::SideEdges::default(),
+                    ),
+                );
             });
             assert_eq!(faults, Vec::<String>::new(), "{shape:?}");
         }

@@ -21,6 +21,7 @@ use crate::game::model::practice::ShuffleQuiz;
 use crate::game::model::screen::{RoundPhase, Screen};
 use crate::game::model::seat::OpenTable;
 use crate::game::model::session::Session;
+use crate::game::model::sides::SideValues;
 use crate::game::model::table::Remark;
 use crate::game::model::table::{Beats, Occupants, SeatView, Shown, Speed};
 use crate::host::level::{Listing, catalogue};
@@ -422,12 +423,32 @@ mod tests {
         ctx
     }
 
+    /// The betting bar of a Las Vegas Strip table (no side bets), as the HUD docks it: its rectangle.
+    fn plain_betting_bar(
+        ctx: &egui::Context,
+        slip: &BetSlip,
+        portrait: bool,
+        theme: &Theme,
+    ) -> egui::Rect {
+        let rules = Preset::LasVegasStrip.rules();
+        bottom_bar(ctx, |ui| {
+            betting_bar(
+                ui,
+                (slip, &SideValues::default()),
+                &rules,
+                false,
+                portrait,
+                theme,
+            );
+        })
+        .rect
+    }
+
     fn slip() -> BetSlip {
         BetSlip {
             chips: vec![Cents(2_500)],
             last_bet: Cents(2_500),
-            refusal: None,
-            in_play: false,
+            ..BetSlip::default()
         }
     }
 
@@ -511,7 +532,14 @@ mod tests {
         let slip = slip();
         let bar = |ui: &mut egui::Ui| {
             bottom_bar(ui.ctx(), |ui| {
-                betting_bar(ui, &slip, &rules, false, false, &Theme::default());
+                betting_bar(
+                    ui,
+                    (&slip, &SideValues::default()),
+                    &rules,
+                    false,
+                    false,
+                    &Theme::default(),
+                );
             });
         };
         let first = painted_text(&context(), bar);
@@ -533,7 +561,6 @@ mod tests {
         let ctx = context();
         theme::dress(&ctx, shape);
         let slip = slip();
-        let rules = Preset::LasVegasStrip.rules();
         let theme = Theme {
             shape,
             keyboard: true,
@@ -542,10 +569,7 @@ mod tests {
         let mut rect = egui::Rect::NOTHING;
         // One frame: the new bar measures itself in egui's first pass and is placed in the second (`hud_area`).
         ctx.run_ui(window(screen), |ui| {
-            rect = bottom_bar(ui.ctx(), |ui| {
-                betting_bar(ui, &slip, &rules, false, portrait, &theme);
-            })
-            .rect;
+            rect = plain_betting_bar(ui.ctx(), &slip, portrait, &theme);
         })
         .drop_without_applying_deltas();
         (rect, above_bottom_bar(&ctx, portrait))
@@ -569,7 +593,14 @@ mod tests {
                 ctx.run_ui(window(screen), |ui| {
                     bar = bottom_bar(ui.ctx(), |ui| {
                         if betting {
-                            betting_bar(ui, &slip, &rules, false, true, &theme);
+                            betting_bar(
+                                ui,
+                                (&slip, &SideValues::default()),
+                                &rules,
+                                false,
+                                true,
+                                &theme,
+                            );
                         } else {
                             ui.label("Place your bets");
                         }
@@ -621,14 +652,11 @@ mod tests {
             };
             theme.keep(&ctx);
             let portrait = screen.y > screen.x;
-            let (slip, rules) = (slip(), Preset::LasVegasStrip.rules());
+            let slip = slip();
             let mut bar = egui::Rect::NOTHING;
             let mut covered = Covered::default();
             ctx.run_ui(window(screen), |ui| {
-                bar = bottom_bar(ui.ctx(), |ui| {
-                    betting_bar(ui, &slip, &rules, false, portrait, &theme);
-                })
-                .rect;
+                bar = plain_betting_bar(ui.ctx(), &slip, portrait, &theme);
                 covered = table_hud::covered(ui.ctx(), portrait);
             })
             .drop_without_applying_deltas();

@@ -89,6 +89,7 @@ pub(super) fn chip_fill(value: Cents) -> egui::Color32 {
 pub(super) struct Advice<'w> {
     coach: ResMut<'w, coach::Coach>,
     advisor: Res<'w, crate::game::model::advisor::Advisor>,
+    sides: Res<'w, crate::game::model::sides::SideValues>,
     choices: MessageWriter<'w, coach::Choice>,
 }
 
@@ -474,6 +475,7 @@ fn play_bar(
         coach,
         advisor,
         choices,
+        sides,
         ..
     } = &mut advice;
     let advisor = &**advisor;
@@ -497,7 +499,7 @@ fn play_bar(
                 } else {
                     intents.write_batch(betting_bar(
                         ui,
-                        &slip,
+                        (&slip, sides),
                         rules,
                         busy,
                         layout.portrait,
@@ -1247,31 +1249,119 @@ pub(super) fn bottom_bar(
     response
 }
 
-/// The chip rack and Rebet, 2×, Undo, Clear, Deal: one row across a wide window; on an upright one the chips in a
-/// rack across the bottom, and the rest in a row under them. Returns what the player pressed.
+/// The spots to bet on (at a table with side bets), the chip rack and Rebet, 2×, Undo, Clear, Deal: one row across a
+/// wide window; on an upright one the chips in a rack across the bottom, and the rest in a row under them. Returns
+/// what the player pressed.
 pub(super) fn betting_bar(
     ui: &mut egui::Ui,
-    slip: &BetSlip,
+    (slip, sides): (&BetSlip, &SideValues),
     rules: &crate::engine::Rules,
     busy: bool,
     portrait: bool,
     theme: &Theme,
 ) -> Option<Intent> {
     let width = bar_width(ui.ctx(), theme);
-    if portrait || !one_row_betting(ui.ctx(), theme) {
-        ui.set_width(width);
-        ui.vertical(|ui| {
-            let chip = chip_rack(ui, rules, width, theme);
-            chip.or(bet_buttons(ui, slip, busy, width, theme))
-        })
-        .inner
+    let one_row = !portrait && one_row_betting(ui.ctx(), theme);
+    let bar = if one_row {
+        52.0 * 8.0 + theme::size::GAP * 7.0 + 400.0
     } else {
+        width
+    };
+    let spot = spot_row(ui, (slip, sides), rules, bar, theme);
+    let sided = !rules.side_bets.offered().is_empty();
+    let pressed = if one_row {
         ui.horizontal(|ui| {
             let chip = chip_rack(ui, rules, 52.0 * 8.0 + theme::size::GAP * 7.0, theme);
             ui.separator();
-            chip.or(bet_buttons(ui, slip, busy, 400.0, theme))
+            chip.or(bet_buttons(ui, slip, (busy, sided), 400.0, theme))
         })
         .inner
+    } else {
+        ui.set_width(width);
+        ui.vertical(|ui| {
+            let chip = chip_rack(ui, rules, width, theme);
+            chip.or(bet_buttons(ui, slip, (busy, sided), width, theme))
+        })
+        .inner
+    };
+    spot.or(pressed)
+}
+
+/// At a table with side bets, a button for each side bet with what is on it, lit while the chips go there; with the
+/// advisor on, each one's edge on the cards the seat has not seen.
+fn spot_row(
+    ui: &mut egui::Ui,
+    (slip, sides): (&BetSlip, &SideValues),
+    rules: &crate::engine::Rules,
+    width: f32,
+    theme: &Theme,
+) -> Option<Intent> {
+    let offered = rules.side_bets.offered();
+    if offered.is_empty() {
+        return None;
+    }
+    let stakes = slip.side_stakes();
+    // The bet's own spot is "Your bet" under the rack (`bet_buttons`).
+    let spots = offered
+        .iter()
+        .map(|&bet| (Some(bet), bet.name(), stakes.get(bet)));
+    let mut pressed = None;
+    ui.horizontal_wrapped(|ui| {
+        ui.set_max_width(width);
+        for (spot, name, amount) in spots {
+            let colour = if slip.spot == spot { GOLD } else { CREAM };
+            let mut words = egui::text::LayoutJob::default();
+            if let Some(bet) = spot {
+                // The colour of its spot on the felt.
+                let [r, g, b] = crate::host::design::side_colour(bet);
+                let dot = egui::Color32::from_rgb(r, g, b);
+                words.append("● ", 0.0, text_format(theme::size::BODY, dot, false));
+            }
+            let line = if amount.is_positive() {
+                format!("{name} {amount}")
+            } else {
+                name.to_string()
+            };
+            words.append(&line, 0.0, text_format(theme::size::BODY, colour, true));
+            if let Some(value) = spot.and_then(|bet| sides.of(bet)) {
+                words.append(
+                    &format!("\n{}", edge_words(value)),
+                    0.0,
+                    text_format(14.0, colour, false),
+                );
+            }
+            let button = egui::Button::new(words)
+                .selected(slip.spot == spot)
+                .min_size(egui::vec2(theme.target().max(72.0), theme.target()))
+                .corner_radius(8.0);
+            if ui.add(button).clicked() {
+                pressed = Some(Intent::Spot(spot));
+            }
+        }
+    });
+    pressed
+}
+
+/// A value per unit staked as an edge in plain words: the house's, or the player's when it favours them.
+pub(super) fn edge_words(value: f64) -> String {
+    if value < 0.0 {
+        format!("house edge {:.1}%", -value * 100.0)
+    } else {
+        format!("your edge {:.1}%", value * 100.0)
+    }
+}
+
+/// Words of `size` in `colour`, bold or not, for a layout job.
+fn text_format(size: f32, colour: egui::Color32, strong: bool) -> egui::TextFormat {
+    let family = if strong {
+        egui::FontFamily::Name(crate::game::felt::fonts::BOLD_FAMILY.into())
+    } else {
+        egui::FontFamily::Proportional
+    };
+    egui::TextFormat {
+        font_id: egui::FontId::new(size, family),
+        color: colour,
+        ..Default::default()
     }
 }
 
@@ -1319,11 +1409,12 @@ pub(super) fn chip_rack(
     pressed
 }
 
-/// The bet so far, Rebet, 2×, Undo, Clear, and Deal, across `width`.
+/// The bet so far, Rebet, 2×, Undo, Clear, and Deal, across `width`. At a table with side bets (`sided`) the bet is
+/// a button that brings the chips back to the bet's circle, lit while they go there.
 pub(super) fn bet_buttons(
     ui: &mut egui::Ui,
     slip: &BetSlip,
-    busy: bool,
+    (busy, sided): (bool, bool),
     width: f32,
     theme: &Theme,
 ) -> Option<Intent> {
@@ -1332,11 +1423,25 @@ pub(super) fn bet_buttons(
         ui.set_max_width(width);
         // The bet, and Deal at the right, large; under them the four ways to change the bet, one width each.
         ui.horizontal(|ui| {
-            ui.label(
-                bold(format!("Your bet {}", slip.total()))
-                    .size(theme::size::LARGE)
-                    .color(GOLD),
-            );
+            let sides = slip.side_stakes().total();
+            let words = if sides.is_positive() {
+                format!("Your bet {} + {sides}", slip.total())
+            } else {
+                format!("Your bet {}", slip.total())
+            };
+            if sided {
+                let chosen = slip.spot.is_none();
+                let colour = if chosen { GOLD } else { CREAM };
+                let button = egui::Button::new(bold(words).size(theme::size::LARGE).color(colour))
+                    .selected(chosen)
+                    .min_size(egui::vec2(theme.target(), theme.target()))
+                    .corner_radius(8.0);
+                if ui.add(button).clicked() {
+                    pressed = Some(Intent::Spot(None));
+                }
+            } else {
+                ui.label(bold(words).size(theme::size::LARGE).color(GOLD));
+            }
             ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
                 let deal =
                     egui::Button::new(bold(theme.hint("Deal", "Enter")).size(theme::size::LARGE))
@@ -1355,7 +1460,7 @@ pub(super) fn bet_buttons(
         } else {
             "Rebet".to_string()
         };
-        let some = !slip.chips.is_empty();
+        let some = !slip.is_empty();
         let buttons = [
             (
                 theme.hint(&rebet, "R"),

@@ -19,6 +19,7 @@ fn tables_screen(
     mut tables: ResMut<Tables>,
     mut session: ResMut<Session>,
     mut edges: ResMut<crate::game::model::edges::HouseEdges>,
+    mut side_edges: ResMut<crate::game::model::sides::SideEdges>,
     mut to_menu: ResMut<NextState<Menu>>,
 ) -> Result {
     if tables.0.is_empty() {
@@ -26,7 +27,7 @@ fn tables_screen(
     }
     let mut picked = None;
     let back = page(contexts.ctx_mut()?, "Tables", |ui| {
-        picked = tables_page(ui, &tables.0, &mut edges);
+        picked = tables_page(ui, &tables.0, (&mut edges, &mut side_edges));
     });
     if let Some(level) = picked {
         session.player_seat = level.player_seat;
@@ -42,7 +43,10 @@ fn tables_screen(
 pub(super) fn tables_page(
     ui: &mut egui::Ui,
     listings: &[Listing],
-    edges: &mut crate::game::model::edges::HouseEdges,
+    (edges, side_edges): (
+        &mut crate::game::model::edges::HouseEdges,
+        &mut crate::game::model::sides::SideEdges,
+    ),
 ) -> Option<crate::host::level::Level> {
     let mut picked = None;
     // Broken files first, so they are seen.
@@ -94,6 +98,7 @@ pub(super) fn tables_page(
                                     .size(13.0),
                                 );
                                 ui.label(house_edge_line(edges.edge(&rules)));
+                                side_bet_lines(ui, &rules, side_edges);
                             }
                             Err(error) => {
                                 ui.label(
@@ -112,6 +117,58 @@ pub(super) fn tables_page(
             });
     });
     picked
+}
+
+/// Each side bet the table offers: what it is, what each hand pays, the most on it, and its house edge on a full
+/// shoe.
+fn side_bet_lines(
+    ui: &mut egui::Ui,
+    rules: &crate::engine::Rules,
+    edges: &mut crate::game::model::sides::SideEdges,
+) {
+    use crate::engine::side::SideWin;
+    for bet in rules.side_bets.offered() {
+        let edge = edges.value(rules, bet).map_or_else(String::new, |value| {
+            format!(" · {}", super::table_hud::edge_words(value))
+        });
+        let [r, g, b] = crate::host::design::side_colour(bet);
+        let mut line = egui::text::LayoutJob::default();
+        let style = ui.style().clone();
+        egui::RichText::new("● ")
+            .size(13.0)
+            .color(egui::Color32::from_rgb(r, g, b))
+            .append_to(
+                &mut line,
+                &style,
+                egui::FontSelection::Default,
+                egui::Align::Center,
+            );
+        bold(format!(
+            "Side bet {}, up to {}{edge}",
+            bet.name(),
+            rules.side_bets.max_bet
+        ))
+        .size(13.0)
+        .color(GOLD)
+        .append_to(
+            &mut line,
+            &style,
+            egui::FontSelection::Default,
+            egui::Align::Center,
+        );
+        ui.add_space(4.0);
+        ui.add(egui::Label::new(line).wrap());
+        let pays: Vec<String> = SideWin::of(bet)
+            .into_iter()
+            .filter_map(|win| {
+                let pays = rules.side_bets.pays(win).filter(|&p| p > 0)?;
+                Some(format!("{} {pays} to 1", win.name()))
+            })
+            .collect();
+        ui.label(
+            egui::RichText::new(format!("{} Pays: {}.", bet.meaning(), pays.join(", "))).size(13.0),
+        );
+    }
 }
 
 /// A table's house edge in words: for a player of the chart, on the full shoe; "working out" until known.

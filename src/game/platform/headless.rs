@@ -7,7 +7,7 @@ use crate::game::local::keeping::KeepAutoplay;
 use crate::game::local::table::HostedTable;
 use crate::game::model::screen::Screen;
 use crate::game::model::table::{
-    Bankroll, Beats, BetCircle, CardView, DealerTray, SeatView, Speed,
+    Bankroll, Beats, BetCircle, CardView, DealerTray, SeatView, SideSpot, Speed,
 };
 use crate::host::level::Level;
 use bevy::prelude::*;
@@ -244,6 +244,7 @@ pub fn chips_shown(app: &mut App) -> bool {
     let mut bankrolls = world.query::<&Bankroll>();
     let mut circles = world.query::<&BetCircle>();
     let mut trays = world.query::<&DealerTray>();
+    let mut sides = world.query::<&SideSpot>();
     bankrolls
         .iter(world)
         .all(|b| seats[usize::from(b.seat)].bankroll == b.amount)
@@ -251,6 +252,10 @@ pub fn chips_shown(app: &mut App) -> bool {
             .iter(world)
             .all(|c| seats[usize::from(c.seat)].bet == c.amount)
         && trays.iter(world).all(|t| t.amount == house)
+        && sides.iter(world).all(|s| {
+            let seat = &seats[usize::from(s.seat)];
+            seat.side.get(s.bet) + seat.side_in_play.get(s.bet) == s.amount
+        })
         && bankrolls.iter(world).count() == seats.len()
 }
 

@@ -36,6 +36,8 @@ pub struct WindowOptions {
     /// With a screenshot: the player bets this each round and deals, and the decisions wait for a person, so the
     /// picture can show one.
     pub bet: Option<crate::engine::Cents>,
+    /// With `bet`: this on each side bet the table offers too.
+    pub side_bet: Option<crate::engine::Cents>,
 }
 
 /// Where the game opens after loading.
@@ -245,6 +247,7 @@ pub(crate) fn presentation(
         play.coach |= options.coach;
     }
     if let Some(bet) = options.bet {
+        let side = options.side_bet;
         app.add_systems(
             Update,
             (move |slip: Res<crate::game::model::player::BetSlip>,
@@ -252,10 +255,18 @@ pub(crate) fn presentation(
                    beats: Res<crate::game::model::table::Beats>,
                    mut intents: MessageWriter<crate::game::model::player::Intent>| {
                 use crate::engine::{Phase, TableState};
-                let betting = seen.is_some_and(|seen| seen.0.phase() == Phase::Betting);
-                if betting && beats.settled() && !slip.in_play && slip.chips.is_empty() {
-                    intents.write(crate::game::model::player::Intent::Chip(bet));
-                    intents.write(crate::game::model::player::Intent::Deal);
+                use crate::game::model::player::Intent;
+                let Some(seen) = seen.filter(|seen| seen.0.phase() == Phase::Betting) else {
+                    return;
+                };
+                if beats.settled() && !slip.in_play && slip.is_empty() {
+                    for bet in side.map_or_else(Vec::new, |_| seen.0.rules().side_bets.offered()) {
+                        intents.write(Intent::Spot(Some(bet)));
+                        intents.write_batch(side.map(Intent::Chip));
+                    }
+                    intents.write(Intent::Spot(None));
+                    intents.write(Intent::Chip(bet));
+                    intents.write(Intent::Deal);
                 }
             })
             .after(crate::game::model::screen::RoundSet::Present)

@@ -56,6 +56,7 @@ pub(super) fn fit_backings(
 pub(super) struct Piles<'w, 's> {
     bankrolls: Query<'w, 's, (Entity, &'static Bankroll)>,
     circles: Query<'w, 's, (Entity, &'static BetCircle)>,
+    sides: Query<'w, 's, (Entity, &'static SideSpot)>,
     house: Query<'w, 's, Entity, With<DealerTray>>,
 }
 
@@ -73,6 +74,11 @@ impl Piles<'_, '_> {
                 .iter()
                 .find(|(_, c)| c.seat == seat)
                 .map(|(e, _)| (e, layout.seat_point(seat).extend(50.0))),
+            Pile::Side(seat, bet) => self
+                .sides
+                .iter()
+                .find(|(_, s)| s.seat == seat && s.bet == bet)
+                .map(|(e, s)| (e, layout.side_point(seat, s.slot).extend(50.0))),
             Pile::Tray => self
                 .house
                 .iter()
@@ -254,6 +260,38 @@ pub(super) fn redraw_piles(
         if shown.0 != Some(now) {
             shown.0 = Some(now);
             stack(&mut commands, entity, children, now, true);
+        }
+    }
+}
+
+/// A side bet's spot: one short stack of smaller chips (the spot is too small to write its amount on; the HUD's
+/// button for it says it).
+pub(super) fn redraw_side_spots(
+    mut commands: Commands,
+    art: Res<Art>,
+    flights: Query<&Flight>,
+    mut sides: Query<(Entity, &SideSpot, &mut ShownAmount, &Children)>,
+    chips: Query<(), With<ChipSprite>>,
+) {
+    for (entity, spot, mut shown, children) in &mut sides {
+        let now = shown_amount(entity, spot.amount, &flights);
+        if shown.0 == Some(now) {
+            continue;
+        }
+        shown.0 = Some(now);
+        for child in children.iter().filter(|c| chips.contains(*c)) {
+            commands.entity(child).despawn();
+        }
+        let mut pile = chips_for(now, &crate::game::model::player::CHIP_VALUES);
+        pile.truncate(6);
+        // The biggest chips at the bottom, as in a circle.
+        for (height, &chip) in pile.iter().enumerate() {
+            let up = height as f32;
+            commands.entity(entity).with_child((
+                ChipSprite,
+                art.chip(chip, CHIP_SIZE * 0.7),
+                Transform::from_xyz(0.0, -2.0 + up * CHIP_STEP * 0.7, 1.0 + up * 0.01),
+            ));
         }
     }
 }

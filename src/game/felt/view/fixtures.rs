@@ -8,6 +8,7 @@ use super::*;
 pub(super) struct Pieces<'w, 's> {
     spots: Query<'w, 's, (Entity, &'static crate::game::model::table::SeatSpot)>,
     circles: Query<'w, 's, (Entity, &'static BetCircle)>,
+    sides: Query<'w, 's, (Entity, &'static SideSpot)>,
     shoes: Query<'w, 's, Entity, With<ShoeStack>>,
     trays: Query<'w, 's, Entity, With<DiscardTray>>,
     house: Query<'w, 's, Entity, With<DealerTray>>,
@@ -129,6 +130,22 @@ pub(super) fn dress_table(
             ShownAmount::default(),
         ));
     }
+    // Each side bet's spot a small ring filled with its own colour, the colour of its button in the betting bar.
+    let disc = meshes.add(Circle::new(SIDE_SPOT / 2.0 - 1.0).mesh().resolution(32));
+    for (entity, spot) in &pieces.sides {
+        let [r, g, b] = crate::host::design::side_colour(spot.bet);
+        let fill = materials.add(Color::srgba_u8(r, g, b, 110));
+        commands.entity(entity).insert((
+            Fixture::Side(spot.seat, spot.slot),
+            picture(&art.ring, Vec2::splat(SIDE_SPOT)),
+            ShownAmount::default(),
+            children![(
+                Mesh2d(disc.clone()),
+                MeshMaterial2d(fill),
+                Transform::from_xyz(0.0, 0.0, -0.05),
+            )],
+        ));
+    }
 }
 
 /// What carries the words the layout places: the dealer's tray, the bet circles, the shoe and the discard holder.
@@ -200,6 +217,9 @@ pub(super) fn place_fixtures(
             }
             Fixture::Circle(seat) => {
                 Transform::from_translation(layout.seat_point(seat).extend(3.0))
+            }
+            Fixture::Side(seat, slot) => {
+                Transform::from_translation(layout.side_point(seat, slot).extend(3.0))
             }
         };
     }

@@ -8,7 +8,7 @@ use crate::game::felt::art::{Art, Look};
 use crate::game::felt::fonts::{FontFile, GameFonts, TextWidths};
 use crate::game::felt::layout::{
     CARD_SIZE, COUNT_WORDS, Covered, Framing, HAND_WORDS, HOLDER_PICTURE, HOLDER_TURN, LABEL_TOP,
-    SEAT_WORDS, SHOE_PICTURE, SHOE_TURN, TRAY_WORDS, TableLayout, words_box, written,
+    SEAT_WORDS, SHOE_PICTURE, SHOE_TURN, SIDE_SPOT, TRAY_WORDS, TableLayout, words_box, written,
 };
 use crate::game::felt::lettering::{Ink, Lettering};
 use crate::game::felt::motion::{Animate, Banner, Fade, Flight, Glide};
@@ -17,7 +17,7 @@ use crate::game::model::screen::Screen;
 use crate::game::model::session::Session;
 use crate::game::model::table::{
     Bankroll, Beats, BetCircle, CardView, ChipsMoved, DealerTray, Delay, DiscardTray, HandView,
-    Occupants, Pile, SeatView, Settlement, ShoeStack, Shown,
+    Occupants, Pile, SeatView, Settlement, ShoeStack, Shown, SideSpot,
 };
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
@@ -111,6 +111,8 @@ enum Fixture {
     Seat(u8),
     /// A seat's bet circle.
     Circle(u8),
+    /// A seat's spot for the side bet in this place among those the table offers.
+    Side(u8, usize),
 }
 
 /// One line of the rules printed along the felt's curve (the first line biggest, nearest the edge).
@@ -150,6 +152,7 @@ pub(crate) fn plugin(app: &mut App) {
                 label_dealer,
                 label_seats,
                 redraw_piles,
+                redraw_side_spots,
                 fit_backings,
                 count_cards,
                 glow_turn,

@@ -3,6 +3,7 @@
 //! its cards and chips) and gone when it closes.
 
 use super::{OnlineTable, Restored, SeatView};
+use crate::engine::side::SideBet;
 use crate::engine::{Card, Cents, Outcome, Spot, TableState};
 use crate::game::model::screen::{RoundPhase, Screen};
 use bevy::prelude::*;
@@ -87,6 +88,20 @@ pub struct BetCircle {
     /// The seat.
     pub seat: u8,
     /// Chips in the circle (as shown so far).
+    pub amount: Cents,
+}
+
+/// A seat's spot for one of the table's side bets, and the chips on it (next round's, then this round's until
+/// settled).
+#[derive(Component, Debug)]
+pub struct SideSpot {
+    /// The seat.
+    pub seat: u8,
+    /// The side bet.
+    pub bet: SideBet,
+    /// Its place among the side bets the table offers (the felt puts each in its own spot).
+    pub slot: usize,
+    /// Chips on the spot (as shown so far).
     pub amount: Cents,
 }
 
@@ -220,13 +235,27 @@ pub(crate) fn spawn_table(mut commands: Commands, seen: Option<Res<SeatView>>) {
             },
             DespawnOnExit(Screen::Table),
         ));
+        let s = &table.seats()[usize::from(seat)];
+        let side = |bet| s.side.get(bet) + s.side_in_play.get(bet);
         commands.spawn((
             Name::new(format!("Bet circle {seat}")),
             BetCircle {
                 seat,
-                amount: table.seat_on_felt(seat),
+                amount: table.seat_on_felt(seat) - s.side.total() - s.side_in_play.total(),
             },
             DespawnOnExit(Screen::Table),
         ));
+        for (slot, bet) in table.rules().side_bets.offered().into_iter().enumerate() {
+            commands.spawn((
+                Name::new(format!("{} spot {seat}", bet.name())),
+                SideSpot {
+                    seat,
+                    bet,
+                    slot,
+                    amount: side(bet),
+                },
+                DespawnOnExit(Screen::Table),
+            ));
+        }
     }
 }

@@ -107,6 +107,8 @@ pub enum Pile {
     Bankroll(SeatId),
     /// In a seat's bet circle.
     Circle(SeatId),
+    /// On a seat's spot for a side bet.
+    Side(SeatId, crate::engine::side::SideBet),
     /// The dealer's tray.
     Tray,
 }

@@ -4,6 +4,7 @@
 use super::entities::{card_entity, hand_entity};
 use super::*;
 use crate::engine::Spot;
+use crate::engine::side::SideBet;
 use crate::game::model::screen::RoundPhase;
 use crate::game::model::seen::Seen;
 use bevy::ecs::system::SystemParam;
@@ -48,6 +49,7 @@ pub(crate) struct Felt<'w, 's> {
     tray: Query<'w, 's, &'static mut DiscardTray>,
     house: Query<'w, 's, &'static mut DealerTray>,
     circles: Query<'w, 's, &'static mut BetCircle>,
+    sides: Query<'w, 's, &'static mut SideSpot>,
     bankrolls: Query<'w, 's, &'static mut Bankroll>,
     cards: Query<'w, 's, (Entity, &'static mut CardView)>,
     hands: Query<'w, 's, (Entity, &'static mut HandView)>,
@@ -61,6 +63,64 @@ impl Felt<'_, '_> {
         }
     }
 
+    fn side(&mut self, seat: SeatId, bet: SideBet, change: impl FnOnce(&mut Cents)) {
+        if let Some(mut spot) = self
+            .sides
+            .iter_mut()
+            .find(|s| s.seat == seat && s.bet == bet)
+        {
+            change(&mut spot.amount);
+        }
+    }
+
+    /// The amount on `pile` (the bankrolls, circles and side-bet spots; the tray is the house's).
+    fn amount(&self, pile: Pile) -> Cents {
+        match pile {
+            Pile::Bankroll(seat) => self
+                .bankrolls
+                .iter()
+                .find(|b| b.seat == seat)
+                .map(|b| b.amount),
+            Pile::Circle(seat) => self
+                .circles
+                .iter()
+                .find(|c| c.seat == seat)
+                .map(|c| c.amount),
+            Pile::Side(seat, bet) => self
+                .sides
+                .iter()
+                .find(|s| s.seat == seat && s.bet == bet)
+                .map(|s| s.amount),
+            Pile::Tray => self.house.iter().next().map(|t| t.amount),
+        }
+        .unwrap_or(Cents::ZERO)
+    }
+
+    /// A seat's `spot` (its circle or a side bet's) now holds `amount` and its bankroll `bankroll`: the chips fly
+    /// between them.
+    fn set_bet(&mut self, seat: SeatId, spot: Pile, amount: Cents, bankroll: Cents) {
+        let before = self.amount(spot);
+        match spot {
+            Pile::Circle(_) => self.circle(seat, |c| *c = amount),
+            Pile::Side(_, bet) => self.side(seat, bet, |c| *c = amount),
+            Pile::Bankroll(_) | Pile::Tray => return,
+        }
+        self.bankroll(seat, |b| *b = bankroll);
+        let (from, to) = if amount > before {
+            (Pile::Bankroll(seat), spot)
+        } else {
+            (spot, Pile::Bankroll(seat))
+        };
+        if amount != before {
+            self.moves.write(ChipsMoved {
+                from,
+                to,
+                amount: Cents((amount - before).0.abs()),
+                after: Delay::Now,
+            });
+        }
+    }
+
     fn bankroll(&mut self, seat: SeatId, change: impl FnOnce(&mut Cents)) {
         if let Some(mut pile) = self.bankrolls.iter_mut().find(|b| b.seat == seat) {
             change(&mut pile.amount);
@@ -71,11 +131,23 @@ impl Felt<'_, '_> {
     /// A negative stake is the seat putting more chips in the circle (doubles, splits, insurance).
     fn pay(&mut self, seat: SeatId, stake: Cents, net: Cents) {
         self.circle(seat, |c| *c -= stake);
+        self.paid(seat, Pile::Circle(seat), stake, net);
+    }
+
+    /// Chips `stake` leave the seat's spot for side bet `bet`; the seat gets them back plus `net`.
+    fn pay_side(&mut self, seat: SeatId, bet: SideBet, stake: Cents, net: Cents) {
+        self.side(seat, bet, |c| *c -= stake);
+        self.paid(seat, Pile::Side(seat, bet), stake, net);
+    }
+
+    /// The bankroll and the tray of a payout from `circle` (the bet circle or a side bet's spot), and its chips'
+    /// flights.
+    fn paid(&mut self, seat: SeatId, circle: Pile, stake: Cents, net: Cents) {
         self.bankroll(seat, |b| *b += stake + net);
         for mut tray in &mut self.house {
             tray.amount -= net;
         }
-        let (circle, bankroll) = (Pile::Circle(seat), Pile::Bankroll(seat));
+        let bankroll = Pile::Bankroll(seat);
         let mut moved = |from, to, amount: Cents, after| {
             if amount.is_positive() {
                 self.moves.write(ChipsMoved {
@@ -175,33 +247,28 @@ pub(crate) fn present(
         Event::Left { seat, .. } => {
             felt.bankroll(seat, |b| *b = Cents::ZERO);
             felt.circle(seat, |c| *c = Cents::ZERO);
+            for mut spot in felt.sides.iter_mut().filter(|s| s.seat == seat) {
+                spot.amount = Cents::ZERO;
+            }
         }
         Event::BetSet {
             seat,
             amount,
             bankroll,
-        } => {
-            let before = felt
-                .circles
-                .iter()
-                .find(|c| c.seat == seat)
-                .map_or(Cents::ZERO, |c| c.amount);
-            felt.circle(seat, |c| *c = amount);
-            felt.bankroll(seat, |b| *b = bankroll);
-            let (from, to) = if amount > before {
-                (Pile::Bankroll(seat), Pile::Circle(seat))
-            } else {
-                (Pile::Circle(seat), Pile::Bankroll(seat))
-            };
-            if amount != before {
-                felt.moves.write(ChipsMoved {
-                    from,
-                    to,
-                    amount: Cents((amount - before).0.abs()),
-                    after: Delay::Now,
-                });
-            }
-        }
+        } => felt.set_bet(seat, Pile::Circle(seat), amount, bankroll),
+        Event::SideBetSet {
+            seat,
+            bet,
+            amount,
+            bankroll,
+        } => felt.set_bet(seat, Pile::Side(seat, bet), amount, bankroll),
+        Event::SideBetSettled {
+            seat,
+            bet,
+            stake,
+            net,
+            ..
+        } => felt.pay_side(seat, bet, stake, net),
         Event::InsuranceTaken { seat, amount } => felt.pay(seat, -amount, Cents::ZERO),
         Event::Doubled { seat, wager, .. } => felt.pay(seat, -wager.half(), Cents::ZERO),
         Event::InsuranceSettled { seat, amount, net } => felt.pay(seat, amount, net),
