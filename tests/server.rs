@@ -21,6 +21,7 @@ on_both!(
     a_broke_player_resets_once_an_hour_and_an_address_holds_a_few_connections,
     the_server_serves_the_browser_build_and_the_lobby_over_http,
     a_bet_the_house_cannot_cover_is_named_and_the_table_deals_without_it,
+    side_bets_go_down_with_the_bet_or_not_at_all,
 );
 
 fn three_people_and_the_companions_play_a_round_that_everyone_sees_alike(db: &Db) {
@@ -621,5 +622,98 @@ fn a_bet_the_house_cannot_cover_is_named_and_the_table_deals_without_it(db: &Db)
             News::Event(Event::BetSet { seat: 3, amount, .. }) if *amount == Cents::ZERO
         )),
         "Ann's bet was given back"
+    );
+}
+
+/// At a table dealing 21+3 and Perfect Pairs (Atlantic City), a `bet` carries its side bets: one the table does not
+/// offer, one named twice, or a bet the chips cannot cover with its side bets is refused and leaves nothing on the
+/// felt (a side bet put down before the bet failed is taken back, and everyone sees it go); a good one goes down
+/// with the bet, is settled with the first cards, and every chip of it is accounted for in the player's stack.
+fn side_bets_go_down_with_the_bet_or_not_at_all(db: &Db) {
+    use holecard::engine::side::SideBet;
+    let level = holecard::host::level::Level::built_in(std::path::Path::new("atlantic-city"))
+        .expect("shipped")
+        .expect("valid");
+    let running = start_with(db, patient(), |config| {
+        config.tables = vec![("ac".to_string(), level)];
+    });
+    let mut ann = Client::connect(&running, "Ann");
+    ann.send(r#"{"type":"sit","table":"ac","seat":3}"#);
+    ann.wait_for(|m| matches!(m, ServerMessage::Joined { seat: Some(3), .. }));
+    let start = ann.chips();
+    ann.send(r#"{"type":"bet","amount":1500,"side_bets":[{"bet":"Buster","amount":100}]}"#);
+    let (code, message) = ann.refusal();
+    assert_eq!(code, Refusal::NotAllowed);
+    assert!(message.contains("Buster"), "{message}");
+    ann.send(r#"{"type":"bet","amount":1500,"side_bets":[{"bet":"PerfectPairs","amount":100},{"bet":"PerfectPairs","amount":500}]}"#);
+    let (code, message) = ann.refusal();
+    assert_eq!(code, Refusal::BadMessage);
+    assert!(message.contains("named twice"), "{message}");
+    // All but $50 of the stack on the bet, and $100 on Perfect Pairs: the side bet goes down, the bet is refused,
+    // and the side bet comes back.
+    let most = start - Cents::units(50);
+    ann.send(&format!(
+        r#"{{"type":"bet","amount":{},"side_bets":[{{"bet":"PerfectPairs","amount":10000}}]}}"#,
+        most.0
+    ));
+    let (code, message) = ann.refusal();
+    assert_eq!(code, Refusal::NotAllowed, "{message}");
+    assert!(message.contains("needs $1,950"), "{message}");
+    // The table's news of it came before the refusal, on the same connection.
+    let sides: Vec<Cents> = ann
+        .news()
+        .iter()
+        .filter_map(|(_, n)| match n {
+            News::Event(Event::SideBetSet {
+                seat: 3, amount, ..
+            }) => Some(*amount),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(sides, [Cents::units(100), Cents::ZERO], "down, then back");
+    assert_eq!(ann.chips(), start, "nothing left on the felt");
+    assert!(
+        !ann.news()
+            .iter()
+            .any(|(_, n)| matches!(n, News::Event(Event::BetSet { seat: 3, .. }))),
+        "no bet went down"
+    );
+    ann.send(r#"{"type":"bet","amount":1500,"side_bets":[{"bet":"TwentyOnePlusThree","amount":100},{"bet":"PerfectPairs","amount":500}]}"#);
+    pump(&mut [&mut ann], |c| c[0].rounds_ended() >= 1);
+    let mut settled = Vec::new();
+    let mut net = Cents::ZERO;
+    for (_, news) in ann.news() {
+        match news {
+            News::Event(Event::SideBetSettled {
+                seat: 3,
+                bet,
+                stake,
+                net: won,
+                ..
+            }) => {
+                settled.push((bet, stake));
+                net += won;
+            }
+            News::Event(Event::Settled {
+                seat: 3, net: won, ..
+            })
+            | News::Event(Event::InsuranceSettled {
+                seat: 3, net: won, ..
+            }) => net += won,
+            _ => {}
+        }
+    }
+    settled.sort_by_key(|(bet, _)| *bet as u8);
+    assert_eq!(
+        settled,
+        [
+            (SideBet::TwentyOnePlusThree, Cents::units(1)),
+            (SideBet::PerfectPairs, Cents::units(5))
+        ]
+    );
+    assert_eq!(
+        ann.chips(),
+        start + net,
+        "every chip of the round in the stack"
     );
 }

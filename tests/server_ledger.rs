@@ -365,11 +365,57 @@ fn a_round_is_settled_once_and_a_broken_sum_is_found(db: &Db) {
             (report.accounts, report.rounds, report.hands, report.chips),
             (1, 2, 2, Cents::units(120))
         );
+        // A round with a side bet: Ann's $5 on Perfect Pairs paid 6 to 1 beside her $10 hand's win. Her entry is the
+        // hand and the side bet, the side bet is kept beside the hand, and her history shows it on her first hand.
+        let side = Event::SideBetSettled {
+            seat: 2,
+            bet: holecard::engine::side::SideBet::PerfectPairs,
+            stake: Cents::units(5),
+            win: Some(holecard::engine::side::SideWin::MixedPair),
+            net: Cents::units(30),
+        };
+        let mut with_side = events.to_vec();
+        with_side.insert(4, side);
+        with_side[0] = Event::RoundStarted { round: 3 };
+        let record = with_side
+            .iter()
+            .find_map(|e| recorder.hear(e))
+            .expect("the round ends");
+        let mut third = settlement.clone();
+        third.round = 3;
+        third.record = record;
+        third.players[0].1 = Player::Account {
+            key: ann.key.clone(),
+            chips_after: Cents::units(160),
+        };
+        third.house_net = Cents::units(-40);
+        let settled = store.settle(&third).await.expect("settles");
+        assert!(settled.fresh && settled.disputed.is_empty(), "{settled:?}");
+        let hands = store.history(&ann.key, 10).await.expect("a history");
+        let played = hands.iter().find(|h| h.round == 3).expect("round 3");
+        assert_eq!(
+            played.side_bets,
+            [holecard::protocol::PlayedSideBet {
+                bet: "Perfect Pairs".into(),
+                stake: Cents::units(5),
+                won: Some("a mixed pair".into()),
+                net: Cents::units(30),
+            }]
+        );
+        let report = store.check().await.expect("the check runs");
+        assert_eq!(
+            report.problems.len(),
+            1,
+            "only the dispute: {:?}",
+            report.problems
+        );
+        assert_eq!(report.chips, Cents::units(160));
         // Chips made from nothing, a round that does not sum to zero, a house off by a cent: each is found.
     });
     for tamper in [
         "UPDATE accounts SET chips = chips + 1",
         "UPDATE rounds SET house_net = house_net - 1",
+        "UPDATE side_bets SET net = net + 1",
     ] {
         serving::tamper(db, tamper);
     }
@@ -377,13 +423,17 @@ fn a_round_is_settled_once_and_a_broken_sum_is_found(db: &Db) {
         let report = store.check().await.expect("the check runs");
         assert!(!report.balanced());
         let problems = report.problems.join("\n");
-        assert!(problems.contains("account Ann holds 12001"), "{problems}");
+        assert!(problems.contains("account Ann holds 16001"), "{problems}");
+        assert!(
+            problems.contains("table t round 3: ann's side bets are not the side bets kept"),
+            "{problems}"
+        );
         assert!(
             problems.contains("table t round 1: the nets sum to -1"),
             "{problems}"
         );
         assert!(
-            problems.contains("the house of table t holds 98000"),
+            problems.contains("the house of table t holds 94000"),
             "{problems}"
         );
     });
@@ -402,11 +452,19 @@ fn bankroll(addr: SocketAddr, token: &str) -> (Cents, Cents) {
     assert_eq!(status, 200, "{me}");
     let (status, hands) = http(addr, "GET", "/api/history?limit=1000", None, Some(token));
     assert_eq!(status, 200, "{hands}");
+    // Each hand's net, and on a seat's first hand its side bets'.
     let won = json(&hands)
         .as_array()
         .expect("a list")
         .iter()
-        .map(|h| h["net"].as_i64().expect("a net"))
+        .map(|h| {
+            let sides: i64 = h["side_bets"].as_array().map_or(0, |bets| {
+                bets.iter()
+                    .map(|b| b["net"].as_i64().expect("a side bet's net"))
+                    .sum()
+            });
+            h["net"].as_i64().expect("a net") + sides
+        })
         .sum();
     (
         Cents(json(&me)["chips"].as_i64().expect("chips")),
@@ -531,7 +589,14 @@ fn a_server_killed_at_any_moment_loses_and_makes_no_chip(db: &Db) {
             .iter()
             .map(|t| Client::with_token(server.addr, t))
             .collect();
+        // At Atlantic City a $15 bet with 21+3 and Perfect Pairs beside it: side bets are settled with the round's
+        // first cards, so a kill catches them settled and not.
         let table = ["atlantic-city", "las-vegas-strip"][i % 2];
+        let bet = if table == "atlantic-city" {
+            r#"{"type":"bet","amount":1500,"side_bets":[{"bet":"TwentyOnePlusThree","amount":100},{"bet":"PerfectPairs","amount":500}]}"#
+        } else {
+            r#"{"type":"bet","amount":1000}"#
+        };
         for client in &mut clients {
             client.sit_anywhere(table);
         }
@@ -540,9 +605,9 @@ fn a_server_killed_at_any_moment_loses_and_makes_no_chip(db: &Db) {
         while Instant::now() < until {
             for (client, last) in clients.iter_mut().zip(bet_for.iter_mut()) {
                 client.poll();
-                if client.rounds_ended() != *last && client.chips() >= Cents::units(10) {
+                if client.rounds_ended() != *last && client.chips() >= Cents::units(21) {
                     *last = client.rounds_ended();
-                    client.send(r#"{"type":"bet","amount":1000}"#);
+                    client.send(bet);
                 }
             }
         }
@@ -553,7 +618,7 @@ fn a_server_killed_at_any_moment_loses_and_makes_no_chip(db: &Db) {
         check_ledger(db);
     }
     let server = launch(db, ("1", "1", "40"));
-    let mut played = 0;
+    let (mut played, mut side_bets) = (0, 0);
     for token in &tokens {
         let (now, won) = bankroll(server.addr, token);
         assert_eq!(
@@ -561,10 +626,24 @@ fn a_server_killed_at_any_moment_loses_and_makes_no_chip(db: &Db) {
             Cents::units(1_000) + won,
             "every chip is in the history"
         );
-        played += json(&http(server.addr, "GET", "/api/history", None, Some(token)).1)
-            .as_array()
-            .map_or(0, Vec::len);
+        let hands = json(
+            &http(
+                server.addr,
+                "GET",
+                "/api/history?limit=1000",
+                None,
+                Some(token),
+            )
+            .1,
+        );
+        let hands = hands.as_array().cloned().unwrap_or_default();
+        played += hands.len();
+        side_bets += hands
+            .iter()
+            .map(|h| h["side_bets"].as_array().map_or(0, Vec::len))
+            .sum::<usize>();
     }
+    assert!(side_bets >= 4, "{side_bets} side bets settled");
     log += &server.kill();
     // The kills fell mid-round (a refund said on restart) and between rounds, with hands settled between them.
     assert!(

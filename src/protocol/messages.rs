@@ -5,6 +5,16 @@ use crate::engine::{Action, Cents, SeatId, TableView};
 use crate::host::News;
 use serde::{Deserialize, Serialize};
 
+/// A side bet in a `bet` message: which, and how much on it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SideStake {
+    /// The side bet (`TwentyOnePlusThree`, `PerfectPairs`, `LuckyLadies`, `Buster`).
+    pub bet: crate::engine::side::SideBet,
+    /// In cents.
+    pub amount: Cents,
+}
+
 /// What a client says.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
@@ -40,11 +50,15 @@ pub enum ClientMessage {
         /// The table's id.
         table: String,
     },
-    /// Put this bet in the circle (0 takes it back); the dealer deals when every person seated has bet, or when the
-    /// table's betting time runs out.
+    /// Put this bet in the circle (0 takes it back), and these side bets on their spots (a spot the table offers and
+    /// the list does not name is emptied); the dealer deals when every person seated has bet, or when the table's
+    /// betting time runs out.
     Bet {
         /// In cents.
         amount: Cents,
+        /// The side bets beside it, each named once (absent: none).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        side_bets: Vec<SideStake>,
     },
     /// A decision for the own hand in turn (or the insurance, even-money or surrender offer).
     Play {
@@ -369,6 +383,22 @@ pub struct PlayedHand {
     pub bankroll: Cents,
     /// When, in milliseconds since 1970.
     pub at_ms: i64,
+    /// The seat's side bets of the round, on its first hand (none on the others).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub side_bets: Vec<PlayedSideBet>,
+}
+
+/// A side bet in an account's history.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlayedSideBet {
+    /// Its name at the table ("21+3").
+    pub bet: String,
+    /// What was on it.
+    pub stake: Cents,
+    /// The hand it paid for ("a flush"), none when it lost.
+    pub won: Option<String>,
+    /// What it won (negative when lost).
+    pub net: Cents,
 }
 
 /// Why a message was refused.

@@ -55,9 +55,27 @@ mod tests {
         assert_eq!(
             parse(r#"{"type":"bet","amount":2500}"#),
             Ok(ClientMessage::Bet {
-                amount: Cents(2_500)
+                amount: Cents(2_500),
+                side_bets: Vec::new(),
             })
         );
+        assert_eq!(
+            parse(
+                r#"{"type":"bet","amount":2500,"side_bets":[{"bet":"PerfectPairs","amount":500}]}"#
+            ),
+            Ok(ClientMessage::Bet {
+                amount: Cents(2_500),
+                side_bets: vec![SideStake {
+                    bet: crate::engine::side::SideBet::PerfectPairs,
+                    amount: Cents(500),
+                }],
+            })
+        );
+        let (code, message) =
+            parse(r#"{"type":"bet","amount":2500,"side_bets":[{"bet":"Keno","amount":5}]}"#)
+                .expect_err("no such side bet");
+        assert_eq!(code, Refusal::BadMessage);
+        assert!(message.contains("Keno"), "{message}");
         assert_eq!(
             parse(r#"{"type":"play","action":"Hit"}"#),
             Ok(ClientMessage::Play {

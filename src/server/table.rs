@@ -125,6 +125,8 @@ pub enum ToTable {
         conn: ConnId,
         /// How much.
         amount: crate::engine::Cents,
+        /// The side bets with it (a spot offered and not staked is emptied).
+        side: crate::engine::side::SideStakes,
         /// When its connection read it.
         read: std::time::Instant,
     },
@@ -618,18 +620,20 @@ impl TableTask {
                 let back = self.news_out().await && self.resume(conn, who, since, out, blocks);
                 let _ = reply.send(back);
             }
-            ToTable::Bet { conn, amount, read } => {
+            ToTable::Bet {
+                conn,
+                amount,
+                side,
+                read,
+            } => {
                 let Some(seat) = self.seat_of(conn) else {
                     return self.refuse(conn, Refusal::NotSeated, "watchers don't bet");
                 };
                 if self.leaving.contains(&seat) {
                     return self.refuse(conn, Refusal::NotSeated, "you are getting up");
                 }
-                match self.host.apply(Command::Bet { seat, amount }) {
-                    Ok(news) => {
-                        self.answered.push(read);
-                        self.tell(news);
-                    }
+                match self.put_bets(seat, amount, side) {
+                    Ok(()) => self.answered.push(read),
                     Err(e) => self.refuse(conn, Refusal::NotAllowed, &e.to_string()),
                 }
             }
@@ -1237,6 +1241,79 @@ impl TableTask {
         }
     }
 
+    /// Puts a seat's bet and side bets down as one: the side bets first (each spot the table offers set to what
+    /// `side` has on it), then the bet. Refused, the seat's bets are put back as they were, so a bet is never half
+    /// placed; what the table showed in between is told all the same, and ends where it began.
+    fn put_bets(
+        &mut self,
+        seat: SeatId,
+        amount: Cents,
+        side: crate::engine::side::SideStakes,
+    ) -> Result<(), CommandError> {
+        let before = {
+            let s = &self.host.seats()[usize::from(seat)];
+            (s.bet, s.side)
+        };
+        let offered = self.host.rules().side_bets.offered();
+        let commands = side
+            .staked()
+            .filter(|(bet, _)| !offered.contains(bet))
+            .map(|(bet, amount)| Command::SideBet { seat, bet, amount })
+            .chain(
+                offered
+                    .iter()
+                    .filter(|&&bet| side.get(bet) != before.1.get(bet))
+                    .map(|&bet| Command::SideBet {
+                        seat,
+                        bet,
+                        amount: side.get(bet),
+                    }),
+            )
+            .chain(std::iter::once(Command::Bet { seat, amount }))
+            .collect::<Vec<_>>();
+        for command in commands {
+            match self.host.apply(command) {
+                Ok(news) => self.tell(news),
+                Err(refused) => {
+                    // Back as it was, where it changed: chips taken off first, then chips put back on, so the
+                    // bankroll always covers them (it covered them all before).
+                    let now = {
+                        let s = &self.host.seats()[usize::from(seat)];
+                        (s.bet, s.side)
+                    };
+                    let mut back: Vec<(bool, Command)> = offered
+                        .iter()
+                        .filter(|&&bet| now.1.get(bet) != before.1.get(bet))
+                        .map(|&bet| {
+                            let amount = before.1.get(bet);
+                            (
+                                amount > now.1.get(bet),
+                                Command::SideBet { seat, bet, amount },
+                            )
+                        })
+                        .collect();
+                    if now.0 != before.0 {
+                        back.push((
+                            before.0 > now.0,
+                            Command::Bet {
+                                seat,
+                                amount: before.0,
+                            },
+                        ));
+                    }
+                    back.sort_by_key(|(more, _)| *more);
+                    for (_, command) in back {
+                        if let Ok(news) = self.host.apply(command) {
+                            self.tell(news);
+                        }
+                    }
+                    return Err(refused);
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// The clock ran out on a deal the table cannot make: the bets that hold it up go back to their players, who are
     /// told why, and the rest are dealt.
     fn deal_without_holders(&mut self, refused: &CommandError) {
@@ -1252,12 +1329,12 @@ impl TableTask {
         );
         self.notice(text);
         for seat in holders {
-            let back = Command::Bet {
-                seat,
-                amount: Cents::ZERO,
-            };
-            if let Ok(news) = self.host.apply(back) {
-                self.tell(news);
+            // The bet and its side bets go back together.
+            if let Err(e) = self.put_bets(seat, Cents::ZERO, Default::default()) {
+                tracing::warn!(
+                    "{}: seat {seat}'s bets could not be taken back: {e}",
+                    self.id
+                );
             }
         }
         self.held_up = Vec::new();

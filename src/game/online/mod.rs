@@ -283,8 +283,11 @@ mod tests {
             id: "las-vegas-strip".into(),
             seat: Some(2),
         });
+        let mut last_sides = crate::engine::side::SideStakes::default();
+        last_sides.set(crate::engine::side::SideBet::PerfectPairs, Cents::units(5));
         let mut slip = BetSlip {
             last_bet: Cents::units(25),
+            last_sides,
             in_play: true,
             ..BetSlip::default()
         };
@@ -302,6 +305,7 @@ mod tests {
         );
         assert!(!slip.in_play);
         assert_eq!(slip.chips, [Cents::units(25)]);
+        assert_eq!(slip.side_stakes(), last_sides, "the side bet is back too");
         assert!(casino.problem.is_none());
 
         // A command's refusal taken in after the connection dropped is said, and the reconnect goes on.

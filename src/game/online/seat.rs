@@ -144,7 +144,15 @@ pub(super) fn bet_online(
                 let busy = table.phase() != Phase::Betting;
                 slip.refusal = deal_refusal(busy, total, table.rules());
                 if slip.refusal.is_none() {
-                    online.send(ClientMessage::Bet { amount: total });
+                    let side_bets = slip
+                        .side_stakes()
+                        .staked()
+                        .map(|(bet, amount)| crate::protocol::SideStake { bet, amount })
+                        .collect();
+                    online.send(ClientMessage::Bet {
+                        amount: total,
+                        side_bets,
+                    });
                     slip.dealt(total);
                 }
             }

@@ -397,9 +397,10 @@ pub(super) fn refused(
     info!(target: "holecard::online", "refused: {message} ({code:?})");
     if screen == Screen::Table && casino.table.is_some() {
         if slip.in_play {
-            // The bet did not go down: it is back on the slip.
+            // The bet did not go down: it is back on the slip, with its side bets.
             slip.in_play = false;
             slip.chips = vec![slip.last_bet];
+            slip.sides = slip.last_sides.staked().collect();
         }
         slip.refusal = Some(crate::host::narrate::capitalise(&message));
     } else {

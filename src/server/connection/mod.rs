@@ -247,13 +247,24 @@ impl Connection {
                 return self.join(name, table, Some(seat), out).await;
             }
             ClientMessage::Watch { table } => return self.join(name, table, None, out).await,
-            ClientMessage::Bet { amount } => {
+            ClientMessage::Bet { amount, side_bets } => {
                 if let Some(refused) = self.session_over().await {
                     return Some(refused);
+                }
+                let mut side = crate::engine::side::SideStakes::default();
+                for (i, stake) in side_bets.iter().enumerate() {
+                    if side_bets[..i].iter().any(|s| s.bet == stake.bet) {
+                        return Some(refusal(
+                            Refusal::BadMessage,
+                            &format!("{} is named twice in one bet", stake.bet.name()),
+                        ));
+                    }
+                    side.set(stake.bet, stake.amount);
                 }
                 ToTable::Bet {
                     conn: self.id,
                     amount,
+                    side,
                     read,
                 }
             }

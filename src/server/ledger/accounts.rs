@@ -11,7 +11,7 @@ use serde::Serialize;
 use sqlx::Row;
 use sqlx::any::AnyRow;
 
-pub use crate::protocol::{PlayedHand, Standing};
+pub use crate::protocol::{PlayedHand, PlayedSideBet, Standing};
 
 /// How long a login lasts.
 pub const SESSION_DAYS: u64 = 30;
@@ -285,7 +285,8 @@ impl Store {
         .fetch_all(&self.pool)
         .await
         ?;
-        rows.iter()
+        let mut hands = rows
+            .iter()
             .map(|row| {
                 Ok(PlayedHand {
                     table: row.try_get(0)?,
@@ -301,10 +302,42 @@ impl Store {
                     net: Cents(row.try_get(10)?),
                     bankroll: Cents(row.try_get(11)?),
                     at_ms: row.try_get(12)?,
+                    side_bets: Vec::new(),
                 })
             })
-            .collect::<Result<_, sqlx::Error>>()
-            .map_err(LedgerError::from)
+            .collect::<Result<Vec<_>, sqlx::Error>>()?;
+        // The side bets of those rounds, each on its seat's first hand.
+        let Some(oldest) = hands.iter().map(|h| h.at_ms).min() else {
+            return Ok(hands);
+        };
+        let sides = sqlx::query(
+            "SELECT b.table_id, b.round, b.seat, b.bet, b.stake, b.won, b.net FROM side_bets b \
+             JOIN hands h ON h.table_id = b.table_id AND h.round = b.round AND h.seat = b.seat AND h.hand = 0 \
+             WHERE b.name_key = $1 AND h.played_ms >= $2 ORDER BY b.table_id, b.round, b.seat, b.bet",
+        )
+        .bind(key)
+        .bind(oldest)
+        .fetch_all(&self.pool)
+        .await?;
+        for row in &sides {
+            let (table, round, seat): (String, i64, i64) =
+                (row.try_get(0)?, row.try_get(1)?, row.try_get(2)?);
+            let played = PlayedSideBet {
+                bet: row.try_get(3)?,
+                stake: Cents(row.try_get(4)?),
+                won: row.try_get(5)?,
+                net: Cents(row.try_get(6)?),
+            };
+            if let Some(first) = hands.iter_mut().find(|h| {
+                h.hand == 0
+                    && h.table == table
+                    && h.round == round as u64
+                    && i64::from(h.seat) == seat
+            }) {
+                first.side_bets.push(played);
+            }
+        }
+        Ok(hands)
     }
 }
 

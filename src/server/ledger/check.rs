@@ -33,7 +33,7 @@ impl LedgerReport {
 impl Store {
     /// Proves the ledger's sums: every account's chips are its entries' sum and its highscore at least its chips;
     /// every round's nets sum to zero and its accounts' entries to its accounts' net; every entry of a round is its
-    /// hands and insurance; every house holds what it started with and what its rounds brought.
+    /// hands, insurance and side bets; every house holds what it started with and what its rounds brought.
     pub async fn check(&self) -> Result<LedgerReport, LedgerError> {
         let mut report = LedgerReport::default();
         let count = |sql: &'static str| async move {
@@ -46,7 +46,7 @@ impl Store {
         report.hands = count("SELECT COUNT(*) FROM hands").await? as u64;
         report.chips =
             Cents(count("SELECT CAST(COALESCE(SUM(chips), 0) AS BIGINT) FROM accounts").await?);
-        let checks: [(&'static str, &'static str); 7] = [
+        let checks: [(&'static str, &'static str); 8] = [
             (
                 "SELECT a.name, a.chips, CAST(COALESCE(SUM(l.amount), 0) AS BIGINT) FROM accounts a \
                  LEFT JOIN ledger l ON l.name_key = a.name_key GROUP BY a.name_key, a.name, a.chips \
@@ -75,9 +75,15 @@ impl Store {
             ),
             (
                 "SELECT l.table_id, l.round, l.name_key FROM ledger l WHERE l.kind = 'round' AND l.amount <> \
-                 l.insurance + (SELECT CAST(COALESCE(SUM(h.net), 0) AS BIGINT) FROM hands h \
+                 l.insurance + l.side_bets + (SELECT CAST(COALESCE(SUM(h.net), 0) AS BIGINT) FROM hands h \
                  WHERE h.table_id = l.table_id AND h.round = l.round AND h.name_key = l.name_key)",
-                "table {0} round {1}: {2}'s entry is not its hands and insurance",
+                "table {0} round {1}: {2}'s entry is not its hands, insurance and side bets",
+            ),
+            (
+                "SELECT l.table_id, l.round, l.name_key FROM ledger l WHERE l.kind = 'round' AND l.side_bets <> \
+                 (SELECT CAST(COALESCE(SUM(b.net), 0) AS BIGINT) FROM side_bets b \
+                 WHERE b.table_id = l.table_id AND b.round = l.round AND b.name_key = l.name_key)",
+                "table {0} round {1}: {2}'s side bets are not the side bets kept for the round",
             ),
             (
                 "SELECT h.table_id, h.house_chips, h.house_start + CAST(COALESCE(SUM(r.house_net), 0) AS BIGINT) \

@@ -247,6 +247,13 @@ fn migrator() -> Migrator {
             include_str!("../../../migrations/0006_replays.sql").into_sql_str(),
             false,
         ),
+        Migration::new(
+            7,
+            "side bets".into(),
+            MigrationType::Simple,
+            include_str!("../../../migrations/0007_side_bets.sql").into_sql_str(),
+            false,
+        ),
     ])
 }
 
@@ -520,6 +527,8 @@ struct Entry<'a> {
     round: Option<u64>,
     amount: Cents,
     insurance: Cents,
+    /// What the round's side bets gained (negative: lost).
+    side_bets: Cents,
     chips_after: Cents,
 }
 
@@ -531,8 +540,8 @@ async fn add_entry(
     now: i64,
 ) -> Result<(), sqlx::Error> {
     sqlx::query(
-        "INSERT INTO ledger (name_key, entry, kind, table_id, round, amount, insurance, chips_after, at_ms) \
-         SELECT $1, COALESCE(MAX(entry), 0) + 1, $2, $3, $4, $5, $6, $7, $8 FROM ledger WHERE name_key = $1",
+        "INSERT INTO ledger (name_key, entry, kind, table_id, round, amount, insurance, side_bets, chips_after, \
+         at_ms) SELECT $1, COALESCE(MAX(entry), 0) + 1, $2, $3, $4, $5, $6, $7, $8, $9 FROM ledger WHERE name_key = $1",
     )
     .bind(key)
     .bind(entry.kind)
@@ -540,6 +549,7 @@ async fn add_entry(
     .bind(entry.round.map(|r| r as i64))
     .bind(entry.amount.0)
     .bind(entry.insurance.0)
+    .bind(entry.side_bets.0)
     .bind(entry.chips_after.0)
     .bind(now)
     .execute(&mut **tx)

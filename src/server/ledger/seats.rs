@@ -334,9 +334,26 @@ impl Store {
                 round: Some(s.round),
                 amount: net,
                 insurance: record.insurance,
+                side_bets: record.side_bets.iter().map(|b| b.net).sum(),
                 chips_after: chips,
             };
             add_entry(&mut tx, key, entry, now).await?;
+            for side in &record.side_bets {
+                sqlx::query(
+                    "INSERT INTO side_bets (name_key, table_id, round, seat, bet, stake, won, net) \
+                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+                )
+                .bind(key)
+                .bind(&s.table)
+                .bind(s.round as i64)
+                .bind(i64::from(*seat))
+                .bind(side.bet.name())
+                .bind(side.stake.0)
+                .bind(side.win.map(|w| w.name()))
+                .bind(side.net.0)
+                .execute(&mut *tx)
+                .await?;
+            }
             for (i, hand) in record.hands.iter().enumerate() {
                 sqlx::query(
                     "INSERT INTO hands (name_key, table_id, round, seat, hand, rules, cards, decisions, dealer, \
@@ -467,6 +484,7 @@ impl Store {
                 round: None,
                 amount,
                 insurance: Cents(0),
+                side_bets: Cents(0),
                 chips_after: stake,
             };
             add_entry(&mut tx, key, entry, now).await?;
