@@ -488,3 +488,34 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 8, .. ProptestConfig::default() })]
+
+    /// The round worked out a piece at a time (the browser's way, a frame a piece) is the round worked out at once,
+    /// on one thread and on two, to the last bit, on random depleted shoes.
+    #[test]
+    fn the_round_in_pieces_is_the_round_at_once(
+        gone in proptest::collection::vec(1u8..=10, 0..150),
+        h17 in any::<bool>(),
+        decks in 1u8..=6,
+    ) {
+        let Ok(shoe) = exact::unseen(full_shoe(decks), &gone) else { return Ok(()); };
+        prop_assume!(shoe.iter().map(|&n| u32::from(n)).sum::<u32>() >= 30);
+        let rules = ExactRules { hits_soft_17: h17, ..strip() };
+        let mut steps = exact::RoundSteps::new(rules, shoe);
+        let mut pieces = 0;
+        let stepped = loop {
+            pieces += 1;
+            prop_assert!(pieces <= 40, "a round is at most 1 + 10 + 10 pieces");
+            if let Some(table) = steps.step() {
+                break table.clone();
+            }
+        };
+        for threads in [1, 2] {
+            let at_once = exact::table_on(rules, shoe, threads);
+            prop_assert_eq!(stepped.value, at_once.value, "{} threads", threads);
+            prop_assert_eq!(stepped.by_up, at_once.by_up);
+        }
+    }
+}

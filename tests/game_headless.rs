@@ -2129,3 +2129,46 @@ fn a_side_bet_is_placed_from_its_spot_paid_on_the_felt_and_valued_on_the_seats_s
         Cents::units(5)
     );
 }
+
+/// With the advisor on, between rounds, the next round's exact value on the cards the seat has not seen: worked out
+/// a piece a frame (the browser's way) at the opening shoe, and on another thread after a round, each equal to the
+/// exact engine's table on the same shoe, to the last bit.
+#[test]
+fn the_next_rounds_value_is_the_exact_table_on_the_seats_shoe_sliced_or_not() {
+    use holecard::engine::exact::{self, ExactRules, PostSplit};
+    use holecard::game::model::next_round::{NextRound, unseen_shoe};
+    let mut app = human_app(&[Nine, Ten, Six, Seven, Ten, Seven, Ten, Ten, Ten]);
+    app.world_mut().resource_mut::<NextRound>().sliced = true;
+    app.world_mut().resource_mut::<PlayOptions>().advisor = true;
+    let rules = app.world().resource::<HostedTable>().rules().clone();
+    let expected = |app: &App| {
+        let seen = app.world().resource::<Seen>().tray().seen();
+        let shoe = unseen_shoe(rules.decks, &seen).expect("a shoe");
+        exact::table_on(ExactRules::of(&rules), shoe, 1).value(PostSplit::Cdz)
+    };
+    // A frame a piece, or another thread's time: a minute at most (it is a few seconds in a debug build).
+    let answered = |app: &mut App| {
+        let until = std::time::Instant::now() + std::time::Duration::from_secs(60);
+        while std::time::Instant::now() < until {
+            app.update();
+            if let Some(value) = app.world().resource::<NextRound>().value() {
+                return value;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(2));
+        }
+        panic!("no value in a minute");
+    };
+    settle(&mut app);
+    let opening = answered(&mut app);
+    assert_eq!(opening, expected(&app), "a piece a frame");
+    app.world_mut().resource_mut::<NextRound>().sliced = false;
+    bet_25_and_deal(&mut app);
+    intend(&mut app, Intent::Play(holecard::engine::Action::Stand));
+    run_until(&mut app, |app, shown| {
+        headless::between_rounds(app) && shown.iter().any(|e| matches!(e, Event::RoundEnded { .. }))
+    });
+    settle(&mut app);
+    let after = answered(&mut app);
+    assert_eq!(after, expected(&app), "on another thread");
+    assert_ne!(after, opening, "the round's cards changed the shoe");
+}

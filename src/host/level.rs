@@ -165,10 +165,24 @@ impl Level {
                 ),
             })?;
         }
-        let text = std::fs::read_to_string(path).map_err(|e| LevelError::Read {
-            path: path.to_path_buf(),
-            message: e.to_string(),
-        })?;
+        let text = match std::fs::read_to_string(path) {
+            Ok(text) => text,
+            // No such file, but a table the program carries by that name (`--level atlantic-city`): that table.
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                return Level::built_in(path).unwrap_or_else(|| {
+                    Err(LevelError::Read {
+                        path: path.to_path_buf(),
+                        message: e.to_string(),
+                    })
+                });
+            }
+            Err(e) => {
+                return Err(LevelError::Read {
+                    path: path.to_path_buf(),
+                    message: e.to_string(),
+                });
+            }
+        };
         Level::parse(path, &text)
     }
 
@@ -426,6 +440,11 @@ mod tests {
         let level = Level::built_in(Path::new("atlantic-city"))
             .expect("shipped")
             .expect("valid");
+        // Named on the command line, a table the program carries is found with no file of that name.
+        let named = Level::load(Path::new("atlantic-city")).expect("the shipped table");
+        assert_eq!(named, level);
+        let missing = Level::load(Path::new("nowhere-city")).expect_err("no such table");
+        assert!(missing.to_string().contains("nowhere-city"), "{missing}");
         let rules = level.rules.rules();
         assert_eq!(
             rules.side_bets.offered(),

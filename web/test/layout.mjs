@@ -183,6 +183,40 @@ async function walk(table, size, touch) {
   table.check();
 }
 
+// Side bets at Atlantic City (21+3 and Perfect Pairs), with the advisor on: each side bet's button says its house
+// edge on the seat's shoe; $5 goes on 21+3 from its button, "Your bet" brings the chips back to the circle for $25,
+// and the deal puts both down and settles the side bet with the first cards, in words in the round log.
+async function sideBets(table, size, touch) {
+  await table.mark('holecard-table', 120_000);
+  await table.until("the side bets' edges", () => table.layout?.widgets
+    .some((w) => /^● 21\+3\nhouse edge \d+\.\d%$/.test(w.label)), 60_000);
+  // The next round's exact value, worked out a piece a frame, with Hi-Lo's estimate and the bet they suggest.
+  await table.until("the next round's value", () => table.layout?.widgets
+    .some((w) => /^Next round: house edge \d+\.\d\d% on the cards left .*· bet \$\d+ \(half Kelly\)$/.test(w.label)), 120_000);
+  report[`${size} next round`] = table.logs.find((l) => l.text.includes('next round:'))?.text;
+  await look(table, size, 'table-side-bets');
+  await table.tap(/^● 21\+3\b/, touch);
+  await sleep(500);
+  await table.tapUntil(/^\$5(\n\[\d\])?$/, touch, /^● 21\+3 \$5/);
+  await table.tap(/^Your bet\b/, touch);
+  await sleep(500);
+  await table.tapUntil(/^\$25(\n\[\d\])?$/, touch, /^Your bet \$25$/);
+  await look(table, size, 'table-side-bets-placed');
+  await table.until('the deal', async () => {
+    if (table.lines.includes('— Round 1 —')) return true;
+    await table.tapIfShown(/^Deal\b/, touch);
+    return table.lines.includes('— Round 1 —');
+  });
+  const settled = /^21\+3: .* for you, which pays \$\d+\.$|^You lose \$5 on 21\+3\.$/;
+  await table.until('the side bet settled', () => table.lines.some((l) => settled.test(l)), 60_000);
+  if (!table.lines.includes('You put $5 on 21+3.')) {
+    throw new Error(`${size}: the side bet was not put down:\n${table.lines.join('\n')}`);
+  }
+  report[`${size} side bets`] = table.lines.find((l) => settled.test(l));
+  await look(table, size, 'table-side-bet-settled');
+  table.check();
+}
+
 const browser = await launch();
 const phone = await launch(['--force-device-scale-factor=3']);
 try {
@@ -199,6 +233,16 @@ try {
     const table = new Table(page, 'phone layout');
     await page.goto(`${base}/?seed=7&speed=fast&layout`);
     await walk(table, 'phone', true);
+    await context.close();
+  }
+  for (const [size, touch] of [['phone', true], ['desktop', false]]) {
+    const { context, page } = touch
+      ? await phonePage(phone, PHONE_AGENT)
+      : { context: await browser.newContext({ viewport: { width: 1280, height: 720 } }) };
+    const tab = page ?? await context.newPage();
+    const table = new Table(tab, `${size} side bets`);
+    await tab.goto(`${base}/?seed=7&speed=fast&layout&advisor&start=table&level=atlantic-city`);
+    await sideBets(table, size, touch);
     await context.close();
   }
   // The trainer's path by touch on the phone: a card's value tapped, a whole deck counted against the clock (a tap a

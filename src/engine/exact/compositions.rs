@@ -127,6 +127,38 @@ impl Compositions {
         needed: &[Ranks],
         threads: usize,
     ) -> Compositions {
+        let plan = Plan::new(h17, shoe, ups, needed);
+        let shares = share_out(&plan.slots, ups.len().min(threads));
+        let walks: Vec<Found> = if shares.len() > 1 {
+            std::thread::scope(|scope| {
+                let handles: Vec<_> = shares
+                    .iter()
+                    .enumerate()
+                    .map(|(n, share)| {
+                        let plan = &plan;
+                        scope.spawn(move || plan.walk(share, n == 0))
+                    })
+                    .collect();
+                handles.into_iter().map(joined).collect()
+            })
+        } else {
+            shares.iter().map(|share| plan.walk(share, true)).collect()
+        };
+        plan.assemble(walks, &shares)
+    }
+}
+
+/// The work of [`Compositions::new`] laid out: the compositions on the way to those needed, each up card's endings,
+/// and the tables the walks look up. Each walk of the tree for some of the up cards is a piece that can run apart
+/// (on another thread, or a frame apart in the browser); [`Plan::assemble`] puts the pieces together.
+pub(super) struct Plan {
+    on_the_way: KeyMap,
+    slots: Vec<Slot>,
+    tables: Tables,
+}
+
+impl Plan {
+    pub(super) fn new(h17: bool, shoe: &Ranks, ups: &[usize], needed: &[Ranks]) -> Plan {
         // Each composition on the way, with the ranks the walk goes on by from it (a bit each).
         let mut on_the_way = KeyMap::default();
         on_the_way.insert(key(&[0; RANKS]), 0);
@@ -152,27 +184,23 @@ impl Compositions {
             .max()
             .unwrap_or(0);
         let tables = Tables::new(shoe, deepest);
-        let shares = share_out(&slots, ups.len().min(threads));
-        let mut walks: Vec<Found> = if shares.len() > 1 {
-            std::thread::scope(|scope| {
-                let handles: Vec<_> = shares
-                    .iter()
-                    .enumerate()
-                    .map(|(n, share)| {
-                        let (slots, tables, on_the_way) = (&slots, &tables, &on_the_way);
-                        scope.spawn(move || Walk::run(slots, share, tables, on_the_way, n == 0))
-                    })
-                    .collect();
-                handles.into_iter().map(joined).collect()
-            })
-        } else {
-            shares
-                .iter()
-                .map(|share| Walk::run(&slots, share, &tables, &on_the_way, true))
-                .collect()
-        };
-        let mut odds = vec![Vec::new(); ups.len()];
-        for (walk, share) in walks.iter_mut().zip(&shares) {
+        Plan {
+            on_the_way,
+            slots,
+            tables,
+        }
+    }
+
+    /// One walk of the tree, for the up cards at `share` (places in `ups`); the first (`list`) also lists the
+    /// compositions.
+    pub(super) fn walk(&self, share: &[usize], list: bool) -> Found {
+        Walk::run(&self.slots, share, &self.tables, &self.on_the_way, list)
+    }
+
+    /// The compositions from the walks of `shares` (the first one listing them), every up card in one share.
+    pub(super) fn assemble(&self, mut walks: Vec<Found>, shares: &[Vec<usize>]) -> Compositions {
+        let mut odds = vec![Vec::new(); self.slots.len()];
+        for (walk, share) in walks.iter_mut().zip(shares) {
             for (place, &slot) in share.iter().enumerate() {
                 odds[slot] = std::mem::take(&mut walk.odds[place]);
             }
@@ -443,7 +471,7 @@ struct Walk<'a> {
 }
 
 /// What a walk found: the compositions and their parents (if it listed them) and the odds for its slots against each.
-struct Found {
+pub(super) struct Found {
     cards: Vec<Ranks>,
     parent: Vec<(u32, u8)>,
     odds: Vec<Vec<DealerOdds>>,

@@ -30,8 +30,8 @@ pub use advice::{
 pub use compositions::threads;
 pub use dealer::DealerOdds;
 pub use play::{
-    Best, Deal, Prepared, Question, Reached, SplitValues, Table, Values, evaluate, prepare,
-    reached, table, table_on, table_with,
+    Best, Deal, Prepared, Question, Reached, RoundSteps, SplitValues, Table, Values, evaluate,
+    prepare, reached, table, table_on, table_with,
 };
 
 use super::card::Rank;

@@ -890,21 +890,8 @@ pub fn table_with(
     chart: Option<&BasicStrategy>,
     threads: usize,
 ) -> Table {
-    let mut needed = Vec::new();
-    compositions::grow([0; RANKS], 0, 2, &shoe, &mut needed);
-    for pair in 0..RANKS {
-        if rules.split_hands(pair) >= 2 && shoe[pair] >= 2 {
-            split_needs(&rules, &shoe, pair, &mut needed);
-        }
-    }
-    let ups: Vec<usize> = (0..RANKS).filter(|&up| shoe[up] > 0).collect();
+    let (ups, needed) = round_needs(&rules, &shoe);
     let hands = Compositions::new(rules.hits_soft_17, &shoe, &ups, &needed, threads);
-    let total: f64 = shoe.iter().map(|&n| f64::from(n)).sum();
-    let mut table = Table {
-        deals: Vec::new(),
-        by_up: [[0.0; RANKS]; 3],
-        value: [0.0; 3],
-    };
     // The up cards shared out between the threads, the heaviest (ace, 2, 3: the most dealer endings) first.
     let next = std::sync::atomic::AtomicUsize::new(0);
     let work = || {
@@ -919,13 +906,38 @@ pub fn table_with(
             done.push((slot, up_card(&mut solver, up, slot)));
         }
     };
-    let mut results: Vec<(usize, UpCard)> = if threads > 1 {
+    let results: Vec<(usize, UpCard)> = if threads > 1 {
         std::thread::scope(|scope| {
             let handles: Vec<_> = (0..threads).map(|_| scope.spawn(work)).collect();
             handles.into_iter().flat_map(compositions::joined).collect()
         })
     } else {
         work()
+    };
+    round_table(&shoe, &ups, results)
+}
+
+/// The up cards a round on `shoe` can show, and every composition its hands need the dealer's odds against: each
+/// two-card hand, and the split hands of each pair the rules split.
+fn round_needs(rules: &ExactRules, shoe: &Ranks) -> (Vec<usize>, Vec<Ranks>) {
+    let mut needed = Vec::new();
+    compositions::grow([0; RANKS], 0, 2, shoe, &mut needed);
+    for pair in 0..RANKS {
+        if rules.split_hands(pair) >= 2 && shoe[pair] >= 2 {
+            split_needs(rules, shoe, pair, &mut needed);
+        }
+    }
+    let ups: Vec<usize> = (0..RANKS).filter(|&up| shoe[up] > 0).collect();
+    (ups, needed)
+}
+
+/// The table from each up card's deals and values (`results` by slot, in any order).
+fn round_table(shoe: &Ranks, ups: &[usize], mut results: Vec<(usize, UpCard)>) -> Table {
+    let total: f64 = shoe.iter().map(|&n| f64::from(n)).sum();
+    let mut table = Table {
+        deals: Vec::new(),
+        by_up: [[0.0; RANKS]; 3],
+        value: [0.0; 3],
     };
     results.sort_by_key(|&(slot, _)| slot);
     for (slot, (deals, by_up)) in results {
@@ -937,6 +949,91 @@ pub fn table_with(
         }
     }
     table
+}
+
+/// [`table`] on one thread, a piece at a time: each call of [`RoundSteps::step`] does one piece — the plan, the
+/// dealer's odds for one up card, putting them together, or one up card's deals — for a caller that must keep each
+/// piece short (the browser, a frame at a time). The same table as `table_on(rules, shoe, 1)`, to the last bit.
+pub struct RoundSteps {
+    rules: ExactRules,
+    shoe: Ranks,
+    ups: Vec<usize>,
+    stage: Stage,
+}
+
+/// Where a [`RoundSteps`] is.
+enum Stage {
+    /// Nothing done yet.
+    Start,
+    /// Walking the tree for each up card in turn (the first walk lists the compositions).
+    Walking {
+        plan: Box<compositions::Plan>,
+        walks: Vec<compositions::Found>,
+    },
+    /// Each up card's deals in turn.
+    Solving {
+        hands: Box<Compositions>,
+        results: Vec<(usize, UpCard)>,
+    },
+    /// The answer.
+    Done(Box<Table>),
+}
+
+impl RoundSteps {
+    /// The round on `shoe` (every hand played as well as the values say), not yet begun.
+    pub fn new(rules: ExactRules, shoe: Ranks) -> RoundSteps {
+        RoundSteps {
+            rules,
+            shoe,
+            ups: Vec::new(),
+            stage: Stage::Start,
+        }
+    }
+
+    /// Does the next piece; the table once the last is done (and at every call after).
+    pub fn step(&mut self) -> Option<&Table> {
+        let stage = std::mem::replace(&mut self.stage, Stage::Start);
+        self.stage = match stage {
+            Stage::Start => {
+                let (ups, needed) = round_needs(&self.rules, &self.shoe);
+                let plan =
+                    compositions::Plan::new(self.rules.hits_soft_17, &self.shoe, &ups, &needed);
+                self.ups = ups;
+                Stage::Walking {
+                    plan: Box::new(plan),
+                    walks: Vec::new(),
+                }
+            }
+            Stage::Walking { plan, mut walks } => {
+                let slot = walks.len();
+                walks.push(plan.walk(&[slot], slot == 0));
+                if walks.len() < self.ups.len() {
+                    Stage::Walking { plan, walks }
+                } else {
+                    let shares: Vec<Vec<usize>> = (0..walks.len()).map(|slot| vec![slot]).collect();
+                    Stage::Solving {
+                        hands: Box::new(plan.assemble(walks, &shares)),
+                        results: Vec::new(),
+                    }
+                }
+            }
+            Stage::Solving { hands, mut results } => {
+                let slot = results.len();
+                let mut solver = Solver::new(self.rules, self.shoe, 0, 0, &hands);
+                results.push((slot, up_card(&mut solver, self.ups[slot], slot)));
+                if results.len() < self.ups.len() {
+                    Stage::Solving { hands, results }
+                } else {
+                    Stage::Done(Box::new(round_table(&self.shoe, &self.ups, results)))
+                }
+            }
+            done @ Stage::Done(_) => done,
+        };
+        match &self.stage {
+            Stage::Done(table) => Some(table),
+            _ => None,
+        }
+    }
 }
 
 /// What the chart's play of a two-card hand is worth (a split valued with the chart's plays after it).

@@ -31,6 +31,9 @@ pub struct Preferences {
     /// The table asks for the count at the shuffle.
     #[serde(default)]
     pub count_quiz: bool,
+    /// The share of Kelly's bet suggested, in percent.
+    #[serde(default = "half_kelly")]
+    pub kelly_percent: u8,
     /// How cards are printed, and reduced motion.
     #[serde(default)]
     pub look: crate::game::model::settings::Look,
@@ -53,11 +56,16 @@ impl Default for Preferences {
             count_system: 0,
             coach: false,
             count_quiz: false,
+            kelly_percent: half_kelly(),
             look: crate::game::model::settings::Look::default(),
             mix: crate::game::model::settings::Mix::default(),
             welcomed: false,
         }
     }
+}
+
+fn half_kelly() -> u8 {
+    crate::game::model::settings::PlayOptions::default().kelly_percent
 }
 
 impl Preferences {
@@ -114,6 +122,7 @@ pub(crate) fn remember_preferences(
         count_system: options.count_system,
         coach: options.coach,
         count_quiz: options.count_quiz,
+        kelly_percent: options.kelly_percent,
         look: *look,
         mix: mix.map_or_else(crate::game::model::settings::Mix::default, |m| *m),
         welcomed: welcomed.is_some_and(|w| w.0),

@@ -32,7 +32,7 @@ pub struct Advisor {
 }
 
 /// The build has one thread to work on: the browser's.
-fn one_thread() -> bool {
+pub(crate) fn one_thread() -> bool {
     cfg!(target_arch = "wasm32")
 }
 

@@ -22,6 +22,7 @@ pub mod casino;
 pub mod coach;
 pub mod edges;
 pub mod frames;
+pub mod next_round;
 pub mod player;
 pub mod practice;
 pub mod screen;
@@ -45,6 +46,7 @@ pub fn plugin(app: &mut App) {
         player::plugin,
         advisor::plugin,
         sides::plugin,
+        next_round::plugin,
         casino::plugin,
         coach::plugin,
         edges::plugin,

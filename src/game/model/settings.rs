@@ -45,6 +45,8 @@ pub struct PlayOptions {
     /// With the count hidden, the table asks for the player's running count when the cut card comes out (the
     /// trainer's last step).
     pub count_quiz: bool,
+    /// The share of Kelly's bet the advisor suggests between rounds, in percent (a quarter, a half or all of it).
+    pub kelly_percent: u8,
 }
 
 impl PlayOptions {
@@ -67,6 +69,7 @@ impl Default for PlayOptions {
             count_system: 0,
             coach: false,
             count_quiz: false,
+            kelly_percent: 50,
         }
     }
 }

@@ -87,6 +87,14 @@ pub(super) fn settings_page(ui: &mut egui::Ui, settings: &mut Settings) {
                 "With the count hidden, ask for my count when the shoe is shuffled",
             ),
         );
+        // The share of Kelly's bet the advisor suggests between rounds.
+        ui.horizontal_wrapped(|ui| {
+            ui.label("The advisor's suggested bet:");
+            for (percent, words) in [(25, "a quarter"), (50, "half"), (100, "all")] {
+                ui.selectable_value(&mut settings.options.kelly_percent, percent, words);
+            }
+            ui.label("of Kelly's bet");
+        });
         ui.add_space(8.0);
         ui.label(bold("Cards and motion"));
         let look = &mut *settings.look;

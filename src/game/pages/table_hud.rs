@@ -90,6 +90,9 @@ pub(super) struct Advice<'w> {
     coach: ResMut<'w, coach::Coach>,
     advisor: Res<'w, crate::game::model::advisor::Advisor>,
     sides: Res<'w, crate::game::model::sides::SideValues>,
+    next_round: Res<'w, crate::game::model::next_round::NextRound>,
+    edges: ResMut<'w, crate::game::model::edges::HouseEdges>,
+    seen_cards: Res<'w, crate::game::model::seen::Seen>,
     choices: MessageWriter<'w, coach::Choice>,
 }
 
@@ -476,7 +479,9 @@ fn play_bar(
         advisor,
         choices,
         sides,
-        ..
+        next_round,
+        edges,
+        seen_cards,
     } = &mut advice;
     let advisor = &**advisor;
     let busy = !beats.settled();
@@ -497,6 +502,15 @@ fn play_bar(
                         }
                     });
                 } else {
+                    if options.advisor {
+                        let next = NextRoundLine::of(
+                            (next_round, edges, seen_cards),
+                            table,
+                            mine.chips(),
+                            options.kelly_percent,
+                        );
+                        next.show(ui, bar_width(ui.ctx(), &theme));
+                    }
                     intents.write_batch(betting_bar(
                         ui,
                         (&slip, sides),
@@ -1342,12 +1356,91 @@ fn spot_row(
     pressed
 }
 
+/// The advisor's line over the chips between rounds: the next round's exact edge on the cards the seat has not seen,
+/// Hi-Lo's estimate of it, and the bet they suggest.
+struct NextRoundLine {
+    /// The exact value per unit bet (none while it is worked out).
+    exact: Option<f64>,
+    /// Hi-Lo's estimate (none until the full shoe's edge is known).
+    estimate: Option<f64>,
+    /// The bet the exact value suggests, and the share of Kelly's it is.
+    bet: Option<(Cents, u8)>,
+}
+
+impl NextRoundLine {
+    fn of(
+        (next, edges, seen): (
+            &crate::game::model::next_round::NextRound,
+            &mut crate::game::model::edges::HouseEdges,
+            &crate::game::model::seen::Seen,
+        ),
+        table: &crate::engine::TableView,
+        chips: Cents,
+        kelly_percent: u8,
+    ) -> NextRoundLine {
+        use crate::game::model::next_round::{count_estimate, kelly_bet};
+        let rules = table.rules();
+        let true_count = seen
+            .reading(table, crate::engine::count::hi_lo())
+            .true_count;
+        let estimate = edges
+            .edge(rules)
+            .map(|edge| count_estimate(-edge / 100.0, true_count));
+        let exact = next.value();
+        let bet = exact.map(|value| {
+            let fraction = f64::from(kelly_percent) / 100.0;
+            (kelly_bet(value, chips, fraction, rules), kelly_percent)
+        });
+        NextRoundLine {
+            exact,
+            estimate,
+            bet,
+        }
+    }
+
+    fn show(&self, ui: &mut egui::Ui, width: f32) {
+        let edge = match self.exact {
+            Some(value) => edge_words_to(value, 2),
+            None => "working it out…".to_string(),
+        };
+        let mut line = format!("Next round: {edge} on the cards left");
+        if let Some(estimate) = self.estimate {
+            line += &format!(" (Hi-Lo's estimate: {})", edge_words_to(estimate, 2));
+        }
+        if let Some((bet, percent)) = self.bet {
+            let share = match percent {
+                100 => "Kelly".to_string(),
+                50 => "half Kelly".to_string(),
+                25 => "a quarter Kelly".to_string(),
+                n => format!("{n}% Kelly"),
+            };
+            line += &format!(" · bet {bet} ({share})");
+        }
+        ui.scope(|ui| {
+            ui.set_max_width(width);
+            ui.add(
+                egui::Label::new(
+                    egui::RichText::new(line)
+                        .size(theme::size::BODY)
+                        .color(GOLD),
+                )
+                .wrap(),
+            );
+        });
+    }
+}
+
 /// A value per unit staked as an edge in plain words: the house's, or the player's when it favours them.
 pub(super) fn edge_words(value: f64) -> String {
+    edge_words_to(value, 1)
+}
+
+/// [`edge_words`] to `places` decimals.
+fn edge_words_to(value: f64, places: usize) -> String {
     if value < 0.0 {
-        format!("house edge {:.1}%", -value * 100.0)
+        format!("house edge {:.*}%", places, -value * 100.0)
     } else {
-        format!("your edge {:.1}%", value * 100.0)
+        format!("your edge {:.*}%", places, value * 100.0)
     }
 }
 
@@ -1423,12 +1516,8 @@ pub(super) fn bet_buttons(
         ui.set_max_width(width);
         // The bet, and Deal at the right, large; under them the four ways to change the bet, one width each.
         ui.horizontal(|ui| {
-            let sides = slip.side_stakes().total();
-            let words = if sides.is_positive() {
-                format!("Your bet {} + {sides}", slip.total())
-            } else {
-                format!("Your bet {}", slip.total())
-            };
+            // The side bets' chips are on their own buttons, over the rack.
+            let words = format!("Your bet {}", slip.total());
             if sided {
                 let chosen = slip.spot.is_none();
                 let colour = if chosen { GOLD } else { CREAM };

@@ -232,6 +232,7 @@ pub(crate) fn presentation(
         count_system: remembered.count_system,
         coach: remembered.coach,
         count_quiz: remembered.count_quiz,
+        kelly_percent: remembered.kelly_percent,
     })
     .insert_resource(remembered.look)
     .insert_resource(remembered.mix)

@@ -1,0 +1,219 @@
+//! The next round, between rounds, with the advisor on: its exact value on the cards the seat has not seen, every
+//! hand played as well as that shoe allows (`engine::exact::table`), never from a table's host; beside it the count's
+//! estimate of the same edge, and the bet both suggest for the player's chips (Kelly, the fraction in Settings, to
+//! the table's chips and limits). Natively it is worked out on Bevy's async compute pool (another thread, itself on
+//! two); in the browser, with one thread, a piece a frame (`exact::RoundSteps`: the plan, the dealer's odds for each
+//! up card, their assembly, each up card's deals).
+
+use crate::engine::exact::{self, ExactRules, PostSplit, RANKS, Ranks, RoundSteps};
+use crate::engine::{Cents, Phase, Rules, TableState};
+use crate::game::model::screen::{RoundSet, Screen};
+use crate::game::model::seen::Seen;
+use crate::game::model::settings::PlayOptions;
+use crate::game::model::table::SeatView;
+use bevy::prelude::*;
+use bevy::tasks::{AsyncComputeTaskPool, Task, futures::check_ready};
+use std::time::Duration;
+
+/// The variance of one round's result per unit bet, squared units (about 1.3 for multi-deck games with doubles and
+/// splits): Kelly's bet is the edge over it.
+pub const ROUND_VARIANCE: f64 = 1.3;
+
+/// The edge a true count of one adds, per unit bet, for a balanced count like Hi-Lo (half a percent: the counter's
+/// rule of thumb the estimate beside the exact value uses).
+pub const EDGE_PER_TRUE_COUNT: f64 = 0.005;
+
+/// The next round's exact value, as the advisor works it out.
+#[derive(Resource)]
+pub struct NextRound {
+    /// The shoe and rules last asked about.
+    asked: Option<(Ranks, ExactRules)>,
+    task: Option<Task<(f64, Duration)>>,
+    /// Work a piece a frame on this thread (the browser's way), instead of on another thread.
+    pub sliced: bool,
+    steps: Option<RoundSteps>,
+    slices: Vec<Duration>,
+    /// The value per unit bet (the player's: negative when the house has the edge), once in.
+    answer: Option<f64>,
+}
+
+impl Default for NextRound {
+    fn default() -> NextRound {
+        NextRound {
+            asked: None,
+            task: None,
+            sliced: crate::game::model::advisor::one_thread(),
+            steps: None,
+            slices: Vec::new(),
+            answer: None,
+        }
+    }
+}
+
+impl NextRound {
+    /// The next round's value per unit bet, if worked out for the shoe the seat has now.
+    pub fn value(&self) -> Option<f64> {
+        self.answer
+    }
+
+    /// Being worked out.
+    pub fn thinking(&self) -> bool {
+        self.asked.is_some() && self.answer.is_none()
+    }
+}
+
+/// The cards of `decks` decks the seat has not seen, by points; none when more of a rank was seen than the shoe
+/// holds (a view the seat cannot make sense of).
+pub fn unseen_shoe(decks: u8, seen: &Ranks) -> Option<Ranks> {
+    let mut shoe = exact::full_shoe(decks);
+    for rank in 0..RANKS {
+        shoe[rank] = shoe[rank].checked_sub(seen[rank])?;
+    }
+    Some(shoe)
+}
+
+/// The count's estimate of the next round's value per unit bet: the full shoe's value (`full`) and half a percent
+/// for each true count (scaled for a count that counts in halves).
+pub fn count_estimate(full: f64, true_count: f64) -> f64 {
+    full + EDGE_PER_TRUE_COUNT * true_count
+}
+
+/// The bet Kelly suggests for `value` per unit bet and `chips`, a `fraction` of the full Kelly bet, rounded down to
+/// the table's smallest chip and held to its limits: the table's minimum when the house has the edge.
+pub fn kelly_bet(value: f64, chips: Cents, fraction: f64, rules: &Rules) -> Cents {
+    let chip = crate::game::model::player::denominations(rules)
+        .first()
+        .copied()
+        .unwrap_or(rules.bet_unit)
+        .0
+        .max(1);
+    // (A millionth of a cent over, so that a bet on the chip is not a cent under it by the rounding of the division.)
+    let kelly = (value.max(0.0) / ROUND_VARIANCE * fraction * chips.0 as f64 + 1e-6).floor() as i64;
+    let bet = kelly / chip * chip;
+    Cents(bet.clamp(rules.min_bet.0, rules.max_bet.0.max(rules.min_bet.0)))
+}
+
+/// Asks about the seat's shoe between rounds when it changed, and takes the answer in: on another thread, or a
+/// piece a frame.
+fn work_out(
+    options: Res<PlayOptions>,
+    view: Option<Res<SeatView>>,
+    seen: Res<Seen>,
+    mut next: ResMut<NextRound>,
+) {
+    let shoe = view
+        .filter(|view| options.advisor && view.0.phase() == Phase::Betting)
+        .and_then(|view| {
+            let rules = view.0.rules();
+            let shoe = unseen_shoe(rules.decks, &seen.tray().seen())?;
+            // Too few cards to play a round out: the cut card has long come.
+            (shoe.iter().map(|&n| u32::from(n)).sum::<u32>() >= 20)
+                .then(|| (shoe, ExactRules::of(rules)))
+        });
+    if shoe != next.asked {
+        let sliced = next.sliced;
+        *next = NextRound {
+            sliced,
+            ..NextRound::default()
+        };
+        if let Some((shoe, rules)) = shoe {
+            if sliced {
+                next.steps = Some(RoundSteps::new(rules, shoe));
+            } else {
+                next.task = Some(AsyncComputeTaskPool::get().spawn(async move {
+                    let started = bevy::platform::time::Instant::now();
+                    let table = exact::table_on(rules, shoe, exact::threads());
+                    (table.value(PostSplit::Cdz), started.elapsed())
+                }));
+            }
+        }
+        next.asked = shoe;
+        return;
+    }
+    let next = &mut *next;
+    if let Some(steps) = next.steps.as_mut() {
+        let started = bevy::platform::time::Instant::now();
+        let done = steps.step().map(|table| table.value(PostSplit::Cdz));
+        next.slices.push(started.elapsed());
+        if let Some(value) = done {
+            let total: Duration = next.slices.iter().sum();
+            let largest = next.slices.iter().max().copied().unwrap_or_default();
+            info!(
+                target: "holecard::advisor",
+                "next round: {} in {:.1} ms ({} slices, a frame each, the largest {:.1} ms)",
+                crate::engine::words::signed(value * 100.0, 3) + "%",
+                total.as_secs_f64() * 1000.0,
+                next.slices.len(),
+                largest.as_secs_f64() * 1000.0
+            );
+            next.answer = Some(value);
+            next.steps = None;
+        }
+    }
+    if let Some(task) = next.task.as_mut()
+        && let Some((value, took)) = check_ready(task)
+    {
+        info!(
+            target: "holecard::advisor",
+            "next round: {} worked out in {:.1} ms",
+            crate::engine::words::signed(value * 100.0, 3) + "%",
+            took.as_secs_f64() * 1000.0
+        );
+        next.answer = Some(value);
+        next.task = None;
+    }
+}
+
+pub(crate) fn plugin(app: &mut App) {
+    app.init_resource::<NextRound>()
+        .add_systems(OnEnter(Screen::Table), |mut next: ResMut<NextRound>| {
+            *next = NextRound {
+                sliced: next.sliced,
+                ..NextRound::default()
+            };
+        })
+        .add_systems(
+            Update,
+            work_out
+                .after(RoundSet::Present)
+                .run_if(in_state(Screen::Table)),
+        );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::Preset;
+
+    /// Kelly's bet: a fraction of the chips times the edge over the variance, down to the smallest chip, within the
+    /// table's limits; the minimum when the house has the edge.
+    #[test]
+    fn the_suggested_bet_is_kelly_to_the_tables_chips_and_limits() {
+        let rules = Preset::LasVegasStrip.rules();
+        let chips = Cents::units(10_000);
+        // +1.3% a round on $10,000: full Kelly $100, half $50.
+        assert_eq!(kelly_bet(0.013, chips, 1.0, &rules), Cents::units(100));
+        assert_eq!(kelly_bet(0.013, chips, 0.5, &rules), Cents::units(50));
+        // Down to whole dollars (the smallest chip here is $1).
+        assert_eq!(kelly_bet(0.0131, chips, 0.5, &rules), Cents::units(50));
+        // The house's edge, or too small a bankroll: the table minimum.
+        assert_eq!(kelly_bet(-0.005, chips, 1.0, &rules), rules.min_bet);
+        assert_eq!(
+            kelly_bet(0.01, Cents::units(100), 1.0, &rules),
+            rules.min_bet
+        );
+        // Never over the table maximum.
+        assert_eq!(
+            kelly_bet(0.5, Cents::units(10_000_000), 1.0, &rules),
+            rules.max_bet
+        );
+        // The count's estimate: the full shoe's value and half a percent a true count.
+        assert!((count_estimate(-0.004, 2.0) - 0.006).abs() < 1e-12);
+        // The unseen shoe: the seen cards out; none where more were seen than the shoe holds.
+        let mut seen = [0u8; RANKS];
+        seen[9] = 4;
+        assert_eq!(unseen_shoe(1, &seen).map(|s| s[9]), Some(12));
+        seen[0] = 5;
+        assert_eq!(unseen_shoe(1, &seen), None);
+    }
+}
