@@ -261,3 +261,29 @@ fn sidebet_prices_a_pay_table_on_a_full_or_depleted_shoe_and_names_bad_input() {
         assert!(error.contains(says), "{args:?}: {error}");
     }
 }
+
+/// `edge --pieces` works the round out a piece at a time (the browser's way) and gives the same value as at once,
+/// on a depleted shoe: the plan, each up card's walk, the assembly and each up card's deals.
+#[test]
+fn edge_in_pieces_is_the_edge_at_once() {
+    let seen = "A 5 T T 9 2 K 7 7 3";
+    let pieces = json(&["edge", "--seen", seen, "--decks", "2", "--pieces", "--json"]);
+    let at_once = json(&[
+        "edge",
+        "--seen",
+        seen,
+        "--decks",
+        "2",
+        "--threads",
+        "1",
+        "--json",
+    ]);
+    assert_eq!(pieces["value"], at_once["value"]);
+    assert_eq!(pieces["by_up"], at_once["by_up"]);
+    assert_eq!(pieces["pieces"], 21, "{pieces}");
+    assert!(
+        pieces["longest_piece_seconds"].as_f64() > Some(0.0),
+        "{pieces}"
+    );
+    assert!(at_once["pieces"].is_null(), "{at_once}");
+}

@@ -429,6 +429,10 @@ struct EdgeArgs {
     /// faces (what `simulate --fresh-shoe` measures).
     #[arg(long)]
     chart: bool,
+    /// Work it out a piece at a time on one thread, as the browser does a frame a piece, and say how long the
+    /// longest piece took.
+    #[arg(long, conflicts_with_all = ["chart", "threads"])]
+    pieces: bool,
     #[command(flatten)]
     table: RuleArgs,
     /// Print one JSON object.
@@ -589,11 +593,34 @@ fn edge(args: &EdgeArgs) -> ExitCode {
             SplitFlag::Cdp => exact::PostSplit::Cdp,
         };
         let started = std::time::Instant::now();
-        let threads = args.threads.unwrap_or_else(exact::threads).max(1);
+        let (threads, pieces) = if args.pieces {
+            (1, Some(Vec::new()))
+        } else {
+            (args.threads.unwrap_or_else(exact::threads).max(1), None)
+        };
         let chart = holecard::engine::strategy::BasicStrategy::for_rules(&rules);
-        let table = exact::table_with(exact_rules, shoe, args.chart.then_some(&chart), threads);
+        let (table, pieces) = match pieces {
+            Some(mut pieces) => {
+                let mut steps = exact::RoundSteps::new(exact_rules, shoe);
+                loop {
+                    let piece = std::time::Instant::now();
+                    let done = steps.step().cloned();
+                    pieces.push(piece.elapsed().as_secs_f64());
+                    if let Some(table) = done {
+                        break (table, Some(pieces));
+                    }
+                }
+            }
+            None => (
+                exact::table_with(exact_rules, shoe, args.chart.then_some(&chart), threads),
+                None,
+            ),
+        };
         let (value, by_up) = (table.value(mode), table.by_up[mode.index()]);
         let seconds = started.elapsed().as_secs_f64();
+        let longest = pieces
+            .as_ref()
+            .map(|p: &Vec<f64>| (p.len(), p.iter().copied().fold(0.0, f64::max)));
         if args.json {
             return Ok(serde_json::json!({
                 "rules": rules.to_string(),
@@ -608,6 +635,8 @@ fn edge(args: &EdgeArgs) -> ExitCode {
                 "threads": threads,
                 "chart": args.chart,
                 "seconds": seconds,
+                "pieces": longest.map(|(n, _)| n),
+                "longest_piece_seconds": longest.map(|(_, s)| s),
             })
             .to_string());
         }
@@ -637,6 +666,9 @@ fn edge(args: &EdgeArgs) -> ExitCode {
             seconds * 1000.0,
             if threads == 1 { "" } else { "s" }
         );
+        if let Some((n, longest)) = longest {
+            text += &format!(" in {n} pieces, the longest {:.1} ms", longest * 1000.0);
+        }
         Ok(text)
     };
     answer(run())
