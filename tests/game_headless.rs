@@ -1022,6 +1022,7 @@ fn the_title_opens_the_kept_sitting_or_says_why_not() {
         at_ms: 0,
         deal: Vec::new(),
         yours: true,
+        expected: None,
     };
     app.world_mut()
         .insert_resource(OpenTable::Replay(Replayed::Own(vec![stranger])));
@@ -2171,4 +2172,51 @@ fn the_next_rounds_value_is_the_exact_table_on_the_seats_shoe_sliced_or_not() {
     let after = answered(&mut app);
     assert_eq!(after, expected(&app), "on another thread");
     assert_ne!(after, opening, "the round's cards changed the shoe");
+}
+
+/// Luck told from skill: with it on (and the advisor off), the next round's value is worked out between rounds and,
+/// for a round dealt before it was in, on after the deal for the shoe it was dealt from; the round is kept with its
+/// expected result — the bet at that value — so the totals split its net into what the bet was worth, what the plays
+/// added and what the cards gave.
+#[test]
+fn a_round_is_kept_with_its_expected_result_and_the_totals_tell_luck_from_skill() {
+    use holecard::game::keep::history::Kept;
+    use holecard::game::model::next_round::{Dealt, NextRound};
+    let mut app = human_app(&[Nine, Ten, Six, Seven, Ten, Seven, Ten, Ten, Ten]);
+    app.world_mut().resource_mut::<PlayOptions>().luck = true;
+    // Dealt at once, before the value is in: it goes on being worked out for the shoe the round was dealt from.
+    bet_25_and_deal(&mut app);
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while app.world().resource::<Dealt>().expected.is_none() {
+        app.update();
+        assert!(
+            std::time::Instant::now() < until,
+            "no value in a minute: {:?} {:?} {}",
+            app.world().resource::<Dealt>(),
+            app.world().resource::<NextRound>().value(),
+            app.world().resource::<NextRound>().thinking()
+        );
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    let value = app
+        .world()
+        .resource::<NextRound>()
+        .value()
+        .expect("the dealt shoe's");
+    intend(&mut app, Intent::Play(holecard::engine::Action::Stand));
+    run_until(&mut app, |app, shown| {
+        headless::between_rounds(app) && shown.iter().any(|e| matches!(e, Event::RoundEnded { .. }))
+    });
+    settle(&mut app);
+    let history = &app.world().resource::<Kept>().history;
+    let hand = history.hands.back().expect("the round kept");
+    let expected = Cents((2_500.0 * value).round() as i64);
+    assert_eq!(hand.expected, Some(expected), "value {value}");
+    let priced = history.totals().priced;
+    assert_eq!(priced.rounds, 1);
+    assert_eq!(priced.net, hand.total_net());
+    assert_eq!(priced.expected, expected);
+    // Standing on 20 is the chart's play: the plays added nothing, and the cards gave the rest.
+    assert_eq!(priced.decisions, Cents::ZERO);
+    assert_eq!(priced.luck(), hand.total_net() - expected);
 }

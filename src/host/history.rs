@@ -77,6 +77,12 @@ pub struct PlayedHand {
     /// The player's own hand; false for another seat's, kept on request. Totals count only the player's.
     #[serde(default = "yours")]
     pub yours: bool,
+    /// What the round was expected to bring when it was dealt: the bet at the round's exact value on the cards the
+    /// seat had not seen (every hand played as well as that shoe allows) and each side bet at its own, on the seat's
+    /// first hand; zero on its other hands; none where it was not worked out (the game worked it out too late, or
+    /// not at all).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expected: Option<Cents>,
 }
 
 fn yours() -> bool {
@@ -128,6 +134,7 @@ impl PlayedHand {
                     bankroll,
                     at_ms,
                     yours: true,
+                    expected: None,
                     deal: round
                         .deals
                         .iter()
@@ -224,6 +231,31 @@ pub struct Totals {
     pub off_book_cost: Cents,
     /// The most chips held after a hand.
     pub highscore: Cents,
+    /// Luck told from skill, over the rounds whose expected result was worked out when dealt: how many there were,
+    /// what they brought (hands, insurance, side bets), what they were expected to bring, and what the decisions in
+    /// them cost against the chart's plays.
+    #[serde(default)]
+    pub priced: Priced,
+}
+
+/// The rounds whose expected result is known, and what they brought, for telling luck from skill.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Priced {
+    /// Rounds.
+    pub rounds: u64,
+    /// What they brought.
+    pub net: Cents,
+    /// What the bets and side bets were expected to bring, dealt.
+    pub expected: Cents,
+    /// What the decisions cost against the chart's plays (negative: what they gained).
+    pub decisions: Cents,
+}
+
+impl Priced {
+    /// What the cards gave: the net less what the bets were expected to bring and less what the decisions cost.
+    pub fn luck(&self) -> Cents {
+        self.net - self.expected + self.decisions
+    }
 }
 
 impl Totals {
@@ -271,6 +303,12 @@ impl Totals {
             }
         }
         self.highscore = self.highscore.max(hand.bankroll);
+        if let Some(expected) = hand.expected {
+            self.priced.rounds += u64::from(hand.hand == 0);
+            self.priced.net += hand.total_net();
+            self.priced.expected += expected;
+            self.priced.decisions += hand.decisions.iter().filter_map(|d| d.cost).sum::<Cents>();
+        }
     }
 
     /// `part` of the hands as a percentage (0 with no hands).
@@ -419,6 +457,9 @@ pub struct CsvRow {
     pub side_net: String,
     /// The bankroll after the round, in dollars.
     pub bankroll: String,
+    /// Dollars the round was expected to bring when dealt (its first hand; empty where not worked out).
+    #[serde(default)]
+    pub expected: String,
     /// When, in milliseconds since 1970.
     pub at_ms: i64,
 }
@@ -455,6 +496,9 @@ impl CsvRow {
                 .join("; "),
             side_net: hand.side_net().decimal().to_string(),
             bankroll: hand.bankroll.decimal().to_string(),
+            expected: hand
+                .expected
+                .map_or_else(String::new, |e| e.decimal().to_string()),
             at_ms: hand.at_ms,
         }
     }
@@ -640,13 +684,54 @@ pub(crate) mod tests {
         assert_eq!(kept.hands.back(), all.hands.back());
     }
 
+    /// A round with its expected result counts once, all its hands' net with it; the net splits into what the bets
+    /// were worth, what the plays added against the chart and what the cards gave; a round without one is left out.
+    #[test]
+    fn luck_is_told_from_skill_over_the_rounds_with_an_expected_result() {
+        let (history, _) = played(40, NATIVE_LIMIT);
+        let mut hands: Vec<PlayedHand> = history.hands.iter().cloned().collect();
+        let first = hands
+            .iter()
+            .position(|h| h.yours && h.hand == 0)
+            .expect("a hand");
+        let round = (hands[first].table.clone(), hands[first].round);
+        let mut net = Cents::ZERO;
+        let mut cost = Cents::ZERO;
+        for hand in hands
+            .iter_mut()
+            .filter(|h| (h.table.clone(), h.round) == round)
+        {
+            hand.expected = Some(if hand.hand == 0 {
+                Cents(-12)
+            } else {
+                Cents::ZERO
+            });
+            net += hand.total_net();
+            cost += hand.decisions.iter().filter_map(|d| d.cost).sum::<Cents>();
+        }
+        let mut totals = Totals::default();
+        for hand in hands.iter().filter(|h| h.yours) {
+            totals.add(hand);
+        }
+        let p = totals.priced;
+        assert_eq!(p.rounds, 1);
+        assert_eq!((p.net, p.expected, p.decisions), (net, Cents(-12), cost));
+        assert_eq!(p.expected - p.decisions + p.luck(), p.net);
+        let csv = CsvRow::of(&hands[first]);
+        assert_eq!(csv.expected, "-0.12");
+        assert_eq!(
+            CsvRow::of(&hands[first + 1]).expected.is_empty(),
+            hands[first + 1].expected.is_none()
+        );
+    }
+
     #[test]
     fn the_exports_read_back_to_the_same_hands() {
         let (history, _) = played(300, NATIVE_LIMIT);
         let csv = history.to_csv().expect("CSV");
         assert!(csv.starts_with(
             "round,table,rules,seat,hand,yours,cards,dealer,decisions,off_chart_cost,outcome,wager,net,insurance,\
-             side_bets,side_net,bankroll,at_ms\n"
+             side_bets,side_net,bankroll,expected,at_ms\n"
         ));
         let rows: Vec<CsvRow> = csv::Reader::from_reader(csv.as_bytes())
             .deserialize()

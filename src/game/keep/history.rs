@@ -2,7 +2,7 @@
 //! decision), kept in `history.json` beside the save (the last 10,000 natively, 1,000 in the browser; older hands fold
 //! into the totals), and exported with `holecard --export-history FILE.csv|FILE.json`.
 
-use crate::engine::TableState;
+use crate::engine::{Cents, TableState};
 use crate::game::model::frames::{DrawWhile, Redraw};
 use crate::game::model::screen::Screen;
 use crate::game::model::session::Session;
@@ -262,7 +262,10 @@ fn record(
     session: Res<Session>,
     journal: Option<Res<crate::game::keep::slot::SaveSlot>>,
     options: Option<Res<crate::game::model::settings::PlayOptions>>,
-    time: Res<Time<Real>>,
+    (time, dealt): (
+        Res<Time<Real>>,
+        Option<Res<crate::game::model::next_round::Dealt>>,
+    ),
 ) {
     let every_seat = options.is_some_and(|o| o.keep_every_seat);
     let kept = &mut *kept;
@@ -293,8 +296,15 @@ fn record(
                 .unwrap_or_default();
             let hands =
                 PlayedHand::from_round(&session.level.name, &rules, &round, seat, bankroll, at);
+            // The round's expected result as it was dealt, where it was worked out: on its first hand, the rest
+            // of its hands nothing more.
+            let expected = dealt
+                .as_deref()
+                .filter(|d| seat == player && d.round == round.round)
+                .and_then(|d| d.expected);
             for mut hand in hands {
                 hand.yours = seat == player;
+                hand.expected = expected.map(|e| if hand.hand == 0 { e } else { Cents::ZERO });
                 if journal.is_some() {
                     kept.fresh.push(hand.clone());
                 }

@@ -34,6 +34,9 @@ pub struct Preferences {
     /// The share of Kelly's bet suggested, in percent.
     #[serde(default = "half_kelly")]
     pub kelly_percent: u8,
+    /// Work out each round's expected result, for luck and skill (on unless turned off).
+    #[serde(default = "on")]
+    pub luck: bool,
     /// How cards are printed, and reduced motion.
     #[serde(default)]
     pub look: crate::game::model::settings::Look,
@@ -57,11 +60,16 @@ impl Default for Preferences {
             coach: false,
             count_quiz: false,
             kelly_percent: half_kelly(),
+            luck: true,
             look: crate::game::model::settings::Look::default(),
             mix: crate::game::model::settings::Mix::default(),
             welcomed: false,
         }
     }
+}
+
+fn on() -> bool {
+    true
 }
 
 fn half_kelly() -> u8 {
@@ -123,6 +131,7 @@ pub(crate) fn remember_preferences(
         coach: options.coach,
         count_quiz: options.count_quiz,
         kelly_percent: options.kelly_percent,
+        luck: options.luck,
         look: *look,
         mix: mix.map_or_else(crate::game::model::settings::Mix::default, |m| *m),
         welcomed: welcomed.is_some_and(|w| w.0),

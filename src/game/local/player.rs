@@ -4,6 +4,7 @@
 
 use crate::engine::{Action, Cents, Phase, SeatId, TableState};
 use crate::game::local::table::HostedTable;
+use crate::game::model::next_round::{Dealt, NextRound};
 use crate::game::model::player::{
     BetSlip, GameOver, Intent, Pending, PlayOptions, deal_refusal, human_seat, slip_change,
     stands_on_21,
@@ -11,6 +12,7 @@ use crate::game::model::player::{
 use crate::game::model::screen::{MatchDecided, RoundSet, Screen};
 use crate::game::model::seat::Replay;
 use crate::game::model::session::Session;
+use crate::game::model::sides::SideValues;
 use crate::game::model::table::Beats;
 use crate::host::Occupant;
 use bevy::prelude::*;
@@ -67,6 +69,7 @@ fn watch_for_the_end(
 
 /// Bet building and the deal. Chips are checked against the limits and the bankroll as they go down; the deal checks
 /// the minimum.
+#[allow(clippy::too_many_arguments)]
 fn build_bet(
     mut intents: MessageReader<Intent>,
     session: Res<Session>,
@@ -74,6 +77,8 @@ fn build_bet(
     mut engine: ResMut<HostedTable>,
     mut beats: ResMut<Beats>,
     over: Option<Res<GameOver>>,
+    (next, values): (Res<NextRound>, Res<SideValues>),
+    mut dealt: ResMut<Dealt>,
 ) {
     let Some(seat) = human_seat(&session) else {
         intents.clear();
@@ -96,7 +101,12 @@ fn build_bet(
         }
         match *intent {
             Intent::Deal => {
+                let (bet, sides) = (slip.total(), slip.side_stakes());
                 slip.refusal = deal(seat, &mut slip, &mut engine, &mut beats).err();
+                if slip.refusal.is_none() {
+                    // What the round is expected to bring, as dealt: Statistics tells luck from skill by it.
+                    *dealt = Dealt::of(engine.round(), bet, &sides, &next, &values);
+                }
             }
             Intent::Rebuy => {
                 // Buying in again is for a player who is out of chips. The HUD offers it from the table as shown,

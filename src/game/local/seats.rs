@@ -122,6 +122,11 @@ fn place_bets_and_deal(
     session: Res<Session>,
     mut engine: ResMut<HostedTable>,
     mut beats: ResMut<Beats>,
+    (next, values, mut dealt): (
+        Res<crate::game::model::next_round::NextRound>,
+        Res<crate::game::model::sides::SideValues>,
+        ResMut<crate::game::model::next_round::Dealt>,
+    ),
 ) {
     if !beats.settled() || engine.phase() != Phase::Betting {
         return;
@@ -131,8 +136,21 @@ fn place_bets_and_deal(
     if crate::game::model::session::human_seat(&session).is_some() || !beats.settled() {
         return;
     }
+    // The player's seat's bets as they go down (the first cards settle some side bets in the deal itself).
+    let bets = session.player_seat.map(|seat| {
+        let s = &engine.seats()[usize::from(seat)];
+        (s.bet, s.side)
+    });
     // Refused when nobody could bet (everyone broke): the table waits for seats to change.
-    let _ = engine.apply(crate::engine::Command::Deal, &mut beats);
+    if engine
+        .apply(crate::engine::Command::Deal, &mut beats)
+        .is_ok()
+        && let Some((bet, sides)) = bets.filter(|(bet, _)| bet.is_positive())
+    {
+        // Under --autoplay the AI plays the player's seat: its round is valued as dealt, as the player's is.
+        *dealt =
+            crate::game::model::next_round::Dealt::of(engine.round(), bet, &sides, &next, &values);
+    }
 }
 
 /// The seat to act, when a mind plays it, makes its move after a short, human-paced pause.

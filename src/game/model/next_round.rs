@@ -7,7 +7,7 @@
 
 use crate::engine::exact::{self, ExactRules, PostSplit, RANKS, Ranks, RoundSteps};
 use crate::engine::{Cents, Phase, Rules, TableState};
-use crate::game::model::screen::{RoundSet, Screen};
+use crate::game::model::screen::{RoundPhase, RoundSet, Screen};
 use crate::game::model::seen::Seen;
 use crate::game::model::settings::PlayOptions;
 use crate::game::model::table::SeatView;
@@ -93,16 +93,89 @@ pub fn kelly_bet(value: f64, chips: Cents, fraction: f64, rules: &Rules) -> Cent
     Cents(bet.clamp(rules.min_bet.0, rules.max_bet.0.max(rules.min_bet.0)))
 }
 
+/// What the round last dealt at the player's own table was expected to bring, as it was dealt: the bet at the
+/// round's exact value on the shoe it was dealt from and each side bet at its own; none until that value is in
+/// (it goes on being worked out after the deal), or where a side bet's was not known.
+#[derive(Resource, Default, Debug, Clone, PartialEq)]
+pub struct Dealt {
+    /// The table's round.
+    pub round: u64,
+    /// Its expected result, once known.
+    pub expected: Option<Cents>,
+    /// The bet, and each side bet at its value (none where not known): what is left to price is the bet.
+    bet: Cents,
+    sides: Option<Cents>,
+    /// The shoe it was dealt from, as the next round's value was asked about it.
+    shoe: Option<(Ranks, ExactRules)>,
+}
+
+impl Dealt {
+    /// The round `round` dealt with `bet` and `sides` from the shoe `next` is working on, the side bets valued by
+    /// `values`.
+    pub fn of(
+        round: u64,
+        bet: Cents,
+        sides: &crate::engine::side::SideStakes,
+        next: &NextRound,
+        values: &crate::game::model::sides::SideValues,
+    ) -> Dealt {
+        let sides = sides.staked().try_fold(Cents::ZERO, |sum, (side, stake)| {
+            values.of(side).map(|v| sum + cents(stake, v))
+        });
+        let mut dealt = Dealt {
+            round,
+            expected: None,
+            bet,
+            sides,
+            shoe: next.asked,
+        };
+        dealt.price(next);
+        dealt
+    }
+
+    /// Takes the round's value in once `next` has it for the shoe this round was dealt from.
+    fn price(&mut self, next: &NextRound) {
+        if self.expected.is_none()
+            && self.shoe.is_some()
+            && next.asked == self.shoe
+            && let (Some(value), Some(sides)) = (next.value(), self.sides)
+        {
+            self.expected = Some(cents(self.bet, value) + sides);
+        }
+    }
+}
+
+/// `stake` at `value` per unit, to the nearest cent.
+fn cents(stake: Cents, value: f64) -> Cents {
+    Cents((stake.0 as f64 * value).round() as i64)
+}
+
+/// The dealt round's value, taken in when it comes.
+fn price_dealt(next: Res<NextRound>, mut dealt: ResMut<Dealt>) {
+    if dealt.expected.is_none() && dealt.shoe.is_some() {
+        dealt.price(&next);
+    }
+}
+
 /// Asks about the seat's shoe between rounds when it changed, and takes the answer in: on another thread, or a
 /// piece a frame.
 fn work_out(
     options: Res<PlayOptions>,
-    view: Option<Res<SeatView>>,
+    (view, phase): (Option<Res<SeatView>>, Option<Res<State<RoundPhase>>>),
     seen: Res<Seen>,
     mut next: ResMut<NextRound>,
 ) {
+    // Between rounds as the table shows them (the view's phase is still Betting while the first cards go out).
+    let between = phase.is_some_and(|p| *p.get() == RoundPhase::Betting);
+    // Dealt, the round's value goes on being worked out for the shoe it was dealt from (the round is valued as
+    // dealt); the next shoe is asked about between rounds.
+    if !between && next.asked.is_some() {
+        return step(&mut next);
+    }
     let shoe = view
-        .filter(|view| options.advisor && view.0.phase() == Phase::Betting)
+        .filter(|view| {
+            (options.advisor || options.luck) && between && view.0.phase() == Phase::Betting
+        })
         .and_then(|view| {
             let rules = view.0.rules();
             let shoe = unseen_shoe(rules.decks, &seen.tray().seen())?;
@@ -130,7 +203,11 @@ fn work_out(
         next.asked = shoe;
         return;
     }
-    let next = &mut *next;
+    step(&mut next);
+}
+
+/// The next piece, or the other thread's answer if it is in.
+fn step(next: &mut NextRound) {
     if let Some(steps) = next.steps.as_mut() {
         let started = bevy::platform::time::Instant::now();
         let done = steps.step().map(|table| table.value(PostSplit::Cdz));
@@ -166,15 +243,21 @@ fn work_out(
 
 pub(crate) fn plugin(app: &mut App) {
     app.init_resource::<NextRound>()
-        .add_systems(OnEnter(Screen::Table), |mut next: ResMut<NextRound>| {
-            *next = NextRound {
-                sliced: next.sliced,
-                ..NextRound::default()
-            };
-        })
+        .init_resource::<Dealt>()
+        .add_systems(
+            OnEnter(Screen::Table),
+            |mut next: ResMut<NextRound>, mut dealt: ResMut<Dealt>| {
+                *next = NextRound {
+                    sliced: next.sliced,
+                    ..NextRound::default()
+                };
+                *dealt = Dealt::default();
+            },
+        )
         .add_systems(
             Update,
-            work_out
+            (work_out, price_dealt)
+                .chain()
                 .after(RoundSet::Present)
                 .run_if(in_state(Screen::Table)),
         );

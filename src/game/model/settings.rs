@@ -47,6 +47,9 @@ pub struct PlayOptions {
     pub count_quiz: bool,
     /// The share of Kelly's bet the advisor suggests between rounds, in percent (a quarter, a half or all of it).
     pub kelly_percent: u8,
+    /// Work out each round's expected result as it is dealt (the next round's exact value, and the side bets'),
+    /// so that Statistics can tell luck from skill: on another thread natively, a piece a frame in the browser.
+    pub luck: bool,
 }
 
 impl PlayOptions {
@@ -70,6 +73,7 @@ impl Default for PlayOptions {
             coach: false,
             count_quiz: false,
             kelly_percent: 50,
+            luck: false,
         }
     }
 }

@@ -7,14 +7,14 @@
 use crate::engine::exact::side::{Suited, price};
 use crate::engine::side::SideBet;
 use crate::engine::{Phase, Rules, TableState};
-use crate::game::model::screen::{RoundSet, Screen};
+use crate::game::model::screen::{RoundPhase, RoundSet, Screen};
 use crate::game::model::seen::Seen;
 use crate::game::model::settings::PlayOptions;
 use crate::game::model::table::SeatView;
 use bevy::prelude::*;
 
 /// Each side bet's value per unit staked on the cards the seat has not seen (positive favours the player), while
-/// the seat bets with the advisor on; empty otherwise.
+/// the seat bets with the advisor on (or luck and skill worked out); empty otherwise.
 #[derive(Resource, Default, Debug)]
 pub struct SideValues {
     /// The shoe and the table they were worked out for.
@@ -57,12 +57,15 @@ impl SideEdges {
 /// Works the values out again when the seat's shoe or its table changed, between rounds, with the advisor on.
 fn price_side_bets(
     options: Res<PlayOptions>,
-    view: Option<Res<SeatView>>,
+    (view, phase): (Option<Res<SeatView>>, Option<Res<State<RoundPhase>>>),
     seen: Res<Seen>,
     mut values: ResMut<SideValues>,
 ) {
     let view = view.filter(|view| {
-        options.advisor
+        (options.advisor || options.luck)
+            // Between rounds as the table shows them (the view's phase is still Betting while the first cards go
+            // out).
+            && phase.as_ref().is_some_and(|p| *p.get() == RoundPhase::Betting)
             && view.0.phase() == Phase::Betting
             && !view.0.rules().side_bets.offered().is_empty()
     });

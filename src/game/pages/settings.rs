@@ -95,6 +95,10 @@ pub(super) fn settings_page(ui: &mut egui::Ui, settings: &mut Settings) {
             }
             ui.label("of Kelly's bet");
         });
+        ui.checkbox(
+            &mut settings.options.luck,
+            "Work out each round's expected result, so Statistics can tell luck from skill",
+        );
         ui.add_space(8.0);
         ui.label(bold("Cards and motion"));
         let look = &mut *settings.look;

@@ -133,6 +133,19 @@ fn totals_panel(ui: &mut egui::Ui, title: &str, t: &Totals) {
                     ),
                 );
                 row("Net", t.net.signed().to_string());
+                // Luck told from skill, over the rounds whose expected result was worked out as they were dealt.
+                let p = &t.priced;
+                if p.rounds > 0 {
+                    row("Rounds valued as dealt", p.rounds.to_string());
+                    row("What they brought", p.net.signed().to_string());
+                    row("What the bets were worth", p.expected.signed().to_string());
+                    let decisions = Cents::ZERO - p.decisions;
+                    row(
+                        "What your plays added",
+                        format!("{} (against the chart)", decisions.signed()),
+                    );
+                    row("What the cards gave", p.luck().signed().to_string());
+                }
                 row("Biggest win", t.biggest_win.signed().to_string());
                 row("Biggest loss", t.biggest_loss.signed().to_string());
                 row(

@@ -233,6 +233,7 @@ pub(crate) fn presentation(
         coach: remembered.coach,
         count_quiz: remembered.count_quiz,
         kelly_percent: remembered.kelly_percent,
+        luck: remembered.luck,
     })
     .insert_resource(remembered.look)
     .insert_resource(remembered.mix)
