@@ -22,6 +22,7 @@ on_both!(
     the_server_serves_the_browser_build_and_the_lobby_over_http,
     a_bet_the_house_cannot_cover_is_named_and_the_table_deals_without_it,
     side_bets_go_down_with_the_bet_or_not_at_all,
+    a_side_bet_the_house_cannot_cover_holds_up_its_bet_and_goes_back_with_it,
 );
 
 fn three_people_and_the_companions_play_a_round_that_everyone_sees_alike(db: &Db) {
@@ -716,4 +717,52 @@ fn side_bets_go_down_with_the_bet_or_not_at_all(db: &Db) {
         start + net,
         "every chip of the round in the stack"
     );
+}
+
+/// The house's tray covers every bet's worst case but not Ann's $100 on 21+3 at 100 to 1: the table names her bet as
+/// the one holding the deal up (counting side bets as the deal does, or it would wait for good), and when the clock
+/// runs out her bet and her side bet go back together and the others are dealt.
+fn a_side_bet_the_house_cannot_cover_holds_up_its_bet_and_goes_back_with_it(db: &Db) {
+    use holecard::engine::side::SideBet;
+    let pace = Pace {
+        bet: Duration::from_millis(1_500),
+        turn: Duration::from_millis(300),
+        companion: Duration::ZERO,
+        ..Pace::default()
+    };
+    let mut level = holecard::host::level::Level::built_in(std::path::Path::new("atlantic-city"))
+        .expect("shipped")
+        .expect("valid");
+    // The companions' bets (Vinnie's $150 and $15 on Perfect Pairs at 25 to 1, two $15s) at their worst are
+    // $1,815; Ann's $15 and $100 on 21+3 at 100 to 1 would need $10,120 more.
+    level.house_bankroll = Cents::units(3_000);
+    let running = start_with(db, pace, |config| {
+        config.tables = vec![("ac".to_string(), level)];
+    });
+    let mut ann = Client::connect(&running, "Ann");
+    ann.send(r#"{"type":"sit","table":"ac","seat":3}"#);
+    ann.wait_for(|m| matches!(m, ServerMessage::Joined { seat: Some(3), .. }));
+    let start = ann.chips();
+    ann.send(
+        r#"{"type":"bet","amount":1500,"side_bets":[{"bet":"TwentyOnePlusThree","amount":10000}]}"#,
+    );
+    let notice = |c: &mut Client, part: &'static str| match c
+        .wait_for(move |m| matches!(m, ServerMessage::Notice { text } if text.contains(part)))
+    {
+        ServerMessage::Notice { text } => text,
+        _ => unreachable!("waited for a notice"),
+    };
+    let waits = notice(&mut ann, "holds it up");
+    assert!(waits.contains("Ann's $15"), "{waits}");
+    let dealt = notice(&mut ann, "dealt without");
+    assert!(dealt.contains("Ann's $15"), "{dealt}");
+    pump(&mut [&mut ann], |c| c[0].rounds_ended() >= 1);
+    let back = |bet: SideBet| {
+        ann.news().iter().any(|(_, n)| {
+            matches!(n, News::Event(Event::SideBetSet { seat: 3, bet: b, amount, .. })
+                if *b == bet && *amount == Cents::ZERO)
+        })
+    };
+    assert!(back(SideBet::TwentyOnePlusThree), "the side bet went back");
+    assert_eq!(ann.chips(), start, "Ann sat the round out with every chip");
 }

@@ -1199,23 +1199,33 @@ impl TableTask {
         match refused {
             CommandError::BetUnderMinimum { seat, .. } => vec![*seat],
             CommandError::HouseCannotCover { house, .. } => {
+                // What each seat's bets could cost the house at most: its bet every way it could grow, and each
+                // side bet at its table's best pay (as the deal counts them).
+                let side_bets = &self.host.rules().side_bets;
                 let mut bets: Vec<(SeatId, Cents)> = self
                     .host
                     .seats()
                     .iter()
                     .enumerate()
                     .filter(|(_, s)| s.bet.is_positive())
-                    .map(|(seat, s)| (seat as SeatId, s.bet))
+                    .map(|(seat, s)| {
+                        let sides: i64 = s
+                            .side
+                            .staked()
+                            .map(|(bet, stake)| stake.0 * i64::from(side_bets.most_pays(bet)))
+                            .sum();
+                        (seat as SeatId, Cents(s.bet.0 * MOST_PAID_PER_BET + sides))
+                    })
                     .collect();
                 // Largest first (the later seat first among equals): as few bets as can be are left out.
-                bets.sort_by_key(|&(seat, bet)| std::cmp::Reverse((bet, seat)));
-                let mut total: Cents = bets.iter().map(|(_, bet)| *bet).sum();
+                bets.sort_by_key(|&(seat, most)| std::cmp::Reverse((most, seat)));
+                let mut total: Cents = bets.iter().map(|(_, most)| *most).sum();
                 let mut out = Vec::new();
-                for (seat, bet) in bets {
-                    if Cents(total.0 * MOST_PAID_PER_BET) <= *house {
+                for (seat, most) in bets {
+                    if total <= *house {
                         break;
                     }
-                    total -= bet;
+                    total -= most;
                     out.push(seat);
                 }
                 out
@@ -1255,23 +1265,31 @@ impl TableTask {
             (s.bet, s.side)
         };
         let offered = self.host.rules().side_bets.offered();
-        let commands = side
+        // A side bet the table does not offer first (refused before anything moves); then every change, chips
+        // taken off before chips put on, so moving chips between spots needs no more than the seat has.
+        let mut commands: Vec<(bool, Command)> = side
             .staked()
             .filter(|(bet, _)| !offered.contains(bet))
-            .map(|(bet, amount)| Command::SideBet { seat, bet, amount })
+            .map(|(bet, amount)| (false, Command::SideBet { seat, bet, amount }))
             .chain(
                 offered
                     .iter()
                     .filter(|&&bet| side.get(bet) != before.1.get(bet))
-                    .map(|&bet| Command::SideBet {
-                        seat,
-                        bet,
-                        amount: side.get(bet),
+                    .map(|&bet| {
+                        let amount = side.get(bet);
+                        (
+                            amount > before.1.get(bet),
+                            Command::SideBet { seat, bet, amount },
+                        )
                     }),
             )
-            .chain(std::iter::once(Command::Bet { seat, amount }))
-            .collect::<Vec<_>>();
-        for command in commands {
+            .chain(std::iter::once((
+                amount > before.0,
+                Command::Bet { seat, amount },
+            )))
+            .collect();
+        commands.sort_by_key(|(more, _)| *more);
+        for (_, command) in commands {
             match self.host.apply(command) {
                 Ok(news) => self.tell(news),
                 Err(refused) => {

@@ -164,7 +164,28 @@ fn deal(
             put(engine, Command::SideBet { seat, bet, amount })?;
         }
     }
-    put(engine, Command::Deal)?;
+    if let Err(refused) = put(engine, Command::Deal) {
+        // Not dealt: the chips go back in front of the player (the slip still has them), so the next try, or new
+        // chips, count against the whole bankroll.
+        let _ = put(
+            engine,
+            Command::Bet {
+                seat,
+                amount: Cents::ZERO,
+            },
+        );
+        for bet in engine.rules().side_bets.offered() {
+            let _ = put(
+                engine,
+                Command::SideBet {
+                    seat,
+                    bet,
+                    amount: Cents::ZERO,
+                },
+            );
+        }
+        return Err(refused);
+    }
     slip.dealt(total);
     Ok(())
 }

@@ -178,7 +178,13 @@ fn work_out(
         })
         .and_then(|view| {
             let rules = view.0.rules();
-            let shoe = unseen_shoe(rules.decks, &seen.tray().seen())?;
+            // With the cut card out the next deal shuffles first: a full shoe.
+            let seen = if view.0.shoe().cut_card_out {
+                [0; RANKS]
+            } else {
+                seen.tray().seen()
+            };
+            let shoe = unseen_shoe(rules.decks, &seen)?;
             // Too few cards to play a round out: the cut card has long come.
             (shoe.iter().map(|&n| u32::from(n)).sum::<u32>() >= 20)
                 .then(|| (shoe, ExactRules::of(rules)))

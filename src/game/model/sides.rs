@@ -76,8 +76,14 @@ fn price_side_bets(
         return;
     };
     let rules = view.0.rules();
-    // A view the seat cannot make sense of (more of a card seen than the shoe holds) gets no values.
-    let Ok(shoe) = Suited::unseen(rules.decks, seen.tray().cards()) else {
+    // With the cut card out the next deal shuffles first: a full shoe. A view the seat cannot make sense of (more
+    // of a card seen than the shoe holds) gets no values.
+    let seen = if view.0.shoe().cut_card_out {
+        &[][..]
+    } else {
+        seen.tray().cards()
+    };
+    let Ok(shoe) = Suited::unseen(rules.decks, seen) else {
         *values = SideValues::default();
         return;
     };

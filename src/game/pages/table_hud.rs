@@ -511,6 +511,9 @@ fn play_bar(
                         );
                         next.show(ui, bar_width(ui.ctx(), &theme));
                     }
+                    // The side bets' edges are the advisor's (they are worked out for luck and skill too).
+                    let none = crate::game::model::sides::SideValues::default();
+                    let sides = if options.advisor { &**sides } else { &none };
                     intents.write_batch(betting_bar(
                         ui,
                         (&slip, sides),
