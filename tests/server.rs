@@ -589,12 +589,6 @@ fn a_bet_the_house_cannot_cover_is_named_and_the_table_deals_without_it(db: &Db)
     bob.wait_for(|m| matches!(m, ServerMessage::Joined { seat: Some(4), .. }));
     ann.send(r#"{"type":"bet","amount":20000}"#);
     bob.send(r#"{"type":"bet","amount":1000}"#);
-    let notice = |c: &mut Client, part: &'static str| match c
-        .wait_for(move |m| matches!(m, ServerMessage::Notice { text } if text.contains(part)))
-    {
-        ServerMessage::Notice { text } => text,
-        _ => unreachable!("waited for a notice"),
-    };
     // Both have bet: the table says at once whose bet it cannot deal.
     let waits = notice(&mut bob, "holds it up");
     assert!(waits.contains("cannot cover"), "{waits}");
@@ -746,12 +740,6 @@ fn a_side_bet_the_house_cannot_cover_holds_up_its_bet_and_goes_back_with_it(db: 
     ann.send(
         r#"{"type":"bet","amount":1500,"side_bets":[{"bet":"TwentyOnePlusThree","amount":10000}]}"#,
     );
-    let notice = |c: &mut Client, part: &'static str| match c
-        .wait_for(move |m| matches!(m, ServerMessage::Notice { text } if text.contains(part)))
-    {
-        ServerMessage::Notice { text } => text,
-        _ => unreachable!("waited for a notice"),
-    };
     let waits = notice(&mut ann, "holds it up");
     assert!(waits.contains("Ann's $15"), "{waits}");
     let dealt = notice(&mut ann, "dealt without");
@@ -765,4 +753,12 @@ fn a_side_bet_the_house_cannot_cover_holds_up_its_bet_and_goes_back_with_it(db: 
     };
     assert!(back(SideBet::TwentyOnePlusThree), "the side bet went back");
     assert_eq!(ann.chips(), start, "Ann sat the round out with every chip");
+}
+
+/// The next notice of `c`'s that says `part`.
+fn notice(c: &mut Client, part: &'static str) -> String {
+    match c.wait_for(move |m| matches!(m, ServerMessage::Notice { text } if text.contains(part))) {
+        ServerMessage::Notice { text } => text,
+        _ => unreachable!("waited for a notice"),
+    }
 }
