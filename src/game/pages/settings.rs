@@ -90,8 +90,15 @@ pub(super) fn settings_page(ui: &mut egui::Ui, settings: &mut Settings) {
         // The share of Kelly's bet the advisor suggests between rounds.
         ui.horizontal_wrapped(|ui| {
             ui.label("The advisor's suggested bet:");
+            // Each a thumb's target on a touch screen.
+            let target = Theme::of(ui.ctx()).target();
             for (percent, words) in [(25, "a quarter"), (50, "half"), (100, "all")] {
-                ui.selectable_value(&mut settings.options.kelly_percent, percent, words);
+                let chosen = settings.options.kelly_percent == percent;
+                let button =
+                    egui::Button::selectable(chosen, words).min_size(egui::vec2(target, target));
+                if ui.add(button).clicked() {
+                    settings.options.kelly_percent = percent;
+                }
             }
             ui.label("of Kelly's bet");
         });
