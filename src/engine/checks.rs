@@ -458,6 +458,20 @@ fn check_side_bet<T: TableState + ?Sized>(
 /// is refused when the house's tray does not hold this many times the bets.
 pub const MOST_PAID_PER_BET: i64 = 8;
 
+/// The most a seat's bets can cost the house in the round they are dealt: its bet [`MOST_PAID_PER_BET`] times, and
+/// each side bet (which plays only beside a bet in the circle) at its table's best pay. Nothing without a bet.
+pub fn most_paid(seat: &Seat, side_bets: &super::side::SideBets) -> Cents {
+    if !seat.bet.is_positive() {
+        return Cents::ZERO;
+    }
+    let side: i64 = seat
+        .side
+        .staked()
+        .map(|(bet, stake)| stake.0 * i64::from(side_bets.most_pays(bet)))
+        .sum();
+    Cents(seat.bet.0 * MOST_PAID_PER_BET + side)
+}
+
 fn check_deal<T: TableState + ?Sized>(table: &T) -> Result<(), CommandError> {
     between_rounds(table.phase())?;
     let min = table.rules().min_bet;
@@ -475,16 +489,11 @@ fn check_deal<T: TableState + ?Sized>(table: &T) -> Result<(), CommandError> {
     if total == Cents::ZERO {
         return Err(CommandError::NoBets);
     }
-    // Side bets play beside a bet in the circle: each could win its table's best pay.
-    let side_bets = &table.rules().side_bets;
-    let side: i64 = table
+    let needed: Cents = table
         .seats()
         .iter()
-        .filter(|s| s.bet.is_positive())
-        .flat_map(|s| s.side.staked())
-        .map(|(bet, stake)| stake.0 * i64::from(side_bets.most_pays(bet)))
+        .map(|s| most_paid(s, &table.rules().side_bets))
         .sum();
-    let needed = Cents(total.0 * MOST_PAID_PER_BET + side);
     if needed > table.house() {
         return Err(CommandError::HouseCannotCover {
             needed,

@@ -9,7 +9,7 @@ use super::ledger::{Player, Reseat, Settlement, Store};
 use super::metrics::Metrics;
 use super::protocol::{Listing, Refusal, ServerMessage, Timer};
 use super::replays::Keeper;
-use crate::engine::checks::MOST_PAID_PER_BET;
+use crate::engine::checks::most_paid;
 use crate::engine::{
     Action, Cents, Command, CommandError, Event, MAX_SEATS, Phase, SeatId, Seed, Table, TableRng,
     TableState, TableView, Viewer,
@@ -1199,8 +1199,7 @@ impl TableTask {
         match refused {
             CommandError::BetUnderMinimum { seat, .. } => vec![*seat],
             CommandError::HouseCannotCover { house, .. } => {
-                // What each seat's bets could cost the house at most: its bet every way it could grow, and each
-                // side bet at its table's best pay (as the deal counts them).
+                // What each seat's bets could cost the house at most, as the deal counts them.
                 let side_bets = &self.host.rules().side_bets;
                 let mut bets: Vec<(SeatId, Cents)> = self
                     .host
@@ -1208,14 +1207,7 @@ impl TableTask {
                     .iter()
                     .enumerate()
                     .filter(|(_, s)| s.bet.is_positive())
-                    .map(|(seat, s)| {
-                        let sides: i64 = s
-                            .side
-                            .staked()
-                            .map(|(bet, stake)| stake.0 * i64::from(side_bets.most_pays(bet)))
-                            .sum();
-                        (seat as SeatId, Cents(s.bet.0 * MOST_PAID_PER_BET + sides))
-                    })
+                    .map(|(seat, s)| (seat as SeatId, most_paid(s, side_bets)))
                     .collect();
                 // Largest first (the later seat first among equals): as few bets as can be are left out.
                 bets.sort_by_key(|&(seat, most)| std::cmp::Reverse((most, seat)));
