@@ -190,7 +190,7 @@ async function sideBets(table, size, touch) {
   await table.mark('holecard-table', 120_000);
   await table.until("the side bets' edges", () => table.layout?.widgets
     .some((w) => /^● 21\+3\nhouse edge \d+\.\d%$/.test(w.label)), 60_000);
-  // The next round's exact value, worked out a piece a frame, with Hi-Lo's estimate and the bet they suggest.
+  // The next round's exact value, worked out in pieces that fit in a frame, with Hi-Lo's estimate and the bet they suggest.
   await table.until("the next round's value", () => table.layout?.widgets
     .some((w) => /^Next round: house edge \d+\.\d\d% on the cards left .*· bet \$\d+ \(half Kelly\)$/.test(w.label)), 120_000);
   report[`${size} next round`] = table.logs.find((l) => l.text.includes('next round:'))?.text;

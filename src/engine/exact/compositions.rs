@@ -160,7 +160,7 @@ pub(super) struct Plan {
 impl Plan {
     pub(super) fn new(h17: bool, shoe: &Ranks, ups: &[usize], needed: &[Ranks]) -> Plan {
         // Each composition on the way, with the ranks the walk goes on by from it (a bit each).
-        let mut on_the_way = KeyMap::default();
+        let mut on_the_way = KeyMap::with_capacity_and_hasher(needed.len(), Default::default());
         on_the_way.insert(key(&[0; RANKS]), 0);
         for cards in needed {
             let mut cards = *cards;
@@ -194,7 +194,14 @@ impl Plan {
     /// One walk of the tree, for the up cards at `share` (places in `ups`); the first (`list`) also lists the
     /// compositions.
     pub(super) fn walk(&self, share: &[usize], list: bool) -> Found {
-        Walk::run(&self.slots, share, &self.tables, &self.on_the_way, list)
+        let mut walk = Walk::new(self, share, list);
+        while !walk.go_on(self, u64::MAX) {}
+        walk.found()
+    }
+
+    /// A walk not yet taken, to be taken a few steps at a time ([`Walk::go_on`]).
+    pub(super) fn start_walk(&self, share: &[usize], list: bool) -> Walk {
+        Walk::new(self, share, list)
     }
 
     /// The compositions from the walks of `shares` (the first one listing them), every up card in one share.
@@ -446,12 +453,12 @@ fn step(
     }
 }
 
-/// One walk of the tree for some of the slots: each ending's numerator for the composition it is at, the groups'
-/// sums at each depth, and what it found.
-struct Walk<'a> {
-    slots: Vec<&'a Slot>,
-    tables: &'a Tables,
-    on_the_way: &'a KeyMap,
+/// One walk of the tree for some of the slots, which can stop after any step and go on later: each ending's
+/// numerator for the composition it is at, the groups' sums at each depth, the compositions still to go on from, and
+/// what it found.
+pub(super) struct Walk {
+    /// The slots walked (places in the plan's).
+    share: Vec<usize>,
     /// Where each slot's endings and groups start in `numerators` and the sums.
     ending_base: Vec<usize>,
     group_base: Vec<usize>,
@@ -459,38 +466,45 @@ struct Walk<'a> {
     sums: Vec<Vec<f64>>,
     undo: Vec<f64>,
     cards: Ranks,
+    /// The compositions the walk is in, the root first.
+    stack: Vec<Frame>,
     /// The compositions in the order visited (listed by the first walk only).
     list: bool,
-    /// The odds found, a list for each of the walk's slots.
-    odds: Vec<Vec<DealerOdds>>,
-    cards_seen: Vec<Ranks>,
-    /// Each composition's parent in the tree and the rank that made it (listed by the first walk only).
-    parent: Vec<(u32, u8)>,
+    found: Found,
     /// How many compositions the walk has found.
     count: u32,
+}
+
+/// A composition the walk goes on from.
+struct Frame {
+    /// Its place in the list, and its number of cards.
+    here: u32,
+    depth: usize,
+    /// The ranks it goes on by that are still to be walked (a bit each).
+    onwards: u32,
+    /// The walk's slots whose shoes hold it (a bit each).
+    valid: u32,
+    /// The step that made it, to take back when it is done: the rank, where its undo starts, the slots it stepped.
+    made: Option<(usize, usize, u32)>,
 }
 
 /// What a walk found: the compositions and their parents (if it listed them) and the odds for its slots against each.
 pub(super) struct Found {
     cards: Vec<Ranks>,
+    /// Each composition's parent in the tree and the rank that made it (listed by the first walk only).
     parent: Vec<(u32, u8)>,
+    /// The odds found, a list for each of the walk's slots.
     odds: Vec<Vec<DealerOdds>>,
 }
 
-impl Walk<'_> {
-    fn run(
-        slots: &[Slot],
-        share: &[usize],
-        tables: &Tables,
-        on_the_way: &KeyMap,
-        list: bool,
-    ) -> Found {
-        let slots: Vec<&Slot> = share.iter().map(|&s| &slots[s]).collect();
+impl Walk {
+    fn new(plan: &Plan, share: &[usize], list: bool) -> Walk {
         let mut ending_base = Vec::new();
         let mut group_base = Vec::new();
         let mut numerators = Vec::new();
         let mut first_sums = Vec::new();
-        for slot in &slots {
+        for &s in share {
+            let slot = &plan.slots[s];
             ending_base.push(numerators.len());
             group_base.push(first_sums.len());
             let base = first_sums.len();
@@ -506,20 +520,22 @@ impl Walk<'_> {
                 first_sums[base + group as usize] += q;
             }
         }
+        let listed = plan.on_the_way.len();
         let mut walk = Walk {
-            slots,
-            tables,
-            on_the_way,
+            share: share.to_vec(),
             ending_base,
             group_base,
             numerators,
             sums: vec![first_sums],
             undo: Vec::new(),
             cards: [0; RANKS],
+            stack: Vec::new(),
             list,
-            odds: vec![Vec::with_capacity(on_the_way.len()); share.len()],
-            cards_seen: Vec::with_capacity(if list { on_the_way.len() } else { 0 }),
-            parent: Vec::with_capacity(if list { on_the_way.len() } else { 0 }),
+            found: Found {
+                cards: Vec::with_capacity(if list { listed } else { 0 }),
+                parent: Vec::with_capacity(if list { listed } else { 0 }),
+                odds: vec![Vec::with_capacity(listed); share.len()],
+            },
             count: 0,
         };
         let all = if share.len() >= 32 {
@@ -527,102 +543,146 @@ impl Walk<'_> {
         } else {
             (1u32 << share.len()) - 1
         };
-        walk.found(0, all, (NONE, 0));
-        let from_root = on_the_way.get(&key(&[0; RANKS])).copied().unwrap_or(0);
-        walk.visit(0, 0, from_root, all);
-        Found {
-            cards: walk.cards_seen,
-            parent: walk.parent,
-            odds: walk.odds,
+        let here = walk.record(plan, 0, all, (NONE, 0));
+        walk.stack.push(Frame {
+            here,
+            depth: 0,
+            onwards: plan.on_the_way.get(&key(&[0; RANKS])).copied().unwrap_or(0),
+            valid: all,
+            made: None,
+        });
+        walk
+    }
+
+    /// Walks on until about `budget` endings have been updated (a step is never cut), or to the end: true once the
+    /// walk is done.
+    pub(super) fn go_on(&mut self, plan: &Plan, budget: u64) -> bool {
+        let mut work = 0u64;
+        while let Some(frame) = self.stack.last_mut() {
+            if frame.onwards == 0 {
+                if let Some((rank, mark, stepped)) = frame.made {
+                    self.put_back(plan, rank, mark, stepped);
+                }
+                self.stack.pop();
+                continue;
+            }
+            if work >= budget {
+                return false;
+            }
+            let rank = frame.onwards.trailing_zeros() as usize;
+            frame.onwards &= frame.onwards - 1;
+            let (here, depth, valid) = (frame.here, frame.depth, frame.valid);
+            work += self.step_to(plan, here, depth, valid, rank);
         }
+        true
+    }
+
+    /// What the walk found (all of it once it is done).
+    pub(super) fn found(self) -> Found {
+        self.found
+    }
+
+    /// Steps from the composition at `depth` (the walk's `cards`, found as `here`) to the one with a card of `rank`
+    /// more, and records it; if the walk goes on from it, it becomes the walk's top composition. Returns how many
+    /// endings it updated.
+    fn step_to(&mut self, plan: &Plan, here: u32, depth: usize, valid: u32, rank: usize) -> u64 {
+        let mut next = self.cards;
+        next[rank] += 1;
+        let further = plan.on_the_way.get(&key(&next)).copied().unwrap_or(0);
+        let goes_on = further != 0;
+        if self.sums.len() <= depth + 1 {
+            self.sums.push(Vec::new());
+        }
+        let (done, rest) = self.sums.split_at_mut(depth + 1);
+        let sums = &mut rest[0];
+        sums.clone_from(&done[depth]);
+        let mark = self.undo.len();
+        let mut still = valid;
+        let mut stepped = 0u32;
+        let mut work = 0u64;
+        for (s, &slot) in self.share.iter().enumerate() {
+            if valid & (1 << s) == 0 {
+                continue;
+            }
+            let slot = &plan.slots[slot];
+            let left = i32::from(slot.base[rank]) - i32::from(self.cards[rank]);
+            if left <= 0 {
+                still &= !(1 << s);
+                continue;
+            }
+            stepped |= 1 << s;
+            // The endings updated, and the composition's odds and sums (about a hundred endings' worth).
+            work += (slot.drawing[rank].len() + slot.groups.len() + 100) as u64;
+            step(
+                &mut self.numerators[self.ending_base[s]..],
+                goes_on.then_some(&mut self.undo),
+                &mut sums[self.group_base[s]..],
+                &slot.drawing[rank],
+                &slot.runs[rank],
+                &plan.tables.ratios[left as usize],
+            );
+        }
+        self.cards[rank] += 1;
+        let child = self.record(plan, depth + 1, still, (here, rank as u8));
+        if goes_on {
+            self.stack.push(Frame {
+                here: child,
+                depth: depth + 1,
+                onwards: further,
+                valid: still,
+                made: Some((rank, mark, stepped)),
+            });
+        } else {
+            self.cards[rank] -= 1;
+        }
+        work
+    }
+
+    /// Takes back the step of `rank` that stepped the slots in `stepped`, its old numerators kept from `mark`.
+    fn put_back(&mut self, plan: &Plan, rank: usize, mark: usize, stepped: u32) {
+        let mut at_undo = mark;
+        for (s, &slot) in self.share.iter().enumerate() {
+            if stepped & (1 << s) == 0 {
+                continue;
+            }
+            let base = self.ending_base[s];
+            for &(ending, _) in &plan.slots[slot].drawing[rank] {
+                self.numerators[base + ending as usize] = self.undo[at_undo];
+                at_undo += 1;
+            }
+        }
+        self.undo.truncate(mark);
+        self.cards[rank] -= 1;
     }
 
     /// Records the composition the walk is at, with the sums at `depth`.
-    fn found(&mut self, depth: usize, valid: u32, parent: (u32, u8)) -> u32 {
+    fn record(&mut self, plan: &Plan, depth: usize, valid: u32, parent: (u32, u8)) -> u32 {
         let here = self.count;
         self.count += 1;
         if self.list {
-            self.cards_seen.push(self.cards);
-            self.parent.push(parent);
+            self.found.cards.push(self.cards);
+            self.found.parent.push(parent);
         }
         let drawn: u32 = self.cards.iter().map(|&n| u32::from(n)).sum();
-        for s in 0..self.slots.len() {
+        for s in 0..self.share.len() {
             let odds = if valid & (1 << s) != 0 {
-                self.odds_for(s, &self.sums[depth], drawn)
+                self.odds_for(plan, s, &self.sums[depth], drawn)
             } else {
                 DealerOdds::default()
             };
-            self.odds[s].push(odds);
+            self.found.odds[s].push(odds);
         }
         here
     }
 
-    /// The compositions after the one at `depth` (the walk's `cards`), one for each rank in `onwards`.
-    fn visit(&mut self, depth: usize, here: u32, onwards: u32, valid: u32) {
-        let cards = self.cards;
-        for rank in (0..RANKS).filter(|&rank| onwards & (1 << rank) != 0) {
-            let mut next = cards;
-            next[rank] += 1;
-            let further = self.on_the_way.get(&key(&next)).copied().unwrap_or(0);
-            let goes_on = further != 0;
-            if self.sums.len() <= depth + 1 {
-                self.sums.push(Vec::new());
-            }
-            let (done, rest) = self.sums.split_at_mut(depth + 1);
-            let sums = &mut rest[0];
-            sums.clone_from(&done[depth]);
-            let mark = self.undo.len();
-            let mut still = valid;
-            let mut stepped = 0u32;
-            for (s, slot) in self.slots.iter().enumerate() {
-                if valid & (1 << s) == 0 {
-                    continue;
-                }
-                let left = i32::from(slot.base[rank]) - i32::from(cards[rank]);
-                if left <= 0 {
-                    still &= !(1 << s);
-                    continue;
-                }
-                stepped |= 1 << s;
-                step(
-                    &mut self.numerators[self.ending_base[s]..],
-                    goes_on.then_some(&mut self.undo),
-                    &mut sums[self.group_base[s]..],
-                    &slot.drawing[rank],
-                    &slot.runs[rank],
-                    &self.tables.ratios[left as usize],
-                );
-            }
-            self.cards[rank] += 1;
-            let child = self.found(depth + 1, still, (here, rank as u8));
-            if goes_on {
-                self.visit(depth + 1, child, further, still);
-                // Put back what the step changed, slot by slot in the same order.
-                let mut at_undo = mark;
-                for (s, slot) in self.slots.iter().enumerate() {
-                    if stepped & (1 << s) == 0 {
-                        continue;
-                    }
-                    let base = self.ending_base[s];
-                    for &(ending, _) in &slot.drawing[rank] {
-                        self.numerators[base + ending as usize] = self.undo[at_undo];
-                        at_undo += 1;
-                    }
-                }
-                self.undo.truncate(mark);
-            }
-            self.cards[rank] -= 1;
-        }
-    }
-
     /// Slot `s`'s odds from the group sums, with `drawn` cards gone besides the up card.
-    fn odds_for(&self, s: usize, sums: &[f64], drawn: u32) -> DealerOdds {
-        let slot = self.slots[s];
+    fn odds_for(&self, plan: &Plan, s: usize, sums: &[f64], drawn: u32) -> DealerOdds {
+        let slot = &plan.slots[self.share[s]];
         let mut odds = DealerOdds::default();
         let Some(left) = slot.base_left.checked_sub(drawn).filter(|&n| n > 0) else {
             return odds;
         };
-        let inverse = &self.tables.inverse_falling[drawn as usize];
+        let inverse = &plan.tables.inverse_falling[drawn as usize];
         let sums = &sums[self.group_base[s]..];
         for (&(total, k), &sum) in slot.groups.iter().zip(sums) {
             odds.on[total] += sum * inverse[usize::from(k)];
@@ -646,8 +706,41 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
+    /// A shoe of `tens` ten-cards and `shoe`'s other cards, and every hand of two cards or more it can deal.
+    fn with_tens(mut shoe: Ranks, tens: u8) -> (Ranks, Vec<Ranks>) {
+        shoe[9] = tens;
+        let mut needed = Vec::new();
+        grow([0; RANKS], 0, 2, &shoe, &mut needed);
+        (shoe, needed)
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig { cases: 24, .. ProptestConfig::default() })]
+
+        /// A walk stopped every few steps and taken up again finds what it finds in one go, to the last bit.
+        #[test]
+        fn a_walk_in_pieces_is_the_walk_at_once(
+            shoe in proptest::array::uniform10(1u8..=12),
+            tens in 8u8..=40,
+            h17 in any::<bool>(),
+            budget in 1u64..=5_000,
+        ) {
+            let (shoe, needed) = with_tens(shoe, tens);
+            let ups: Vec<usize> = (0..RANKS).collect();
+            let plan = Plan::new(h17, &shoe, &ups, &needed);
+            let share = [1, 4, 9];
+            let at_once = plan.walk(&share, true);
+            let mut walk = plan.start_walk(&share, true);
+            let mut pieces = 1;
+            while !walk.go_on(&plan, budget) {
+                pieces += 1;
+            }
+            let pieces_found = walk.found();
+            prop_assert!(pieces > 1, "a budget of {budget} stops the walk");
+            prop_assert_eq!(&pieces_found.cards, &at_once.cards);
+            prop_assert_eq!(&pieces_found.parent, &at_once.parent);
+            prop_assert_eq!(&pieces_found.odds, &at_once.odds);
+        }
 
         /// Each composition's odds from the walk's running sums are the odds worked out afresh on its shoe.
         #[test]
@@ -657,11 +750,8 @@ mod tests {
             h17 in any::<bool>(),
             threads in 1usize..=2,
         ) {
-            let mut shoe = shoe;
-            shoe[9] = tens;
+            let (shoe, needed) = with_tens(shoe, tens);
             let ups: Vec<usize> = (0..RANKS).filter(|&up| shoe[up] > 0).collect();
-            let mut needed = Vec::new();
-            grow([0; RANKS], 0, 2, &shoe, &mut needed);
             let hands = Compositions::new(h17, &shoe, &ups, &needed, threads);
             prop_assert!(hands.cards.len() >= needed.len().min(1));
             for (i, cards) in hands.cards.iter().enumerate().step_by(7) {

@@ -182,6 +182,17 @@ struct Solver<'a> {
     chart_plays: Vec<[u8; 2]>,
 }
 
+/// A [`Solver`]'s memos apart from the compositions it borrows, kept between the pieces of a [`RoundSteps`].
+#[derive(Default)]
+struct Memo {
+    whole: Vec<Option<Node>>,
+    first: Vec<Option<SplitNode>>,
+    later: Vec<Option<SplitNode>>,
+    touched_first: Vec<u32>,
+    touched_later: Vec<u32>,
+    chart_plays: Vec<[u8; 2]>,
+}
+
 /// A chart play not yet asked for.
 const UNASKED: u8 = u8::MAX;
 
@@ -234,20 +245,43 @@ impl<'a> Solver<'a> {
         slot: usize,
         hands: &'a Compositions,
     ) -> Self {
+        let mut solver = Solver::with_memo(rules, shoe, hands, Memo::default());
+        (solver.up, solver.slot) = (up, slot);
+        solver
+    }
+
+    /// A solver on `hands` whose memos are `memo` (a fresh one's sized here).
+    fn with_memo(rules: ExactRules, shoe: Ranks, hands: &'a Compositions, memo: Memo) -> Self {
         let n = hands.cards.len();
+        fn sized<T: Clone>(mut memo: Vec<Option<T>>, n: usize) -> Vec<Option<T>> {
+            memo.resize(n, None);
+            memo
+        }
         Solver {
             rules,
             shoe,
-            up,
-            slot,
+            up: 0,
+            slot: 0,
             hands,
-            whole: vec![None; n],
-            first: vec![None; n],
-            later: vec![None; n],
-            touched_first: Vec::new(),
-            touched_later: Vec::new(),
+            whole: sized(memo.whole, n),
+            first: sized(memo.first, n),
+            later: sized(memo.later, n),
+            touched_first: memo.touched_first,
+            touched_later: memo.touched_later,
             chart: None,
-            chart_plays: Vec::new(),
+            chart_plays: memo.chart_plays,
+        }
+    }
+
+    /// What the solver remembers, to go on with later on the same compositions.
+    fn into_memo(self) -> Memo {
+        Memo {
+            whole: self.whole,
+            first: self.first,
+            later: self.later,
+            touched_first: self.touched_first,
+            touched_later: self.touched_later,
+            chart_plays: self.chart_plays,
         }
     }
 
@@ -951,9 +985,10 @@ fn round_table(shoe: &Ranks, ups: &[usize], mut results: Vec<(usize, UpCard)>) -
     table
 }
 
-/// [`table`] on one thread, a piece at a time: each call of [`RoundSteps::step`] does one piece — the plan, the
-/// dealer's odds for one up card, putting them together, or one up card's deals — for a caller that must keep each
-/// piece short (the browser, a frame at a time). The same table as `table_on(rules, shoe, 1)`, to the last bit.
+/// [`table`] on one thread, a piece at a time: each call of [`RoundSteps::step`] does one short piece — listing one
+/// up card's dealer endings, listing the compositions or laying out the walks, some steps of the walk for one up card's dealer odds, putting the odds
+/// together, or one deal against one up card — for a caller that must keep each piece short (the browser, a frame at
+/// a time, calling it while the frame has time). The same table as `table_on(rules, shoe, 1)`, to the last bit.
 pub struct RoundSteps {
     rules: ExactRules,
     shoe: Ranks,
@@ -961,18 +996,33 @@ pub struct RoundSteps {
     stage: Stage,
 }
 
+/// How many dealer endings a piece of a walk updates: about a millisecond natively.
+const WALK_PIECE: u64 = 250_000;
+
 /// Where a [`RoundSteps`] is.
 enum Stage {
-    /// Nothing done yet.
-    Start,
-    /// Walking the tree for each up card in turn (the first walk lists the compositions).
+    /// Listing the dealer's endings from the up card at this place of `ups` (once a run; later each is nothing).
+    Listing(usize),
+    /// The compositions a round needs to be listed.
+    Needs,
+    /// The compositions and the walks to be laid out.
+    Planning { needed: Vec<Ranks> },
+    /// Walking the tree for each up card in turn (the first walk lists the compositions), the walk under way.
     Walking {
         plan: Box<compositions::Plan>,
         walks: Vec<compositions::Found>,
+        walk: Option<compositions::Walk>,
     },
-    /// Each up card's deals in turn.
+    /// Every walk done, to be put together.
+    Walked {
+        plan: Box<compositions::Plan>,
+        walks: Vec<compositions::Found>,
+    },
+    /// Each up card's deals in turn, a deal at a time.
     Solving {
         hands: Box<Compositions>,
+        memo: Memo,
+        deals: Option<Deals>,
         results: Vec<(usize, UpCard)>,
     },
     /// The answer.
@@ -985,44 +1035,99 @@ impl RoundSteps {
         RoundSteps {
             rules,
             shoe,
-            ups: Vec::new(),
-            stage: Stage::Start,
+            ups: (0..RANKS).filter(|&up| shoe[up] > 0).collect(),
+            stage: Stage::Listing(0),
         }
     }
 
     /// Does the next piece; the table once the last is done (and at every call after).
     pub fn step(&mut self) -> Option<&Table> {
-        let stage = std::mem::replace(&mut self.stage, Stage::Start);
+        let stage = std::mem::replace(&mut self.stage, Stage::Needs);
         self.stage = match stage {
-            Stage::Start => {
+            Stage::Listing(at) => match self.ups.get(at) {
+                Some(&up) => {
+                    dealer::list_endings_now(self.rules.hits_soft_17, up as u8 + 1);
+                    Stage::Listing(at + 1)
+                }
+                None => Stage::Needs,
+            },
+            Stage::Needs => {
                 let (ups, needed) = round_needs(&self.rules, &self.shoe);
-                let plan =
-                    compositions::Plan::new(self.rules.hits_soft_17, &self.shoe, &ups, &needed);
                 self.ups = ups;
+                Stage::Planning { needed }
+            }
+            Stage::Planning { needed } => {
+                let plan = compositions::Plan::new(
+                    self.rules.hits_soft_17,
+                    &self.shoe,
+                    &self.ups,
+                    &needed,
+                );
                 Stage::Walking {
                     plan: Box::new(plan),
                     walks: Vec::new(),
+                    walk: None,
                 }
             }
-            Stage::Walking { plan, mut walks } => {
+            Stage::Walking {
+                plan,
+                mut walks,
+                walk,
+            } => {
                 let slot = walks.len();
-                walks.push(plan.walk(&[slot], slot == 0));
-                if walks.len() < self.ups.len() {
-                    Stage::Walking { plan, walks }
+                let mut walk = walk.unwrap_or_else(|| plan.start_walk(&[slot], slot == 0));
+                if walk.go_on(&plan, WALK_PIECE) {
+                    walks.push(walk.found());
+                    if walks.len() < self.ups.len() {
+                        Stage::Walking {
+                            plan,
+                            walks,
+                            walk: None,
+                        }
+                    } else {
+                        Stage::Walked { plan, walks }
+                    }
                 } else {
-                    let shares: Vec<Vec<usize>> = (0..walks.len()).map(|slot| vec![slot]).collect();
-                    Stage::Solving {
-                        hands: Box::new(plan.assemble(walks, &shares)),
-                        results: Vec::new(),
+                    Stage::Walking {
+                        plan,
+                        walks,
+                        walk: Some(walk),
                     }
                 }
             }
-            Stage::Solving { hands, mut results } => {
+            Stage::Walked { plan, walks } => {
+                let shares: Vec<Vec<usize>> = (0..walks.len()).map(|slot| vec![slot]).collect();
+                Stage::Solving {
+                    hands: Box::new(plan.assemble(walks, &shares)),
+                    memo: Memo::default(),
+                    deals: None,
+                    results: Vec::new(),
+                }
+            }
+            Stage::Solving {
+                hands,
+                memo,
+                deals,
+                mut results,
+            } => {
                 let slot = results.len();
-                let mut solver = Solver::new(self.rules, self.shoe, 0, 0, &hands);
-                results.push((slot, up_card(&mut solver, self.ups[slot], slot)));
+                let mut solver = Solver::with_memo(self.rules, self.shoe, &hands, memo);
+                let mut deals =
+                    deals.unwrap_or_else(|| Deals::new(&mut solver, self.ups[slot], slot));
+                let deals = if deals.next_deal(&mut solver) {
+                    results.push((slot, deals.done()));
+                    None
+                } else {
+                    Some(deals)
+                };
+                let memo = solver.into_memo();
                 if results.len() < self.ups.len() {
-                    Stage::Solving { hands, results }
+                    Stage::Solving {
+                        hands,
+                        memo,
+                        deals,
+                        results,
+                    }
                 } else {
                     Stage::Done(Box::new(round_table(&self.shoe, &self.ups, results)))
                 }
@@ -1073,75 +1178,123 @@ type UpCard = (Vec<Deal>, [f64; 3]);
 
 /// The deals against `up` (the composition's odds at `slot`), on a solver whose split memos are clear.
 fn up_card(solver: &mut Solver, up: usize, slot: usize) -> UpCard {
-    solver.up = up;
-    solver.slot = slot;
-    solver.whole.fill(None);
-    solver.chart_plays.clear();
-    let (rules, shoe, hands) = (solver.rules, solver.shoe, solver.hands);
-    let mut rest = shoe;
-    rest[up] -= 1;
-    let left: f64 = rest.iter().map(|&n| f64::from(n)).sum();
-    let peek = matches!(rules.hole_card, HoleCard::Peek);
-    let mut deals = Vec::new();
-    let mut by_up = [0.0; 3];
-    for first in 0..RANKS {
-        for second in first..RANKS {
-            if rest[first] == 0 || rest[second] == 0 || (first == second && rest[first] < 2) {
-                continue;
-            }
-            let orders = if first == second { 1.0 } else { 2.0 };
-            let chance = orders * f64::from(rest[first]) / left
-                * f64::from(rest[second] - u8::from(first == second))
-                / (left - 1.0);
-            let mut hand = [0u8; RANKS];
-            hand[first] += 1;
-            hand[second] += 1;
-            let Some(i) = hands.find(&hand) else {
-                continue;
-            };
-            let split =
-                (first == second && rules.split_hands(first) >= 2).then(|| solver.split(first));
-            let values = solver.values(i, split);
-            if let Some(chart) = solver.chart {
-                let value = chart_value(chart, &rules, &hand, up, &values);
-                by_up.iter_mut().for_each(|v| *v += chance * value);
-            }
-            for (mode, value) in by_up
-                .iter_mut()
-                .enumerate()
-                .filter(|_| solver.chart.is_none())
-            {
-                let mut best = values.stand.max(values.hit);
-                for other in [
-                    values.double,
-                    split.map(|split| split[mode]),
-                    values.surrender,
-                ] {
-                    best = best.max(other.unwrap_or(f64::NEG_INFINITY));
-                }
-                *value += chance * best;
-            }
-            let mut seen = values;
-            // After the peek (early surrender comes before it, and is compared with values before it).
-            if peek && rules.surrender != Surrender::Early {
-                seen.insurance = None;
-                let mut after = rest;
-                after[first] -= 1;
-                after[second] -= 1;
-                let blackjack = dealer::blackjack_chance(up, &after);
-                if blackjack > 0.0 {
-                    condition_on_no_blackjack(&mut seen, blackjack, natural(&hand));
-                }
-            }
-            deals.push(Deal {
-                up: up as u8 + 1,
-                cards: [first as u8 + 1, second as u8 + 1],
-                chance,
-                values: seen,
-            });
+    let mut deals = Deals::new(solver, up, slot);
+    while !deals.next_deal(solver) {}
+    deals.done()
+}
+
+/// One up card's deals, worked out a deal at a time.
+struct Deals {
+    up: usize,
+    slot: usize,
+    /// The shoe less the up card.
+    rest: Ranks,
+    left: f64,
+    /// The next deal's cards, lower first (`RANKS` for the first once all are done).
+    next: (usize, usize),
+    deals: Vec<Deal>,
+    by_up: [f64; 3],
+}
+
+impl Deals {
+    /// The deals against `up`, none worked out yet: the solver's memos of unsplit hands (another up card's) are
+    /// cleared.
+    fn new(solver: &mut Solver, up: usize, slot: usize) -> Deals {
+        solver.whole.fill(None);
+        solver.chart_plays.clear();
+        let mut rest = solver.shoe;
+        rest[up] -= 1;
+        Deals {
+            up,
+            slot,
+            rest,
+            left: rest.iter().map(|&n| f64::from(n)).sum(),
+            next: (0, 0),
+            deals: Vec::new(),
+            by_up: [0.0; 3],
         }
     }
-    (deals, by_up)
+
+    /// Works out the next deal there is; true once every deal is done.
+    fn next_deal(&mut self, solver: &mut Solver) -> bool {
+        (solver.up, solver.slot) = (self.up, self.slot);
+        while self.next.0 < RANKS {
+            let (first, second) = self.next;
+            self.next = if second + 1 < RANKS {
+                (first, second + 1)
+            } else {
+                (first + 1, first + 1)
+            };
+            if self.deal(solver, first, second) {
+                break;
+            }
+        }
+        self.next.0 >= RANKS
+    }
+
+    /// The deal of `first` and `second` if the shoe can deal it (false if not).
+    fn deal(&mut self, solver: &mut Solver, first: usize, second: usize) -> bool {
+        let (rules, hands, up, rest) = (solver.rules, solver.hands, self.up, self.rest);
+        if rest[first] == 0 || rest[second] == 0 || (first == second && rest[first] < 2) {
+            return false;
+        }
+        let left = self.left;
+        let orders = if first == second { 1.0 } else { 2.0 };
+        let chance = orders * f64::from(rest[first]) / left
+            * f64::from(rest[second] - u8::from(first == second))
+            / (left - 1.0);
+        let mut hand = [0u8; RANKS];
+        hand[first] += 1;
+        hand[second] += 1;
+        let Some(i) = hands.find(&hand) else {
+            return false;
+        };
+        let split = (first == second && rules.split_hands(first) >= 2).then(|| solver.split(first));
+        let values = solver.values(i, split);
+        if let Some(chart) = solver.chart {
+            let value = chart_value(chart, &rules, &hand, up, &values);
+            self.by_up.iter_mut().for_each(|v| *v += chance * value);
+        }
+        for (mode, value) in self
+            .by_up
+            .iter_mut()
+            .enumerate()
+            .filter(|_| solver.chart.is_none())
+        {
+            let mut best = values.stand.max(values.hit);
+            for other in [
+                values.double,
+                split.map(|split| split[mode]),
+                values.surrender,
+            ] {
+                best = best.max(other.unwrap_or(f64::NEG_INFINITY));
+            }
+            *value += chance * best;
+        }
+        let mut seen = values;
+        // After the peek (early surrender comes before it, and is compared with values before it).
+        if matches!(rules.hole_card, HoleCard::Peek) && rules.surrender != Surrender::Early {
+            seen.insurance = None;
+            let mut after = rest;
+            after[first] -= 1;
+            after[second] -= 1;
+            let blackjack = dealer::blackjack_chance(up, &after);
+            if blackjack > 0.0 {
+                condition_on_no_blackjack(&mut seen, blackjack, natural(&hand));
+            }
+        }
+        self.deals.push(Deal {
+            up: up as u8 + 1,
+            cards: [first as u8 + 1, second as u8 + 1],
+            chance,
+            values: seen,
+        });
+        true
+    }
+
+    fn done(self) -> UpCard {
+        (self.deals, self.by_up)
+    }
 }
 
 /// A hand a chart player reaches and decides on against one up card: two cards or more, by hitting.

@@ -2,8 +2,9 @@
 //! hand played as well as that shoe allows (`engine::exact::table`), never from a table's host; beside it the count's
 //! estimate of the same edge, and the bet both suggest for the player's chips (Kelly, the fraction in Settings, to
 //! the table's chips and limits). Natively it is worked out on Bevy's async compute pool (another thread, itself on
-//! two); in the browser, with one thread, a piece a frame (`exact::RoundSteps`: the plan, the dealer's odds for each
-//! up card, their assembly, each up card's deals).
+//! two); in the browser, with one thread, in short pieces (`exact::RoundSteps`: the plan, the dealer's odds for each
+//! up card a few thousand hands at a time, their assembly, each deal against each up card), as many a frame as fit in
+//! [`FRAME_SHARE`].
 
 use crate::engine::exact::{self, ExactRules, PostSplit, RANKS, Ranks, RoundSteps};
 use crate::engine::{Cents, Phase, Rules, TableState};
@@ -23,16 +24,22 @@ pub const ROUND_VARIANCE: f64 = 1.3;
 /// rule of thumb the estimate beside the exact value uses).
 pub const EDGE_PER_TRUE_COUNT: f64 = 0.005;
 
+/// How long the pieces worked out in one frame may take together, in the browser: half a frame at 60 a second,
+/// leaving the rest for the frame itself.
+pub const FRAME_SHARE: Duration = Duration::from_millis(8);
+
 /// The next round's exact value, as the advisor works it out.
 #[derive(Resource)]
 pub struct NextRound {
     /// The shoe and rules last asked about.
     asked: Option<(Ranks, ExactRules)>,
     task: Option<Task<(f64, Duration)>>,
-    /// Work a piece a frame on this thread (the browser's way), instead of on another thread.
+    /// Work in pieces on this thread (the browser's way), instead of on another thread.
     pub sliced: bool,
     steps: Option<RoundSteps>,
+    /// The time each frame spent on it, and its longest piece.
     slices: Vec<Duration>,
+    longest_piece: Duration,
     /// The value per unit bet (the player's: negative when the house has the edge), once in.
     answer: Option<f64>,
 }
@@ -45,6 +52,7 @@ impl Default for NextRound {
             sliced: crate::game::model::advisor::one_thread(),
             steps: None,
             slices: Vec::new(),
+            longest_piece: Duration::ZERO,
             answer: None,
         }
     }
@@ -158,7 +166,7 @@ fn price_dealt(next: Res<NextRound>, mut dealt: ResMut<Dealt>) {
 }
 
 /// Asks about the seat's shoe between rounds when it changed, and takes the answer in: on another thread, or a
-/// piece a frame.
+/// few pieces a frame.
 fn work_out(
     options: Res<PlayOptions>,
     (view, phase): (Option<Res<SeatView>>, Option<Res<State<RoundPhase>>>),
@@ -212,22 +220,32 @@ fn work_out(
     step(&mut next);
 }
 
-/// The next piece, or the other thread's answer if it is in.
+/// This frame's pieces (while they fit in [`FRAME_SHARE`], the longest piece so far taken as the next one's
+/// length), or the other thread's answer if it is in.
 fn step(next: &mut NextRound) {
     if let Some(steps) = next.steps.as_mut() {
-        let started = bevy::platform::time::Instant::now();
-        let done = steps.step().map(|table| table.value(PostSplit::Cdz));
-        next.slices.push(started.elapsed());
+        let frame = bevy::platform::time::Instant::now();
+        let mut done = None;
+        let mut pieces = 0;
+        while done.is_none() && (pieces == 0 || frame.elapsed() + next.longest_piece <= FRAME_SHARE)
+        {
+            let piece = bevy::platform::time::Instant::now();
+            done = steps.step().map(|table| table.value(PostSplit::Cdz));
+            next.longest_piece = next.longest_piece.max(piece.elapsed());
+            pieces += 1;
+        }
+        next.slices.push(frame.elapsed());
         if let Some(value) = done {
             let total: Duration = next.slices.iter().sum();
             let largest = next.slices.iter().max().copied().unwrap_or_default();
             info!(
                 target: "holecard::advisor",
-                "next round: {} in {:.1} ms ({} slices, a frame each, the largest {:.1} ms)",
+                "next round: {} in {:.1} ms over {} frames (the most in one frame {:.1} ms, the longest piece {:.1} ms)",
                 crate::engine::words::signed(value * 100.0, 3) + "%",
                 total.as_secs_f64() * 1000.0,
                 next.slices.len(),
-                largest.as_secs_f64() * 1000.0
+                largest.as_secs_f64() * 1000.0,
+                next.longest_piece.as_secs_f64() * 1000.0
             );
             next.answer = Some(value);
             next.steps = None;
