@@ -17,6 +17,7 @@ use std::time::{Duration, Instant};
 on_both!(
     accounts_keep_their_bankroll_history_and_highscore,
     a_round_is_settled_once_and_a_broken_sum_is_found,
+    a_history_cut_short_keeps_its_oldest_round_whole,
     a_server_killed_mid_round_refunds_the_round_and_keeps_every_chip,
     a_server_killed_at_any_moment_loses_and_makes_no_chip,
     the_load_tool_plays_every_bot_without_an_error,
@@ -243,6 +244,132 @@ fn accounts_keep_their_bankroll_history_and_highscore(db: &Db) {
     });
     assert!(report.balanced(), "{:?}", report.problems);
     assert!(report.rounds >= 3 && report.hands >= 3, "{report:?}");
+}
+
+/// A history of the last hand only, when the last round was split: the round comes whole, its first hand with the
+/// round's side bet (which a limit cutting the round after its second hand used to leave out, and the hands' nets
+/// with it no longer added up to the bankroll's change).
+fn a_history_cut_short_keeps_its_oldest_round_whole(db: &Db) {
+    with_store(db, async |store| {
+        let (ann, _) = store
+            .register("Ann", "correct horse", Cents::units(100))
+            .await
+            .expect("registers");
+        store
+            .house("t", Cents::units(1_000))
+            .await
+            .expect("a house");
+        store
+            .claim_seat(&ann.key, 0, "t", 2)
+            .await
+            .expect("seated at t");
+        use holecard::engine::Suit::{Hearts, Spades};
+        use holecard::engine::side::{SideBet, SideWin};
+        use holecard::engine::{Event, Outcome, Rank, Spot};
+        let card = |rank| holecard::engine::Card::new(0, Spades, rank);
+        let to = |hand| Spot::Player { seat: 2, hand };
+        // 8♠ 8♥ against a 9, split: the first hand wins $10, the second loses $10, and $5 on Perfect Pairs wins 6 to
+        // 1 on the mixed pair.
+        let events = [
+            Event::RoundStarted { round: 1 },
+            Event::Dealt {
+                to: to(0),
+                card: card(Rank::Eight),
+            },
+            Event::Dealt {
+                to: Spot::Dealer,
+                card: card(Rank::Nine),
+            },
+            Event::Dealt {
+                to: to(0),
+                card: holecard::engine::Card::new(0, Hearts, Rank::Eight),
+            },
+            Event::HoleCardDealt,
+            Event::SideBetSettled {
+                seat: 2,
+                bet: SideBet::PerfectPairs,
+                stake: Cents::units(5),
+                win: Some(SideWin::MixedPair),
+                net: Cents::units(30),
+            },
+            Event::Split {
+                seat: 2,
+                hand: 0,
+                wager: Cents::units(10),
+            },
+            Event::Dealt {
+                to: to(0),
+                card: card(Rank::King),
+            },
+            Event::Dealt {
+                to: to(1),
+                card: card(Rank::Seven),
+            },
+            Event::HoleCardRevealed {
+                card: card(Rank::Nine),
+            },
+            Event::Settled {
+                seat: 2,
+                hand: 0,
+                outcome: Outcome::Win,
+                wager: Cents::units(10),
+                net: Cents::units(10),
+            },
+            Event::Settled {
+                seat: 2,
+                hand: 1,
+                outcome: Outcome::Lose,
+                wager: Cents::units(10),
+                net: Cents::units(-10),
+            },
+            Event::RoundEnded { round: 1 },
+        ];
+        let mut recorder = holecard::host::record::Recorder::new();
+        let record = events
+            .iter()
+            .find_map(|e| recorder.hear(e))
+            .expect("the round ends");
+        let settlement = Settlement {
+            table: "t".to_string(),
+            rules: "6D S17".to_string(),
+            round: 1,
+            record,
+            players: vec![(
+                2,
+                Player::Account {
+                    key: ann.key.clone(),
+                    chips_after: Cents::units(130),
+                },
+            )],
+            house_net: Cents::units(-30),
+        };
+        let settled = store.settle(&settlement).await.expect("settles");
+        assert!(settled.fresh && settled.disputed.is_empty(), "{settled:?}");
+        let hands = store.history(&ann.key, 1).await.expect("a history");
+        let numbers: Vec<u8> = hands.iter().map(|h| h.hand).collect();
+        assert_eq!(numbers, [1, 0], "the split round, whole, newest hand first");
+        assert!(hands[0].side_bets.is_empty(), "{:?}", hands[0].side_bets);
+        assert_eq!(hands[1].side_bets.len(), 1, "{:?}", hands[1]);
+        assert_eq!(
+            (
+                hands[1].side_bets[0].bet.as_str(),
+                hands[1].side_bets[0].net
+            ),
+            ("Perfect Pairs", Cents::units(30))
+        );
+        assert_eq!(hands[1].side_bets[0].won.as_deref(), Some("a mixed pair"));
+        let nets: Cents = hands
+            .iter()
+            .flat_map(|h| std::iter::once(h.net).chain(h.side_bets.iter().map(|b| b.net)))
+            .fold(Cents::ZERO, |sum, net| sum + net);
+        assert_eq!(
+            nets,
+            Cents::units(30),
+            "the round's hands and side bet, all of it"
+        );
+        let report = store.check().await.expect("the check runs");
+        assert!(report.balanced(), "{:?}", report.problems);
+    });
 }
 
 fn a_round_is_settled_once_and_a_broken_sum_is_found(db: &Db) {

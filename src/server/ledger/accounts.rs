@@ -273,12 +273,16 @@ impl Store {
             .map_err(LedgerError::from)
     }
 
-    /// An account's last `n` hands, newest first.
+    /// An account's last `n` hands, newest first, and the rest of each round they are of: a round is never cut, so
+    /// its first hand, which carries its side bets, is always there.
     pub async fn history(&self, key: &str, n: u32) -> Result<Vec<PlayedHand>, LedgerError> {
         let rows = sqlx::query(
-            "SELECT table_id, rules, round, seat, hand, cards, decisions, dealer, outcome, wager, net, \
-             bankroll_after, played_ms FROM hands WHERE name_key = $1 \
-             ORDER BY played_ms DESC, table_id, round DESC, seat, hand DESC LIMIT $2",
+            "WITH last AS (SELECT table_id, round FROM hands WHERE name_key = $1 \
+             ORDER BY played_ms DESC, table_id, round DESC, seat, hand DESC LIMIT $2) \
+             SELECT table_id, rules, round, seat, hand, cards, decisions, dealer, outcome, wager, net, \
+             bankroll_after, played_ms FROM hands h WHERE name_key = $1 \
+             AND EXISTS (SELECT 1 FROM last l WHERE l.table_id = h.table_id AND l.round = h.round) \
+             ORDER BY played_ms DESC, table_id, round DESC, seat, hand DESC",
         )
         .bind(key)
         .bind(i64::from(n))
