@@ -577,21 +577,41 @@ pub(super) fn server_hands_page(
                             ui.label(&hand.cards);
                             ui.label(&hand.dealer);
                             ui.label(egui::RichText::new(&hand.decisions).size(13.0));
-                            let colour = if hand.net.is_positive() {
-                                GOLD
-                            } else if hand.net.0 < 0 {
-                                REFUSAL
-                            } else {
-                                CREAM
+                            let tone = |net: Cents| {
+                                if net.is_positive() {
+                                    GOLD
+                                } else if net.0 < 0 {
+                                    REFUSAL
+                                } else {
+                                    CREAM
+                                }
                             };
-                            ui.label(
-                                egui::RichText::new(format!(
-                                    "{} {}",
-                                    hand.outcome,
-                                    hand.net.signed()
-                                ))
-                                .color(colour),
-                            );
+                            ui.vertical(|ui| {
+                                ui.label(
+                                    egui::RichText::new(format!(
+                                        "{} {}",
+                                        hand.outcome,
+                                        hand.net.signed()
+                                    ))
+                                    .color(tone(hand.net)),
+                                );
+                                // The round's side bets, on its seat's first hand.
+                                for side in &hand.side_bets {
+                                    let result = match &side.won {
+                                        Some(won) => won.clone(),
+                                        None => "lost".to_string(),
+                                    };
+                                    ui.label(
+                                        egui::RichText::new(format!(
+                                            "{} {}: {result} {}",
+                                            side.bet,
+                                            side.stake,
+                                            side.net.signed()
+                                        ))
+                                        .color(tone(side.net)),
+                                    );
+                                }
+                            });
                             ui.label(hand.bankroll.to_string());
                             ui.end_row();
                         }
