@@ -1941,6 +1941,41 @@ fn the_table_asks_for_frames_only_while_something_happens() {
     );
 }
 
+/// The next round's value worked out in pieces (the browser's way) asks for every frame until it is in — a window
+/// waiting for the player draws a frame only every few seconds, and the pieces would take minutes — and then for
+/// none.
+#[test]
+fn the_next_round_in_pieces_asks_for_every_frame_until_it_is_in() {
+    use holecard::game::model::next_round::NextRound;
+    let mut app = human_app(&[Ten, Six, Nine, Ten, Seven]);
+    app.world_mut().resource_mut::<NextRound>().sliced = true;
+    app.world_mut().resource_mut::<PlayOptions>().advisor = true;
+    record_what_frames_ask(&mut app);
+    let mut frames = 0;
+    while app.world().resource::<NextRound>().value().is_none() {
+        assert!(frames < 20_000, "no value in {frames} frames");
+        app.update();
+        frames += 1;
+    }
+    // Up to the frame that took the value in (which, done, asks for none).
+    let asked = asked_since(&mut app, 0);
+    let working = asked.len().min(40);
+    all_asked(
+        &asked[asked.len() - working..asked.len() - 1],
+        Redraw::EveryFrame,
+        "working the next round out",
+    );
+    let from = asked.len();
+    for _ in 0..5 {
+        app.update();
+    }
+    all_asked(
+        &asked_since(&mut app, from)[2..],
+        Redraw::WhenTouched,
+        "the next round's value in, waiting for the bet",
+    );
+}
+
 /// With the table's clock stopped (the pause menu), messages still go after two frames: a message that stayed would
 /// ask for a frame after every frame, and the paused window would draw at full speed.
 #[test]
@@ -2132,7 +2167,7 @@ fn a_side_bet_is_placed_from_its_spot_paid_on_the_felt_and_valued_on_the_seats_s
 }
 
 /// With the advisor on, between rounds, the next round's exact value on the cards the seat has not seen: worked out
-/// a piece a frame (the browser's way) at the opening shoe, and on another thread after a round, each equal to the
+/// in pieces, as many a frame as fit (the browser's way), at the opening shoe, and on another thread after a round, each equal to the
 /// exact engine's table on the same shoe, to the last bit.
 #[test]
 fn the_next_rounds_value_is_the_exact_table_on_the_seats_shoe_sliced_or_not() {
@@ -2147,7 +2182,7 @@ fn the_next_rounds_value_is_the_exact_table_on_the_seats_shoe_sliced_or_not() {
         let shoe = unseen_shoe(rules.decks, &seen).expect("a shoe");
         exact::table_on(ExactRules::of(&rules), shoe, 1).value(PostSplit::Cdz)
     };
-    // A frame a piece, or another thread's time: a minute at most (it is a few seconds in a debug build).
+    // Some frames of pieces, or another thread's time: a minute at most (it is a few seconds in a debug build).
     let answered = |app: &mut App| {
         let until = std::time::Instant::now() + std::time::Duration::from_secs(60);
         while std::time::Instant::now() < until {
@@ -2161,7 +2196,7 @@ fn the_next_rounds_value_is_the_exact_table_on_the_seats_shoe_sliced_or_not() {
     };
     settle(&mut app);
     let opening = answered(&mut app);
-    assert_eq!(opening, expected(&app), "a piece a frame");
+    assert_eq!(opening, expected(&app), "in pieces");
     app.world_mut().resource_mut::<NextRound>().sliced = false;
     bet_25_and_deal(&mut app);
     intend(&mut app, Intent::Play(holecard::engine::Action::Stand));

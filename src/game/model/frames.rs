@@ -79,14 +79,16 @@ pub fn unread<M: Message>(messages: Option<Res<Messages<M>>>) -> bool {
 }
 
 /// The model's own: loading, a state about to change, the table showing what it decided, the player's intents on
-/// their way, the coach's stop not yet answerable, and the engine's work under way (the advisor, the chart and index
-/// plays, the house edges, the flash cards' deck), which is polled each frame.
+/// their way, the coach's stop not yet answerable, and the engine's work under way (the advisor, the next round's
+/// value, the chart and index plays, the house edges, the flash cards' deck), which is polled, or done in pieces, each
+/// frame.
 pub(crate) fn plugin(app: &mut App) {
     use crate::game::model::{
         advisor::{Advisor, Counsel},
         casino::CasinoRequest,
         coach::{Choice, Coach},
         edges::HouseEdges,
+        next_round::NextRound,
         player::Intent,
         practice::Practice,
         strategy::StrategyBook,
@@ -117,6 +119,7 @@ pub(crate) fn plugin(app: &mut App) {
                 |beats: Res<Beats>,
                  coach: Res<Coach>,
                  advisor: Res<Advisor>,
+                 next: Res<NextRound>,
                  clock: Res<Time<Virtual>>,
                  real: Res<Time<Real>>| {
                     beats.moving(clock.is_paused())
@@ -125,6 +128,7 @@ pub(crate) fn plugin(app: &mut App) {
                             .as_ref()
                             .is_some_and(|stop| !stop.answerable(real.elapsed()))
                         || matches!(advisor.counsel(), Counsel::Thinking)
+                        || next.thinking()
                 },
             ),
         )

@@ -37,8 +37,9 @@ pub struct NextRound {
     /// Work in pieces on this thread (the browser's way), instead of on another thread.
     pub sliced: bool,
     steps: Option<RoundSteps>,
-    /// The time each frame spent on it, and its longest piece.
+    /// The time each frame spent on it, its last piece's and its longest piece's.
     slices: Vec<Duration>,
+    last_piece: Duration,
     longest_piece: Duration,
     /// The value per unit bet (the player's: negative when the house has the edge), once in.
     answer: Option<f64>,
@@ -52,6 +53,7 @@ impl Default for NextRound {
             sliced: crate::game::model::advisor::one_thread(),
             steps: None,
             slices: Vec::new(),
+            last_piece: Duration::ZERO,
             longest_piece: Duration::ZERO,
             answer: None,
         }
@@ -220,18 +222,18 @@ fn work_out(
     step(&mut next);
 }
 
-/// This frame's pieces (while they fit in [`FRAME_SHARE`], the longest piece so far taken as the next one's
-/// length), or the other thread's answer if it is in.
+/// This frame's pieces (while they fit in [`FRAME_SHARE`], the last piece taken as the next one's length: the
+/// pieces of one kind come together and are alike), or the other thread's answer if it is in.
 fn step(next: &mut NextRound) {
     if let Some(steps) = next.steps.as_mut() {
         let frame = bevy::platform::time::Instant::now();
         let mut done = None;
         let mut pieces = 0;
-        while done.is_none() && (pieces == 0 || frame.elapsed() + next.longest_piece <= FRAME_SHARE)
-        {
+        while done.is_none() && (pieces == 0 || frame.elapsed() + next.last_piece <= FRAME_SHARE) {
             let piece = bevy::platform::time::Instant::now();
             done = steps.step().map(|table| table.value(PostSplit::Cdz));
-            next.longest_piece = next.longest_piece.max(piece.elapsed());
+            next.last_piece = piece.elapsed();
+            next.longest_piece = next.longest_piece.max(next.last_piece);
             pieces += 1;
         }
         next.slices.push(frame.elapsed());
