@@ -263,7 +263,8 @@ fn sidebet_prices_a_pay_table_on_a_full_or_depleted_shoe_and_names_bad_input() {
 }
 
 /// `edge --pieces` works the round out a piece at a time (the browser's way) and gives the same value as at once,
-/// on a depleted shoe: the plan, each up card's walk, the assembly and each up card's deals.
+/// on a depleted shoe: ten up cards' endings listed, the compositions listed, the way to them, the walks laid out,
+/// each up card's walk in a piece or more, the assembly, and each deal against each up card (55 each here).
 #[test]
 fn edge_in_pieces_is_the_edge_at_once() {
     let seen = "A 5 T T 9 2 K 7 7 3";
@@ -280,7 +281,8 @@ fn edge_in_pieces_is_the_edge_at_once() {
     ]);
     assert_eq!(pieces["value"], at_once["value"]);
     assert_eq!(pieces["by_up"], at_once["by_up"]);
-    assert_eq!(pieces["pieces"], 21, "{pieces}");
+    let count = pieces["pieces"].as_u64().expect("a count");
+    assert!((10 + 3 + 10 + 1 + 550..2_000).contains(&count), "{pieces}");
     assert!(
         pieces["longest_piece_seconds"].as_f64() > Some(0.0),
         "{pieces}"

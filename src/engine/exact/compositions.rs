@@ -157,9 +157,15 @@ pub(super) struct Plan {
     tables: Tables,
 }
 
-impl Plan {
-    pub(super) fn new(h17: bool, shoe: &Ranks, ups: &[usize], needed: &[Ranks]) -> Plan {
-        // Each composition on the way, with the ranks the walk goes on by from it (a bit each).
+/// The compositions on the way to those needed, each with the ranks the walk goes on by from it (a bit each), and the
+/// most cards any holds: the first half of a [`Plan`], a piece of its own for a caller working in short pieces.
+pub(super) struct Route {
+    on_the_way: KeyMap,
+    deepest: usize,
+}
+
+impl Route {
+    pub(super) fn new(needed: &[Ranks]) -> Route {
         let mut on_the_way = KeyMap::with_capacity_and_hasher(needed.len(), Default::default());
         on_the_way.insert(key(&[0; RANKS]), 0);
         for cards in needed {
@@ -177,17 +183,29 @@ impl Plan {
                 }
             }
         }
-        let slots: Vec<Slot> = ups.iter().map(|&up| Slot::new(h17, shoe, up)).collect();
         let deepest = needed
             .iter()
             .map(|cards| cards.iter().map(|&n| usize::from(n)).sum::<usize>())
             .max()
             .unwrap_or(0);
-        let tables = Tables::new(shoe, deepest);
-        Plan {
+        Route {
             on_the_way,
-            slots,
-            tables,
+            deepest,
+        }
+    }
+}
+
+impl Plan {
+    pub(super) fn new(h17: bool, shoe: &Ranks, ups: &[usize], needed: &[Ranks]) -> Plan {
+        Plan::along(Route::new(needed), h17, shoe, ups)
+    }
+
+    /// The plan for `route`: each up card's endings, and the tables the walks look up.
+    pub(super) fn along(route: Route, h17: bool, shoe: &Ranks, ups: &[usize]) -> Plan {
+        Plan {
+            on_the_way: route.on_the_way,
+            slots: ups.iter().map(|&up| Slot::new(h17, shoe, up)).collect(),
+            tables: Tables::new(shoe, route.deepest),
         }
     }
 

@@ -986,7 +986,7 @@ fn round_table(shoe: &Ranks, ups: &[usize], mut results: Vec<(usize, UpCard)>) -
 }
 
 /// [`table`] on one thread, a piece at a time: each call of [`RoundSteps::step`] does one short piece — listing one
-/// up card's dealer endings, listing the compositions or laying out the walks, some steps of the walk for one up card's dealer odds, putting the odds
+/// up card's dealer endings, listing the compositions, finding the way to them, laying out the walks, some steps of the walk for one up card's dealer odds, putting the odds
 /// together, or one deal against one up card — for a caller that must keep each piece short (the browser, a frame at
 /// a time, calling it while the frame has time). The same table as `table_on(rules, shoe, 1)`, to the last bit.
 pub struct RoundSteps {
@@ -1005,8 +1005,10 @@ enum Stage {
     Listing(usize),
     /// The compositions a round needs to be listed.
     Needs,
-    /// The compositions and the walks to be laid out.
-    Planning { needed: Vec<Ranks> },
+    /// The compositions on the way to those needed to be found.
+    Routing { needed: Vec<Ranks> },
+    /// The walks to be laid out along them.
+    Planning { route: Box<compositions::Route> },
     /// Walking the tree for each up card in turn (the first walk lists the compositions), the walk under way.
     Walking {
         plan: Box<compositions::Plan>,
@@ -1044,24 +1046,30 @@ impl RoundSteps {
     pub fn step(&mut self) -> Option<&Table> {
         let stage = std::mem::replace(&mut self.stage, Stage::Needs);
         self.stage = match stage {
-            Stage::Listing(at) => match self.ups.get(at) {
-                Some(&up) => {
+            Stage::Listing(at) => {
+                if let Some(&up) = self.ups.get(at) {
                     dealer::list_endings_now(self.rules.hits_soft_17, up as u8 + 1);
-                    Stage::Listing(at + 1)
                 }
-                None => Stage::Needs,
-            },
+                if at + 1 < self.ups.len() {
+                    Stage::Listing(at + 1)
+                } else {
+                    Stage::Needs
+                }
+            }
             Stage::Needs => {
                 let (ups, needed) = round_needs(&self.rules, &self.shoe);
                 self.ups = ups;
-                Stage::Planning { needed }
+                Stage::Routing { needed }
             }
-            Stage::Planning { needed } => {
-                let plan = compositions::Plan::new(
+            Stage::Routing { needed } => Stage::Planning {
+                route: Box::new(compositions::Route::new(&needed)),
+            },
+            Stage::Planning { route } => {
+                let plan = compositions::Plan::along(
+                    *route,
                     self.rules.hits_soft_17,
                     &self.shoe,
                     &self.ups,
-                    &needed,
                 );
                 Stage::Walking {
                     plan: Box::new(plan),

@@ -37,9 +37,9 @@ pub struct NextRound {
     /// Work in pieces on this thread (the browser's way), instead of on another thread.
     pub sliced: bool,
     steps: Option<RoundSteps>,
-    /// The time each frame spent on it, its last piece's and its longest piece's.
+    /// The time each frame spent on it, its last pieces' (as many as [`RECENT`]) and its longest piece's.
     slices: Vec<Duration>,
-    last_piece: Duration,
+    recent: std::collections::VecDeque<Duration>,
     longest_piece: Duration,
     /// The value per unit bet (the player's: negative when the house has the edge), once in.
     answer: Option<f64>,
@@ -53,7 +53,7 @@ impl Default for NextRound {
             sliced: crate::game::model::advisor::one_thread(),
             steps: None,
             slices: Vec::new(),
-            last_piece: Duration::ZERO,
+            recent: std::collections::VecDeque::new(),
             longest_piece: Duration::ZERO,
             answer: None,
         }
@@ -64,6 +64,11 @@ impl NextRound {
     /// The next round's value per unit bet, if worked out for the shoe the seat has now.
     pub fn value(&self) -> Option<f64> {
         self.answer
+    }
+
+    /// How long the next piece is taken to be: the longest of the last ones.
+    fn expected_piece(&self) -> Duration {
+        self.recent.iter().max().copied().unwrap_or_default()
     }
 
     /// Being worked out.
@@ -222,18 +227,28 @@ fn work_out(
     step(&mut next);
 }
 
-/// This frame's pieces (while they fit in [`FRAME_SHARE`], the last piece taken as the next one's length: the
-/// pieces of one kind come together and are alike), or the other thread's answer if it is in.
+/// How many of the last pieces judge the next one's length: the pieces of one kind come together, and a deal with
+/// a split (the longest) comes every ten deals or fewer.
+const RECENT: usize = 10;
+
+/// This frame's pieces (while they fit in [`FRAME_SHARE`], the longest of the last [`RECENT`] taken as the next
+/// one's length), or the other thread's answer if it is in.
 fn step(next: &mut NextRound) {
     if let Some(steps) = next.steps.as_mut() {
         let frame = bevy::platform::time::Instant::now();
         let mut done = None;
         let mut pieces = 0;
-        while done.is_none() && (pieces == 0 || frame.elapsed() + next.last_piece <= FRAME_SHARE) {
+        while done.is_none()
+            && (pieces == 0 || frame.elapsed() + next.expected_piece() <= FRAME_SHARE)
+        {
             let piece = bevy::platform::time::Instant::now();
             done = steps.step().map(|table| table.value(PostSplit::Cdz));
-            next.last_piece = piece.elapsed();
-            next.longest_piece = next.longest_piece.max(next.last_piece);
+            let took = piece.elapsed();
+            next.longest_piece = next.longest_piece.max(took);
+            if next.recent.len() == RECENT {
+                next.recent.pop_front();
+            }
+            next.recent.push_back(took);
             pieces += 1;
         }
         next.slices.push(frame.elapsed());
