@@ -125,7 +125,7 @@ impl SideWin {
         }
     }
 
-    /// The hand's name, as a dealer calls it ("a straight flush", "the dealer bust with 5 cards").
+    /// The hand's name, as a dealer calls it ("a straight flush", "a dealer bust of 5 cards").
     pub fn name(self) -> String {
         match self {
             SideWin::SuitedTrips => "suited three of a kind".into(),
@@ -143,8 +143,8 @@ impl SideWin {
             SideWin::MatchedTwenty => "a matched 20".into(),
             SideWin::SuitedTwenty => "a suited 20".into(),
             SideWin::AnyTwenty => "a 20".into(),
-            SideWin::DealerBust(8) => "the dealer bust with 8 cards or more".into(),
-            SideWin::DealerBust(n) => format!("the dealer bust with {n} cards"),
+            SideWin::DealerBust(8) => "a dealer bust of 8 cards or more".into(),
+            SideWin::DealerBust(n) => format!("a dealer bust of {n} cards"),
         }
     }
 

@@ -751,7 +751,7 @@ pub(crate) mod tests {
         assert!(
             rows.iter().any(|r| r
                 .side_bets
-                .contains("Buster Blackjack $2: the dealer bust with")),
+                .contains("Buster Blackjack $2: a dealer bust of")),
             "a Buster bet paid in the export"
         );
         let json: serde_json::Value =

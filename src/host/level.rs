@@ -435,32 +435,58 @@ mod tests {
     }
 
     #[test]
-    fn atlantic_city_is_its_preset_with_21_plus_3_and_perfect_pairs() {
-        use crate::engine::side::{PairPays, SideBet, ThreeCardPays};
-        let level = Level::built_in(Path::new("atlantic-city"))
-            .expect("shipped")
-            .expect("valid");
+    fn the_tables_with_side_bets_are_their_presets_with_the_side_bets() {
+        use crate::engine::side::{BusterPays, LadiesPays, PairPays, SideBet, ThreeCardPays};
         // Named on the command line, a table the program carries is found with no file of that name.
-        let named = Level::load(Path::new("atlantic-city")).expect("the shipped table");
-        assert_eq!(named, level);
         let missing = Level::load(Path::new("nowhere-city")).expect_err("no such table");
         assert!(missing.to_string().contains("nowhere-city"), "{missing}");
-        let rules = level.rules.rules();
+        for (file, preset, offered, most) in [
+            (
+                "atlantic-city",
+                Preset::AtlanticCity,
+                [SideBet::TwentyOnePlusThree, SideBet::PerfectPairs],
+                Cents::units(100),
+            ),
+            (
+                "carnival-six-five",
+                Preset::Carnival,
+                [SideBet::LuckyLadies, SideBet::Buster],
+                Cents::units(25),
+            ),
+        ] {
+            let level = Level::built_in(Path::new(file))
+                .expect("shipped")
+                .expect("valid");
+            let named = Level::load(Path::new(file)).expect("the shipped table");
+            assert_eq!(named, level);
+            let rules = level.rules.rules();
+            let side = rules.side_bets;
+            assert_eq!(side.offered(), offered, "{file}");
+            assert_eq!(side.max_bet, most, "{file}");
+            assert_eq!(
+                rules,
+                Rules {
+                    side_bets: side,
+                    ..preset.rules()
+                },
+                "{file}: its preset's rules and its side bets"
+            );
+        }
+        let pays = |file| {
+            let level = Level::built_in(Path::new(file))
+                .expect("shipped")
+                .expect("valid");
+            level.rules.rules().side_bets
+        };
+        let boardwalk = pays("atlantic-city");
         assert_eq!(
-            rules.side_bets.offered(),
-            [SideBet::TwentyOnePlusThree, SideBet::PerfectPairs]
-        );
-        assert_eq!(
-            rules.side_bets.twenty_one_plus_three,
+            boardwalk.twenty_one_plus_three,
             Some(ThreeCardPays::HUNDRED_TO_FIVE)
         );
-        assert_eq!(rules.side_bets.perfect_pairs, Some(PairPays::TWENTY_FIVE));
-        assert_eq!(rules.side_bets.max_bet, Cents::units(100));
-        let preset = Rules {
-            side_bets: rules.side_bets,
-            ..Preset::AtlanticCity.rules()
-        };
-        assert_eq!(rules, preset);
+        assert_eq!(boardwalk.perfect_pairs, Some(PairPays::TWENTY_FIVE));
+        let carnival = pays("carnival-six-five");
+        assert_eq!(carnival.lucky_ladies, Some(LadiesPays::THOUSAND));
+        assert_eq!(carnival.buster, Some(BusterPays::TWO_FIFTY));
     }
 
     #[test]
