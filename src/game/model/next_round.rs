@@ -66,11 +66,6 @@ impl NextRound {
         self.answer
     }
 
-    /// How long the next piece is taken to be: the longest of the last ones.
-    fn expected_piece(&self) -> Duration {
-        self.recent.iter().max().copied().unwrap_or_default()
-    }
-
     /// Being worked out.
     pub fn thinking(&self) -> bool {
         self.asked.is_some() && self.answer.is_none()
@@ -231,6 +226,11 @@ fn work_out(
 /// a split (the longest) comes every ten deals or fewer.
 const RECENT: usize = 10;
 
+/// The longest of some pieces' times.
+fn longest(pieces: &std::collections::VecDeque<Duration>) -> Duration {
+    pieces.iter().max().copied().unwrap_or_default()
+}
+
 /// This frame's pieces (while they fit in [`FRAME_SHARE`], the longest of the last [`RECENT`] taken as the next
 /// one's length), or the other thread's answer if it is in.
 fn step(next: &mut NextRound) {
@@ -239,7 +239,7 @@ fn step(next: &mut NextRound) {
         let mut done = None;
         let mut pieces = 0;
         while done.is_none()
-            && (pieces == 0 || frame.elapsed() + next.expected_piece() <= FRAME_SHARE)
+            && (pieces == 0 || frame.elapsed() + longest(&next.recent) <= FRAME_SHARE)
         {
             let piece = bevy::platform::time::Instant::now();
             done = steps.step().map(|table| table.value(PostSplit::Cdz));

@@ -48,7 +48,7 @@ pub struct PlayOptions {
     /// The share of Kelly's bet the advisor suggests between rounds, in percent (a quarter, a half or all of it).
     pub kelly_percent: u8,
     /// Work out each round's expected result as it is dealt (the next round's exact value, and the side bets'),
-    /// so that Statistics can tell luck from skill: on another thread natively, a piece a frame in the browser.
+    /// so that Statistics can tell luck from skill: on another thread natively, in short pieces each frame in the browser.
     pub luck: bool,
 }
 
