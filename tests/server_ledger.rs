@@ -246,6 +246,35 @@ fn accounts_keep_their_bankroll_history_and_highscore(db: &Db) {
     assert!(report.rounds >= 3 && report.hands >= 3, "{report:?}");
 }
 
+/// Round 1 at table "t" (rules "6D S17") as its events tell it, the account `key` playing seat 2 and ending with
+/// `chips_after`, the house gaining `house_net`.
+fn round_one_at_seat_2(
+    events: &[holecard::engine::Event],
+    key: &str,
+    chips_after: Cents,
+    house_net: Cents,
+) -> Settlement {
+    let mut recorder = holecard::host::record::Recorder::new();
+    let record = events
+        .iter()
+        .find_map(|e| recorder.hear(e))
+        .expect("the round ends");
+    Settlement {
+        table: "t".to_string(),
+        rules: "6D S17".to_string(),
+        round: 1,
+        record,
+        players: vec![(
+            2,
+            Player::Account {
+                key: key.to_string(),
+                chips_after,
+            },
+        )],
+        house_net,
+    }
+}
+
 /// A history of the last hand only, when the last round was split: the round comes whole, its first hand with the
 /// round's side bet (which a limit cutting the round after its second hand used to leave out, and the hands' nets
 /// with it no longer added up to the bankroll's change).
@@ -324,25 +353,8 @@ fn a_history_cut_short_keeps_its_oldest_round_whole(db: &Db) {
             },
             Event::RoundEnded { round: 1 },
         ];
-        let mut recorder = holecard::host::record::Recorder::new();
-        let record = events
-            .iter()
-            .find_map(|e| recorder.hear(e))
-            .expect("the round ends");
-        let settlement = Settlement {
-            table: "t".to_string(),
-            rules: "6D S17".to_string(),
-            round: 1,
-            record,
-            players: vec![(
-                2,
-                Player::Account {
-                    key: ann.key.clone(),
-                    chips_after: Cents::units(130),
-                },
-            )],
-            house_net: Cents::units(-30),
-        };
+        let settlement =
+            round_one_at_seat_2(&events, &ann.key, Cents::units(130), Cents::units(-30));
         let settled = store.settle(&settlement).await.expect("settles");
         assert!(settled.fresh && settled.disputed.is_empty(), "{settled:?}");
         let hands = store.history(&ann.key, 1).await.expect("a history");
@@ -391,7 +403,6 @@ fn a_round_is_settled_once_and_a_broken_sum_is_found(db: &Db) {
             Cents::units(100)
         );
         // A round Ann won $10 on, settled twice: the second time changes nothing.
-        let mut recorder = holecard::host::record::Recorder::new();
         let card = |rank| holecard::engine::Card::new(0, holecard::engine::Suit::Spades, rank);
         use holecard::engine::{Outcome, Rank, Spot};
         let events = [
@@ -421,24 +432,8 @@ fn a_round_is_settled_once_and_a_broken_sum_is_found(db: &Db) {
             },
             Event::RoundEnded { round: 1 },
         ];
-        let record = events
-            .iter()
-            .find_map(|e| recorder.hear(e))
-            .expect("the round ends");
-        let settlement = Settlement {
-            table: "t".to_string(),
-            rules: "6D S17".to_string(),
-            round: 1,
-            record,
-            players: vec![(
-                2,
-                Player::Account {
-                    key: ann.key.clone(),
-                    chips_after: Cents::units(110),
-                },
-            )],
-            house_net: Cents::units(-10),
-        };
+        let settlement =
+            round_one_at_seat_2(&events, &ann.key, Cents::units(110), Cents::units(-10));
         let settled = store.settle(&settlement).await.expect("settles");
         assert!(settled.fresh && settled.disputed.is_empty(), "{settled:?}");
         let again = store.settle(&settlement).await.expect("answers");
@@ -504,6 +499,7 @@ fn a_round_is_settled_once_and_a_broken_sum_is_found(db: &Db) {
         let mut with_side = events.to_vec();
         with_side.insert(4, side);
         with_side[0] = Event::RoundStarted { round: 3 };
+        let mut recorder = holecard::host::record::Recorder::new();
         let record = with_side
             .iter()
             .find_map(|e| recorder.hear(e))
