@@ -4,7 +4,7 @@
 //! the table's chips and limits). Natively it is worked out on Bevy's async compute pool (another thread, itself on
 //! two); in the browser, with one thread, in short pieces (`exact::RoundSteps`: the plan, the dealer's odds for each
 //! up card a few thousand hands at a time, their assembly, each deal against each up card), as many a frame as fit in
-//! [`FRAME_SHARE`].
+//! its share of the frame ([`share`]).
 
 use crate::engine::exact::{self, ExactRules, PostSplit, RANKS, Ranks, RoundSteps};
 use crate::engine::{Cents, Phase, Rules, TableState};
@@ -24,9 +24,22 @@ pub const ROUND_VARIANCE: f64 = 1.3;
 /// rule of thumb the estimate beside the exact value uses).
 pub const EDGE_PER_TRUE_COUNT: f64 = 0.005;
 
-/// How long the pieces worked out in one frame may take together, in the browser: half a frame at 60 a second,
-/// leaving the rest for the frame itself.
+/// How long the pieces worked out in one frame may take together at least, in the browser: half a frame at 60 a
+/// second, leaving the rest for the frame itself.
 pub const FRAME_SHARE: Duration = Duration::from_millis(8);
+
+/// The most the pieces may take in one frame, however slow the frames are: a twentieth of a second.
+pub const MOST_SHARE: Duration = Duration::from_millis(50);
+
+/// How long this frame's pieces may take together: half of what the last frame took besides them (`frame`, from
+/// the frame before to this one, less `worked`, the pieces' own time in it), so the frame rate falls by a third at
+/// most while the value is worked out; never less than [`FRAME_SHARE`] (a fast machine's frames), never more than
+/// [`MOST_SHARE`]. A machine that draws slowly — a phone's browser without a graphics card, a page drawn in software
+/// — would otherwise spend a hundred frames of its own on the half-second of work, and the value would come
+/// seconds later than it needs to.
+pub fn share(frame: Duration, worked: Duration) -> Duration {
+    (frame.saturating_sub(worked) / 2).clamp(FRAME_SHARE, MOST_SHARE)
+}
 
 /// The next round's exact value, as the advisor works it out.
 #[derive(Resource)]
@@ -173,14 +186,16 @@ fn work_out(
     options: Res<PlayOptions>,
     (view, phase): (Option<Res<SeatView>>, Option<Res<State<RoundPhase>>>),
     seen: Res<Seen>,
+    real: Res<Time<Real>>,
     mut next: ResMut<NextRound>,
 ) {
+    let frame = real.delta();
     // Between rounds as the table shows them (the view's phase is still Betting while the first cards go out).
     let between = phase.is_some_and(|p| *p.get() == RoundPhase::Betting);
     // Dealt, the round's value goes on being worked out for the shoe it was dealt from (the round is valued as
     // dealt); the next shoe is asked about between rounds.
     if !between && next.asked.is_some() {
-        return step(&mut next);
+        return step(&mut next, frame);
     }
     let shoe = view
         .filter(|view| {
@@ -219,7 +234,7 @@ fn work_out(
         next.asked = shoe;
         return;
     }
-    step(&mut next);
+    step(&mut next, frame);
 }
 
 /// How many of the last pieces judge the next one's length: the pieces of one kind come together, and a deal with
@@ -231,16 +246,20 @@ fn longest(pieces: &std::collections::VecDeque<Duration>) -> Duration {
     pieces.iter().max().copied().unwrap_or_default()
 }
 
-/// This frame's pieces (while they fit in [`FRAME_SHARE`], the longest of the last [`RECENT`] taken as the next
-/// one's length), or the other thread's answer if it is in.
-fn step(next: &mut NextRound) {
+/// This frame's pieces (while they fit in its [`share`], the longest of the last [`RECENT`] taken as the next
+/// one's length), or the other thread's answer if it is in. `last_frame`: the time from the frame before to this
+/// one.
+fn step(next: &mut NextRound, last_frame: Duration) {
     if let Some(steps) = next.steps.as_mut() {
+        // The first frame's share is the least: the frame before it may have waited for the player.
+        let share = match next.slices.last() {
+            Some(&worked) => share(last_frame, worked),
+            None => FRAME_SHARE,
+        };
         let frame = bevy::platform::time::Instant::now();
         let mut done = None;
         let mut pieces = 0;
-        while done.is_none()
-            && (pieces == 0 || frame.elapsed() + longest(&next.recent) <= FRAME_SHARE)
-        {
+        while done.is_none() && (pieces == 0 || frame.elapsed() + longest(&next.recent) <= share) {
             let piece = bevy::platform::time::Instant::now();
             done = steps.step().map(|table| table.value(PostSplit::Cdz));
             let took = piece.elapsed();
@@ -339,5 +358,21 @@ mod tests {
         assert_eq!(unseen_shoe(1, &seen).map(|s| s[9]), Some(12));
         seen[0] = 5;
         assert_eq!(unseen_shoe(1, &seen), None);
+    }
+
+    /// The pieces' share of a frame: half of the rest of the frame before, within 8 and 50 ms.
+    #[test]
+    fn the_pieces_take_half_of_the_rest_of_the_frame() {
+        let ms = Duration::from_millis;
+        // A fast machine at 60 frames a second: the least share.
+        assert_eq!(share(ms(16), ms(8)), FRAME_SHARE);
+        assert_eq!(share(ms(16), ms(0)), FRAME_SHARE);
+        // A page drawn in software, about a tenth of a second a frame besides the pieces: half of that.
+        assert_eq!(share(ms(130), ms(30)), ms(50));
+        assert_eq!(share(ms(90), ms(10)), ms(40));
+        // A frame that waited a long time, or a clock that jumped: the most.
+        assert_eq!(share(ms(5_000), ms(8)), MOST_SHARE);
+        // A frame shorter than the pieces measured in it (clocks read at other moments): the least.
+        assert_eq!(share(ms(5), ms(8)), FRAME_SHARE);
     }
 }
