@@ -577,8 +577,13 @@ fn count_down(
             card_face(ui, card.points(), card.suit() as usize);
             ui.vertical(|ui| {
                 ui.label(format!("Card {} of {}", shown + 1, deck.cards.len()));
-                if own && let Some(start) = practice.started {
-                    ui.label(bold(format!("{:.1} s", now - start)).size(theme::size::LARGE));
+                // No clock running on the screen: it would pull the eye from the cards, and a phone would draw
+                // every frame for it while nothing else moves. The time comes with the answer.
+                if own {
+                    ui.label(
+                        egui::RichText::new("Timed: your time comes with your answer.")
+                            .color(QUIET),
+                    );
                 }
             });
         });
@@ -591,8 +596,10 @@ fn count_down(
             if turned {
                 practice.turn(now);
             }
+        } else {
+            // At a set pace the cards turn by the clock.
+            ui.ctx().request_repaint();
         }
-        ui.ctx().request_repaint();
         return;
     }
     match practice.count_down.answer {
