@@ -323,27 +323,37 @@ export async function phonePage(browser, userAgent) {
   const inner = async () => (await cdp.send('Runtime.evaluate', {
     expression: '[innerWidth, innerHeight, devicePixelRatio]', returnByValue: true,
   })).result.value;
-  // The window's frame takes some of its size, and a resize lands a moment after it is asked for: size the window,
-  // wait for the page to see a steady size, grow the window by what is missing, a few times at most.
+  // The window's frame takes some of its size, and a resize lands a moment after it is asked for (seconds, on a
+  // machine busy drawing another page in software): size the window, wait for the page to see the same size three
+  // times over, grow the window from the size it has by what is missing; again, for ten seconds at most.
   const settled = async () => {
     let last = await inner();
-    for (let i = 0; i < 20; i++) {
+    let same = 0;
+    for (let i = 0; i < 30 && same < 2; i++) {
       await sleep(100);
       const now = await inner();
-      if (now.join() === last.join()) return now;
+      same = now.join() === last.join() ? same + 1 : 0;
       last = now;
     }
     return last;
   };
-  let bounds = { width: 390, height: 844 };
+  const bounds = async () => {
+    const { bounds: { width, height } } = await cdp.send('Browser.getWindowBounds', { windowId });
+    return { width, height };
+  };
+  let asked = { width: 390, height: 844 };
   let size = [];
-  for (let attempt = 0; attempt < 4; attempt++) {
-    await cdp.send('Browser.setWindowBounds', { windowId, bounds });
+  const tried = [];
+  const until = Date.now() + 10_000;
+  while (Date.now() < until) {
+    await cdp.send('Browser.setWindowBounds', { windowId, bounds: asked });
     size = await settled();
+    const has = await bounds();
+    tried.push(`${asked.width}×${asked.height} asked, ${has.width}×${has.height} given, ${size.join('×')} inside`);
     if (size.join() === '390,844,3') return { context, page };
-    bounds = { width: bounds.width + 390 - size[0], height: bounds.height + 844 - size[1] };
+    asked = { width: has.width + 390 - size[0], height: has.height + 844 - size[1] };
   }
-  throw new Error(`the phone window is ${size.join(', ')}, not 390, 844, 3`);
+  throw new Error(`the phone window is ${size.join(', ')}, not 390, 844, 3 (${tried.join('; ')})`);
 }
 
 // Counts the frames the game draws in `context`'s pages (window.__testFramesDrawn): a task of the page that makes
