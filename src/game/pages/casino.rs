@@ -528,7 +528,6 @@ pub(super) fn server_hands_page(
     casino: &Casino,
     asks: &mut MessageWriter<CasinoRequest>,
 ) {
-    let theme = Theme::of(ui.ctx());
     page_frame().show(ui, |ui| {
         ui.set_width((ui.available_width() - 40.0).min(900.0));
         if let Some(problem) = &casino.problem {
@@ -538,85 +537,75 @@ pub(super) fn server_hands_page(
             ui.label(egui::RichText::new("Fetching the round to watch again…").color(CREAM));
         }
         if let Some(hands) = answered(ui, &casino.history, "No hands yet: sit down at a table.") {
-            egui::ScrollArea::both().max_height(440.0).show(ui, |ui| {
-                egui::Grid::new("server hands")
-                    .num_columns(6)
-                    .striped(true)
-                    .spacing([14.0, 5.0])
-                    .show(ui, |ui| {
-                        for heading in [
-                            "Table · round",
-                            "Cards",
-                            "Dealer",
-                            "Decisions",
-                            "Result",
-                            "Bankroll",
-                        ] {
-                            ui.label(bold(heading));
-                        }
-                        ui.end_row();
-                        let mut last = None;
-                        for hand in hands {
-                            let round = Some((hand.table.as_str(), hand.round));
-                            ui.vertical(|ui| {
-                                ui.label(format!("{} · {}", hand.table, hand.round));
-                                // One button a round, on its first hand's row.
-                                if round != last {
-                                    let watch = egui::Button::new(bold("Watch"))
-                                        .min_size(egui::vec2(88.0, theme.target()))
-                                        .corner_radius(8.0);
-                                    if ui.add(watch).clicked() {
-                                        asks.write(CasinoRequest::WatchAgain {
-                                            table: hand.table.clone(),
-                                            round: hand.round,
-                                        });
+            let width = ui.available_width();
+            egui::ScrollArea::vertical()
+                .max_height(ui.available_height().max(240.0))
+                .auto_shrink([false, true])
+                .show(ui, |ui| {
+                    // One card a round (a round's hands come together, newest first).
+                    for round in hands.chunk_by(|a, b| (&a.table, a.round) == (&b.table, b.round)) {
+                        let first = &round[0];
+                        let net: Cents = round
+                            .iter()
+                            .map(|hand| {
+                                hand.net + hand.side_bets.iter().map(|side| side.net).sum::<Cents>()
+                            })
+                            .sum();
+                        let watch = round_card(
+                            ui,
+                            width,
+                            RoundHead {
+                                round: first.round,
+                                table: &first.table,
+                                seat: None,
+                                net,
+                                button: Some("Watch"),
+                            },
+                            |ui| {
+                                for hand in round {
+                                    hand_line(
+                                        ui,
+                                        &format!(
+                                            "{}  against the dealer's {}  ·  {}  ·  {} {}",
+                                            hand.cards,
+                                            hand.dealer,
+                                            if hand.decisions.is_empty() {
+                                                "no decision"
+                                            } else {
+                                                &hand.decisions
+                                            },
+                                            hand.outcome,
+                                            hand.net.signed()
+                                        ),
+                                        tone(hand.net),
+                                    );
+                                    for side in &hand.side_bets {
+                                        let result = side.won.as_deref().unwrap_or("lost");
+                                        hand_line(
+                                            ui,
+                                            &format!(
+                                                "{} {}: {result} {}",
+                                                side.bet,
+                                                side.stake,
+                                                side.net.signed()
+                                            ),
+                                            tone(side.net),
+                                        );
                                     }
                                 }
+                                let after =
+                                    round.last().map_or(first.bankroll, |hand| hand.bankroll);
+                                hand_line(ui, &format!("Chips after the round: {after}"), QUIET);
+                            },
+                        );
+                        if watch {
+                            asks.write(CasinoRequest::WatchAgain {
+                                table: first.table.clone(),
+                                round: first.round,
                             });
-                            last = round;
-                            ui.label(&hand.cards);
-                            ui.label(&hand.dealer);
-                            ui.label(egui::RichText::new(&hand.decisions).size(13.0));
-                            let tone = |net: Cents| {
-                                if net.is_positive() {
-                                    GOLD
-                                } else if net.0 < 0 {
-                                    REFUSAL
-                                } else {
-                                    CREAM
-                                }
-                            };
-                            ui.vertical(|ui| {
-                                ui.label(
-                                    egui::RichText::new(format!(
-                                        "{} {}",
-                                        hand.outcome,
-                                        hand.net.signed()
-                                    ))
-                                    .color(tone(hand.net)),
-                                );
-                                // The round's side bets, on its seat's first hand.
-                                for side in &hand.side_bets {
-                                    let result = match &side.won {
-                                        Some(won) => won.clone(),
-                                        None => "lost".to_string(),
-                                    };
-                                    ui.label(
-                                        egui::RichText::new(format!(
-                                            "{} {}: {result} {}",
-                                            side.bet,
-                                            side.stake,
-                                            side.net.signed()
-                                        ))
-                                        .color(tone(side.net)),
-                                    );
-                                }
-                            });
-                            ui.label(hand.bankroll.to_string());
-                            ui.end_row();
                         }
-                    });
-            });
+                    }
+                });
         }
     });
 }

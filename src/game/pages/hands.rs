@@ -70,63 +70,133 @@ pub(super) fn hands_page(ui: &mut egui::Ui, kept: &Kept) -> Option<Vec<PlayedHan
             .auto_shrink([false, false])
             .show(ui, |ui| {
                 for round in crate::host::replay::rounds(&kept.history.hands).take(LISTED) {
-                    panel_frame().show(ui, |ui| {
-                        ui.set_width(size.x - 24.0);
-                        ui.horizontal(|ui| {
-                            let first = &round[0];
-                            ui.label(
-                                bold(format!("Round {}", first.round))
-                                    .size(16.0)
-                                    .color(GOLD),
-                            );
-                            ui.label(egui::RichText::new(&first.table).size(14.0));
-                            if !first.yours {
-                                ui.label(
-                                    egui::RichText::new(format!("seat {}", first.seat + 1))
-                                        .size(14.0)
-                                        .italics(),
+                    let first = &round[0];
+                    let seat = (!first.yours).then(|| format!("seat {}", first.seat + 1));
+                    let net: Cents = round.iter().map(PlayedHand::total_net).sum();
+                    // Kept by an older Holecard, before rounds kept their cards: it cannot be replayed.
+                    let replay = (!first.deal.is_empty()).then_some("Replay");
+                    let pressed = round_card(
+                        ui,
+                        size.x,
+                        RoundHead {
+                            round: first.round,
+                            table: &first.table,
+                            seat: seat.as_deref(),
+                            net,
+                            button: replay,
+                        },
+                        |ui| {
+                            for hand in &round {
+                                hand_line(
+                                    ui,
+                                    &format!(
+                                        "{}  against the dealer's {}  ·  {}  ·  {}",
+                                        cards_text(&hand.cards),
+                                        cards_text(&hand.dealer),
+                                        if hand.decisions.is_empty() {
+                                            "no decision".to_string()
+                                        } else {
+                                            hand.decisions_text()
+                                        },
+                                        hand.outcome.label().trim_end_matches('!'),
+                                    ),
+                                    CREAM,
                                 );
                             }
-                            let net: Cents = round.iter().map(PlayedHand::total_net).sum();
-                            ui.with_layout(
-                                egui::Layout::right_to_left(egui::Align::Center),
-                                |ui| {
-                                    let replayable = !first.deal.is_empty();
-                                    let button = ui
-                                        .add_enabled(replayable, egui::Button::new(bold("Replay")))
-                                        .on_disabled_hover_text(
-                                            "Kept by an older Holecard, before rounds kept their cards: \
-                                             it cannot be replayed",
-                                        );
-                                    if button.clicked() {
-                                        picked = Some(round.clone());
-                                    }
-                                    ui.label(bold(net.signed().to_string()).size(16.0));
-                                },
-                            );
-                        });
-                        for hand in round {
-                            ui.label(
-                                egui::RichText::new(format!(
-                                    "{}  against the dealer's {}  ·  {}  ·  {}",
-                                    cards_text(&hand.cards),
-                                    cards_text(&hand.dealer),
-                                    if hand.decisions.is_empty() {
-                                        "no decision".to_string()
-                                    } else {
-                                        hand.decisions_text()
-                                    },
-                                    hand.outcome.label().trim_end_matches('!'),
-                                ))
-                                .size(14.0),
-                            );
-                        }
-                    });
-                    ui.add_space(4.0);
+                        },
+                    );
+                    if pressed {
+                        picked = Some(round.clone());
+                    }
                 }
             });
     });
     picked
+}
+
+/// The head of a round's card in a hand history.
+pub(super) struct RoundHead<'a> {
+    /// The table's round.
+    pub round: u64,
+    /// Its table.
+    pub table: &'a str,
+    /// Whose seat, where it was not the player's own.
+    pub seat: Option<&'a str>,
+    /// What the round brought the seat, side bets and all.
+    pub net: Cents,
+    /// The words of the button that deals it again on the felt; none where it cannot be.
+    pub button: Option<&'a str>,
+}
+
+/// One round of a hand history as a card `width` wide, the same on a phone as on a desktop: "Round N", its table
+/// (and seat) and what it brought, the button that deals it again on the felt, then the round's `lines`. True when the
+/// button was pressed.
+pub(super) fn round_card(
+    ui: &mut egui::Ui,
+    width: f32,
+    head: RoundHead,
+    lines: impl FnOnce(&mut egui::Ui),
+) -> bool {
+    let theme = Theme::of(ui.ctx());
+    let mut pressed = false;
+    panel_frame().show(ui, |ui| {
+        ui.set_width(width - 24.0);
+        ui.horizontal(|ui| {
+            ui.vertical(|ui| {
+                ui.label(
+                    bold(format!("Round {}", head.round))
+                        .size(theme::size::LARGE)
+                        .color(GOLD),
+                );
+                let place = match head.seat {
+                    Some(seat) => format!("{} · {seat}", head.table),
+                    None => head.table.to_string(),
+                };
+                ui.label(egui::RichText::new(place).color(QUIET));
+            });
+            ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                let words = head.button.unwrap_or("Replay");
+                let button = egui::Button::new(bold(words).size(theme::size::BUTTON))
+                    .min_size(egui::vec2(96.0, theme.target()))
+                    .corner_radius(8.0);
+                let button = ui.add_enabled(head.button.is_some(), button).on_disabled_hover_text(
+                    "Kept by an older Holecard, before rounds kept their cards: it cannot be dealt again",
+                );
+                pressed = button.clicked();
+                ui.label(
+                    bold(head.net.signed().to_string())
+                        .size(theme::size::LARGE)
+                        .color(tone(head.net)),
+                );
+            });
+        });
+        lines(ui);
+    });
+    ui.add_space(4.0);
+    pressed
+}
+
+/// A result's colour: gold won, red lost, cream even.
+pub(super) fn tone(net: Cents) -> egui::Color32 {
+    if net.is_positive() {
+        GOLD
+    } else if net.0 < 0 {
+        REFUSAL
+    } else {
+        CREAM
+    }
+}
+
+/// A line of a round's card, wrapped to its width.
+pub(super) fn hand_line(ui: &mut egui::Ui, words: &str, colour: egui::Color32) {
+    ui.add(
+        egui::Label::new(
+            egui::RichText::new(words)
+                .size(theme::size::BODY)
+                .color(colour),
+        )
+        .wrap(),
+    );
 }
 
 /// What the player asked of a replay that is over.
