@@ -524,8 +524,15 @@ fn a_casino_that_is_not_there_is_said_plainly_and_another_address_can_be_played(
         "a bad address changes nothing"
     );
     log_in(&mut app, "Bea", "battery staple", true);
+    // The login's own answer, not the bad address's words still shown: run_until looks before the first frame, when
+    // nothing is asked yet, so it passed on those, and the login's failure landed on the next address (CI of
+    // 1c3587e; 3 runs in 28 here).
     run_until(&mut app, 20, "the login to find no one", |app| {
-        at_casino(app).asking.is_empty() && at_casino(app).problem.is_some()
+        at_casino(app).asking.is_empty()
+            && at_casino(app)
+                .problem
+                .as_ref()
+                .is_some_and(|problem| *problem != refused)
     });
     assert!(at_casino(&app).unreached, "{:?}", at_casino(&app).problem);
 
@@ -536,7 +543,11 @@ fn a_casino_that_is_not_there_is_said_plainly_and_another_address_can_be_played(
         CasinoRequest::Address(format!("127.0.0.1:{}", casino.port)),
     );
     app.update();
-    assert!(!at_casino(&app).unreached && at_casino(&app).problem.is_none());
+    assert!(
+        !at_casino(&app).unreached && at_casino(&app).problem.is_none(),
+        "{:?}",
+        at_casino(&app).problem
+    );
     assert_eq!(at_casino(&app).host, format!("127.0.0.1:{}", casino.port));
     ask(
         &mut app,
