@@ -252,14 +252,14 @@ fn longest(pieces: &std::collections::VecDeque<Duration>) -> Duration {
 fn step(next: &mut NextRound, last_frame: Duration) {
     if let Some(steps) = next.steps.as_mut() {
         // The first frame's share is the least: the frame before it may have waited for the player.
-        let share = match next.slices.last() {
+        let budget = match next.slices.last() {
             Some(&worked) => share(last_frame, worked),
             None => FRAME_SHARE,
         };
         let frame = bevy::platform::time::Instant::now();
         let mut done = None;
         let mut pieces = 0;
-        while done.is_none() && (pieces == 0 || frame.elapsed() + longest(&next.recent) <= share) {
+        while done.is_none() && (pieces == 0 || frame.elapsed() + longest(&next.recent) <= budget) {
             let piece = bevy::platform::time::Instant::now();
             done = steps.step().map(|table| table.value(PostSplit::Cdz));
             let took = piece.elapsed();

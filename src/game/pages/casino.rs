@@ -559,23 +559,18 @@ pub(super) fn server_hands_page(
                                 table: &first.table,
                                 seat: None,
                                 net,
-                                button: Some("Watch"),
+                                button: "Watch",
+                                unavailable: None,
                             },
                             |ui| {
                                 for hand in round {
                                     hand_line(
                                         ui,
-                                        &format!(
-                                            "{}  against the dealer's {}  ·  {}  ·  {} {}",
-                                            hand.cards,
-                                            hand.dealer,
-                                            if hand.decisions.is_empty() {
-                                                "no decision"
-                                            } else {
-                                                &hand.decisions
-                                            },
-                                            hand.outcome,
-                                            hand.net.signed()
+                                        &hand_words(
+                                            &hand.cards,
+                                            &hand.dealer,
+                                            &hand.decisions,
+                                            &format!("{} {}", hand.outcome, hand.net.signed()),
                                         ),
                                         tone(hand.net),
                                     );

@@ -74,7 +74,9 @@ pub(super) fn hands_page(ui: &mut egui::Ui, kept: &Kept) -> Option<Vec<PlayedHan
                     let seat = (!first.yours).then(|| format!("seat {}", first.seat + 1));
                     let net: Cents = round.iter().map(PlayedHand::total_net).sum();
                     // Kept by an older Holecard, before rounds kept their cards: it cannot be replayed.
-                    let replay = (!first.deal.is_empty()).then_some("Replay");
+                    let unavailable = first.deal.is_empty().then_some(
+                        "Kept by an older Holecard, before rounds kept their cards: it cannot be dealt again",
+                    );
                     let pressed = round_card(
                         ui,
                         size.x,
@@ -83,21 +85,17 @@ pub(super) fn hands_page(ui: &mut egui::Ui, kept: &Kept) -> Option<Vec<PlayedHan
                             table: &first.table,
                             seat: seat.as_deref(),
                             net,
-                            button: replay,
+                            button: "Replay",
+                            unavailable,
                         },
                         |ui| {
                             for hand in &round {
                                 hand_line(
                                     ui,
-                                    &format!(
-                                        "{}  against the dealer's {}  ·  {}  ·  {}",
-                                        cards_text(&hand.cards),
-                                        cards_text(&hand.dealer),
-                                        if hand.decisions.is_empty() {
-                                            "no decision".to_string()
-                                        } else {
-                                            hand.decisions_text()
-                                        },
+                                    &hand_words(
+                                        &cards_text(&hand.cards),
+                                        &cards_text(&hand.dealer),
+                                        &hand.decisions_text(),
                                         hand.outcome.label().trim_end_matches('!'),
                                     ),
                                     CREAM,
@@ -124,8 +122,10 @@ pub(super) struct RoundHead<'a> {
     pub seat: Option<&'a str>,
     /// What the round brought the seat, side bets and all.
     pub net: Cents,
-    /// The words of the button that deals it again on the felt; none where it cannot be.
-    pub button: Option<&'a str>,
+    /// The words of the button that deals it again on the felt.
+    pub button: &'a str,
+    /// Why that button cannot be pressed, where it cannot.
+    pub unavailable: Option<&'a str>,
 }
 
 /// One round of a hand history as a card `width` wide, the same on a phone as on a desktop: "Round N", its table
@@ -155,14 +155,14 @@ pub(super) fn round_card(
                 ui.label(egui::RichText::new(place).color(QUIET));
             });
             ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-                let words = head.button.unwrap_or("Replay");
-                let button = egui::Button::new(bold(words).size(theme::size::BUTTON))
+                let button = egui::Button::new(bold(head.button).size(theme::size::BUTTON))
                     .min_size(egui::vec2(96.0, theme.target()))
                     .corner_radius(8.0);
-                let button = ui.add_enabled(head.button.is_some(), button).on_disabled_hover_text(
-                    "Kept by an older Holecard, before rounds kept their cards: it cannot be dealt again",
-                );
-                pressed = button.clicked();
+                let button = ui.add_enabled(head.unavailable.is_none(), button);
+                pressed = match head.unavailable {
+                    Some(why) => button.on_disabled_hover_text(why).clicked(),
+                    None => button.clicked(),
+                };
                 ui.label(
                     bold(head.net.signed().to_string())
                         .size(theme::size::LARGE)
@@ -185,6 +185,17 @@ pub(super) fn tone(net: Cents) -> egui::Color32 {
     } else {
         CREAM
     }
+}
+
+/// A hand of a round in words: its cards against the dealer's, the decisions ("no decision" where there were
+/// none) and how it ended.
+pub(super) fn hand_words(cards: &str, dealer: &str, decisions: &str, ended: &str) -> String {
+    let decisions = if decisions.is_empty() {
+        "no decision"
+    } else {
+        decisions
+    };
+    format!("{cards}  against the dealer's {dealer}  ·  {decisions}  ·  {ended}")
 }
 
 /// A line of a round's card, wrapped to its width.
