@@ -155,6 +155,15 @@ impl Casino {
         self.status == Status::Open
     }
 
+    /// The name the lobby gives the table `id` ("Atlantic City" for `atlantic-city`), or the id itself for a table
+    /// the lobby no longer lists.
+    pub fn table_name(&self, id: &str) -> String {
+        self.lobby
+            .iter()
+            .find(|listing| listing.id == id)
+            .map_or_else(|| id.to_string(), |listing| listing.name.clone())
+    }
+
     /// Says what went wrong, for the page.
     pub fn say(&mut self, problem: impl Into<String>) {
         let problem = problem.into();

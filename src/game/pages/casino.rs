@@ -545,6 +545,7 @@ pub(super) fn server_hands_page(
                     // One card a round (a round's hands come together, newest first).
                     for round in hands.chunk_by(|a, b| (&a.table, a.round) == (&b.table, b.round)) {
                         let first = &round[0];
+                        let table = casino.table_name(&first.table);
                         let net: Cents = round
                             .iter()
                             .map(|hand| {
@@ -556,7 +557,7 @@ pub(super) fn server_hands_page(
                             width,
                             RoundHead {
                                 round: first.round,
-                                table: &first.table,
+                                table: &table,
                                 seat: None,
                                 net,
                                 button: "Watch",
@@ -609,13 +610,7 @@ pub(super) fn server_hands_page(
 /// again from the shuffle revealed after its last card and checked card for card against what the player saw.
 pub(super) fn shoes_page(ui: &mut egui::Ui, casino: &Casino) {
     use crate::host::fair::Sight;
-    let name_of = |id: &str| {
-        casino
-            .lobby
-            .iter()
-            .find(|listing| listing.id == id)
-            .map_or_else(|| id.to_string(), |listing| listing.name.clone())
-    };
+    let name_of = |id: &str| casino.table_name(id);
     let small = |text: String| {
         egui::RichText::new(text)
             .size(theme::size::SMALL)

@@ -51,14 +51,7 @@ pub(super) fn hands_page(ui: &mut egui::Ui, kept: &Kept) -> Option<Vec<PlayedHan
         ui.label("No hands yet: every hand you play is kept here, to look back at and replay.");
         return None;
     }
-    ui.label(
-        egui::RichText::new(format!(
-            "The last {} of {} rounds kept, newest first",
-            count.min(LISTED),
-            count
-        ))
-        .size(15.0),
-    );
+    ui.label(egui::RichText::new(kept_words(count)).size(theme::size::BODY));
     ui.add_space(6.0);
     let mut picked = None;
     let size = egui::vec2(
@@ -112,6 +105,15 @@ pub(super) fn hands_page(ui: &mut egui::Ui, kept: &Kept) -> Option<Vec<PlayedHan
     picked
 }
 
+/// What the page lists of `count` rounds kept: all of them, or the newest [`LISTED`].
+fn kept_words(count: usize) -> String {
+    match count {
+        1 => "1 round kept".to_string(),
+        count if count <= LISTED => format!("{count} rounds kept, newest first"),
+        count => format!("The last {LISTED} of {count} rounds kept, newest first"),
+    }
+}
+
 /// The head of a round's card in a hand history.
 pub(super) struct RoundHead<'a> {
     /// The table's round.
@@ -141,39 +143,53 @@ pub(super) fn round_card(
     let mut pressed = false;
     panel_frame().show(ui, |ui| {
         ui.set_width(width - 24.0);
-        ui.horizontal(|ui| {
-            ui.vertical(|ui| {
-                ui.label(
-                    bold(format!("Round {}", head.round))
-                        .size(theme::size::LARGE)
-                        .color(GOLD),
-                );
-                let place = match head.seat {
-                    Some(seat) => format!("{} · {seat}", head.table),
-                    None => head.table.to_string(),
-                };
-                ui.label(egui::RichText::new(place).color(QUIET));
-            });
-            ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-                let button = egui::Button::new(bold(head.button).size(theme::size::BUTTON))
-                    .min_size(egui::vec2(96.0, theme.target()))
-                    .corner_radius(8.0);
-                let button = ui.add_enabled(head.unavailable.is_none(), button);
-                pressed = match head.unavailable {
-                    Some(why) => button.on_disabled_hover_text(why).clicked(),
-                    None => button.clicked(),
-                };
-                ui.label(
-                    bold(head.net.signed().to_string())
-                        .size(theme::size::LARGE)
-                        .color(tone(head.net)),
-                );
-            });
+        // Read from the left, as a list is, on every page (the casino's pages centre what they hold).
+        ui.with_layout(egui::Layout::top_down(egui::Align::Min), |ui| {
+            round_card_inside(ui, &theme, &head, &mut pressed, lines);
         });
-        lines(ui);
     });
     ui.add_space(4.0);
     pressed
+}
+
+/// The inside of [`round_card`]: its head row, then its lines.
+fn round_card_inside(
+    ui: &mut egui::Ui,
+    theme: &Theme,
+    head: &RoundHead,
+    pressed: &mut bool,
+    lines: impl FnOnce(&mut egui::Ui),
+) {
+    ui.horizontal(|ui| {
+        ui.vertical(|ui| {
+            ui.label(
+                bold(format!("Round {}", head.round))
+                    .size(theme::size::LARGE)
+                    .color(GOLD),
+            );
+            let place = match head.seat {
+                Some(seat) => format!("{} · {seat}", head.table),
+                None => head.table.to_string(),
+            };
+            ui.label(egui::RichText::new(place).color(QUIET));
+        });
+        ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+            let button = egui::Button::new(bold(head.button).size(theme::size::BUTTON))
+                .min_size(egui::vec2(96.0, theme.target()))
+                .corner_radius(8.0);
+            let button = ui.add_enabled(head.unavailable.is_none(), button);
+            *pressed = match head.unavailable {
+                Some(why) => button.on_disabled_hover_text(why).clicked(),
+                None => button.clicked(),
+            };
+            ui.label(
+                bold(head.net.signed().to_string())
+                    .size(theme::size::LARGE)
+                    .color(tone(head.net)),
+            );
+        });
+    });
+    lines(ui);
 }
 
 /// A result's colour: gold won, red lost, cream even.
@@ -299,4 +315,20 @@ pub(super) fn after_replay(
         AfterReplay::Back => commands.insert_resource(StartPage(back)),
     }
     next.set(Screen::Title);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_count_of_rounds_kept_reads_as_english() {
+        assert_eq!(kept_words(1), "1 round kept");
+        assert_eq!(kept_words(7), "7 rounds kept, newest first");
+        assert_eq!(kept_words(LISTED), "100 rounds kept, newest first");
+        assert_eq!(
+            kept_words(LISTED + 1),
+            "The last 100 of 101 rounds kept, newest first"
+        );
+    }
 }
