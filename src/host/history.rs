@@ -388,6 +388,39 @@ impl History {
         totals
     }
 
+    /// The player's kept hands by sitting, oldest first. A sitting is the rounds played at one table from sitting
+    /// down: it deals from round 1, and one resumed where it was kept goes on counting, so a round numbered no
+    /// higher than the one before it, or another table, begins the next sitting. The first may have begun before
+    /// the oldest hand kept.
+    pub fn sittings(&self) -> Vec<Sitting> {
+        let mut sittings: Vec<Sitting> = Vec::new();
+        let mut last: Option<&PlayedHand> = None;
+        for hand in self.hands.iter().filter(|h| h.yours) {
+            // The same round: its hands come together, one deal's time on each, in their order at the seat.
+            let same_round = last.is_some_and(|l| {
+                (l.table.as_str(), l.round, l.at_ms)
+                    == (hand.table.as_str(), hand.round, hand.at_ms)
+                    && hand.hand > l.hand
+            });
+            let goes_on = last.is_some_and(|l| l.table == hand.table && hand.round > l.round);
+            match sittings.last_mut() {
+                Some(sitting) if same_round || goes_on => sitting.last_round = hand.round,
+                _ => sittings.push(Sitting {
+                    table: hand.table.clone(),
+                    first_round: hand.round,
+                    last_round: hand.round,
+                    started_ms: hand.at_ms,
+                    totals: Totals::default(),
+                }),
+            }
+            if let Some(sitting) = sittings.last_mut() {
+                sitting.totals.add(hand);
+            }
+            last = Some(hand);
+        }
+        sittings
+    }
+
     /// The kept hands as CSV: a header row, then a row a hand (amounts in dollars and cents).
     pub fn to_csv(&self) -> Result<String, String> {
         let mut out = csv::Writer::from_writer(Vec::new());
@@ -407,15 +440,32 @@ impl History {
         struct Export<'a> {
             version: u32,
             totals: Totals,
+            sittings: Vec<Sitting>,
             hands: &'a VecDeque<PlayedHand>,
         }
         serde_json::to_string_pretty(&Export {
             version: self.version,
             totals: self.totals(),
+            sittings: self.sittings(),
             hands: &self.hands,
         })
         .map_err(|e| format!("writing the history as JSON: {e}"))
     }
+}
+
+/// The player's rounds at one table from sitting down ([`History::sittings`]), and their totals.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Sitting {
+    /// The table's name.
+    pub table: String,
+    /// Its first round kept.
+    pub first_round: u64,
+    /// Its last round kept.
+    pub last_round: u64,
+    /// When its first round kept was played, in milliseconds since 1970.
+    pub started_ms: i64,
+    /// Its hands' totals, luck told from skill among them.
+    pub totals: Totals,
 }
 
 /// One row of the CSV export.
@@ -762,5 +812,74 @@ pub(crate) mod tests {
         let totals: Totals =
             serde_json::from_value(json["totals"].clone()).expect("the totals read back");
         assert_eq!(totals, history.totals());
+        let sittings: Vec<Sitting> =
+            serde_json::from_value(json["sittings"].clone()).expect("the sittings read back");
+        assert_eq!(sittings, history.sittings());
+    }
+
+    #[test]
+    fn hands_are_told_apart_by_sitting() {
+        // 120 rounds played, then dealt out to five sittings as a player would have played them, each hand labelled
+        // with its sitting: Strip from round 1 to 40, kept and resumed at 41 (one sitting); Strip afresh from round
+        // 1 (rounds 51–90 numbered again); Atlantic City from round 1; then a sitting of a single round 1 at the
+        // Strip, twice, one after the other.
+        let (played, _) = played(120, NATIVE_LIMIT);
+        let mut history = History::new(NATIVE_LIMIT);
+        let mut labelled = Vec::new();
+        for hand in &played.hands {
+            let mut hand = hand.clone();
+            let round = hand.round;
+            let (sitting, table, number) = match round {
+                1..=50 => (0, "Strip", round),
+                51..=90 => (1, "Strip", round - 50),
+                91..=118 => (2, "Atlantic City", round - 90),
+                119 => (3, "Strip", 1),
+                _ => (4, "Strip", 1),
+            };
+            hand.table = table.to_string();
+            hand.round = number;
+            hand.at_ms = 1_000 * round as i64;
+            labelled.push(sitting);
+            history.push(hand);
+        }
+        // Another seat's hands, kept on request, are not the player's.
+        let mut other = history.hands[3].clone();
+        other.yours = false;
+        other.round = 1;
+        history.hands.insert(4, other);
+        let sittings = history.sittings();
+        assert_eq!(sittings.len(), 5, "{sittings:?}");
+        for (index, sitting) in sittings.iter().enumerate() {
+            let mut totals = Totals::default();
+            let mine = played
+                .hands
+                .iter()
+                .zip(&labelled)
+                .filter(|(_, label)| **label == index);
+            for (hand, _) in mine {
+                totals.add(hand);
+            }
+            assert_eq!(sitting.totals, totals, "sitting {index}");
+        }
+        let rounds: Vec<_> = sittings
+            .iter()
+            .map(|s| (s.table.as_str(), s.first_round, s.last_round))
+            .collect();
+        assert_eq!(
+            rounds,
+            [
+                ("Strip", 1, 50),
+                ("Strip", 1, 40),
+                ("Atlantic City", 1, 28),
+                ("Strip", 1, 1),
+                ("Strip", 1, 1)
+            ]
+        );
+        assert!(
+            played.hands.iter().any(|h| h.split),
+            "the rounds hold a split, whose hands share their round"
+        );
+        let all: u64 = sittings.iter().map(|s| s.totals.hands).sum();
+        assert_eq!(all, history.totals().hands);
     }
 }

@@ -815,6 +815,40 @@ mod walk {
         }
     }
 
+    /// With hands kept: the all-time totals and the sitting's, side by side where they fit and one above the
+    /// other on a phone, on the Title (the last sitting) and at its table (this one), sound at every shape.
+    #[test]
+    fn the_statistics_page_shows_the_sitting_beside_all_time_at_every_shape() {
+        let mut kept = crate::game::keep::history::Kept::default();
+        kept.history =
+            crate::host::history::tests::played(60, crate::host::history::NATIVE_LIMIT).0;
+        for (shape, screen) in SIZES {
+            for table in [None, Some("Strip")] {
+                let at = format!("{shape:?} {table:?}");
+                let found = faults(shape, screen, "Statistics", |ui| {
+                    scrolling_column(ui, 900.0, |ui, _| {
+                        statistics::statistics_page(ui, &kept, table);
+                    });
+                });
+                assert_eq!(found, Vec::<String>::new(), "{at}");
+                // Whole, on a screen as wide and tall enough for all of it: both panels are there.
+                let whole = egui::vec2(screen.x, 9000.0);
+                let laid = laid(shape, false, whole, "Statistics", |ui| {
+                    statistics::statistics_page(ui, &kept, table);
+                });
+                assert_eq!(laid.faults(shape), Vec::<String>::new(), "{at}");
+                let title = if table.is_some() {
+                    "This sitting"
+                } else {
+                    "Last sitting · Strip"
+                };
+                let words: Vec<&str> = laid.words.iter().map(|w| w.text.as_str()).collect();
+                assert!(words.contains(&"All-time"), "{at}: {words:?}");
+                assert!(words.contains(&title), "{at}: {words:?}");
+            }
+        }
+    }
+
     /// How to play at every shape, scrolled as it is shown, and whole on a screen tall enough for all of it (at a
     /// phone's width and a desktop's) for every preset: sound, this table's rules word for word, and the keys only
     /// where there are keys.

@@ -48,7 +48,9 @@ fn statistics_screen(
     Ok(())
 }
 
-/// The page: totals side by side (all-time, and this table's when at one), then the bankroll chart.
+/// The page: the all-time totals and the sitting's (this one, at a table; the last one, on the Title) side by side
+/// where there is room and one above the other where there is not, then the bankroll chart (beside them on a wide
+/// Title).
 pub(super) fn statistics_page(ui: &mut egui::Ui, kept: &Kept, table: Option<&str>) {
     let history = &kept.history;
     let all = history.totals();
@@ -59,35 +61,54 @@ pub(super) fn statistics_page(ui: &mut egui::Ui, kept: &Kept, table: Option<&str
         ui.label("No hands yet: every hand you play is kept here.");
         return;
     }
-    // Centred: the all-time totals, then beside them this table's or (on the Title, when there is room) the chart;
-    // otherwise the chart goes below.
+    let last = history.sittings().pop();
+    let sitting = match table {
+        // At a table whose first round is still to come, its sitting has nothing in it yet.
+        Some(table) => Some((
+            "This sitting".to_string(),
+            last.filter(|s| s.table == table)
+                .map(|s| s.totals)
+                .unwrap_or_default(),
+        )),
+        None => last.map(|s| (format!("Last sitting · {}", s.table), s.totals)),
+    };
+    let mut panels = vec![("All-time".to_string(), all.clone())];
+    panels.extend(sitting);
     let (panel, gap) = (PANEL_WIDTH + 24.0, 16.0);
     let room = ui.available_width() - 20.0;
-    let chart_beside = table.is_none() && room >= panel + gap + 400.0;
+    let count = panels.len() as f32;
+    let row = count * panel + (count - 1.0) * gap;
+    let side_by_side = room >= row;
+    let chart_beside = table.is_none() && room >= row + gap + 400.0;
     let chart = if chart_beside {
-        CHART_WIDTH.min(room - panel - gap)
+        CHART_WIDTH.min(room - row - gap)
     } else {
-        CHART_WIDTH.min(room)
+        CHART_WIDTH.min(room).min(row)
     };
-    let row = match (table, chart_beside) {
-        (Some(_), _) => 2.0 * panel + gap,
-        (None, true) => panel + gap + chart,
-        (None, false) => panel,
-    };
-    ui.horizontal_top(|ui| {
-        ui.add_space(((ui.available_width() - row) / 2.0).max(0.0));
-        ui.vertical(|ui| totals_panel(ui, "All-time", &all));
-        ui.add_space(gap);
-        if let Some(table) = table {
-            ui.vertical(|ui| totals_panel(ui, table, &history.table_totals(table)));
-        } else if chart_beside {
-            ui.vertical(|ui| bankroll_chart(ui, history, all.highscore, chart));
+    if side_by_side {
+        let whole = if chart_beside { row + gap + chart } else { row };
+        ui.horizontal_top(|ui| {
+            ui.add_space(((ui.available_width() - whole) / 2.0).max(0.0));
+            for (index, (title, totals)) in panels.iter().enumerate() {
+                if index > 0 {
+                    ui.add_space(gap);
+                }
+                ui.vertical(|ui| totals_panel(ui, title, totals));
+            }
+            if chart_beside {
+                ui.add_space(gap);
+                ui.vertical(|ui| bankroll_chart(ui, history, all.highscore, chart));
+            }
+        });
+    } else {
+        for (title, totals) in &panels {
+            ui.vertical_centered(|ui| totals_panel(ui, title, totals));
+            ui.add_space(gap);
         }
-    });
+    }
     if !chart_beside {
         ui.add_space(8.0);
-        let width = if table.is_some() { row } else { chart };
-        bankroll_chart(ui, history, all.highscore, width);
+        ui.vertical_centered(|ui| bankroll_chart(ui, history, all.highscore, chart));
     }
 }
 
@@ -232,14 +253,24 @@ pub(super) fn pause_statistics(
     mut to_pause: ResMut<NextState<Pause>>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
+    let theme = Theme::of(ctx);
+    // As wide as the two panels side by side where the screen has room (a phone's has not: one above the other),
+    // and scrolled within the screen's height.
+    let screen = ctx.content_rect().size();
+    let width = (screen.x - 48.0).min(2.0 * (PANEL_WIDTH + 24.0) + 16.0 + 20.0);
     egui::Window::new("Statistics")
         .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
         .collapsible(false)
         .resizable(false)
         .show(ctx, |ui| {
-            statistics_page(ui, &kept, Some(&session.level.name));
+            ui.set_width(width);
+            egui::ScrollArea::vertical()
+                .max_height(screen.y - 160.0)
+                .show(ui, |ui| {
+                    statistics_page(ui, &kept, Some(&session.level.name));
+                });
             ui.add_space(8.0);
-            if ui.button("Back").clicked() {
+            if ui.add(theme.wide_button("Back", width)).clicked() {
                 to_pause.set(Pause::Menu);
             }
         });
