@@ -9,7 +9,7 @@
 // service worker's cache), times navigation → first table frame, and saves
 // screenshots in web/test-output/. Nothing on the page is there for the test: it reads the console and the
 // performance marks the page's loading screen uses.
-import { launch, serve } from './serve.mjs';
+import { launch, serve, webglRenderer } from './serve.mjs';
 import { Table, countFrames, framesStandingStill, phonePage, root, shots, sleep } from './page.mjs';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -74,6 +74,7 @@ try {
     await sleep(150);
     await table.shot('loading');
     report.readyMs = Math.round(await table.mark('holecard-ready'));
+    report.webgl = await webglRenderer(page);
     // The game's own mark comes as it draws its first table frame; the table is on screen once the page has shown
     // that frame.
     report.tableDrawnMs = Math.round(await table.mark('holecard-table'));

@@ -9,7 +9,7 @@
 // the phone, that a tap on each drill's answer field focuses an input of the page (so the phone's keyboard opens, as a
 // number pad), that the digits typed arrive, that Enter on the phone's keyboard answers (and the keyboard shuts), and
 // that the coach's stop holds against two quick taps. Screenshots of every state go to web/test-output/layout-*.png.
-import { launch, serve } from './serve.mjs';
+import { launch, serve, webglRenderer } from './serve.mjs';
 import {
   PHONE_AGENT, Table, countFrames, focused, framesStandingStill, lookAt, phonePage, root, sleep,
 } from './page.mjs';
@@ -40,6 +40,7 @@ async function toggle(table, name, touch) {
 
 async function walk(table, size, touch) {
   await table.mark('holecard-ready', 120_000);
+  report[`${size} WebGL2`] = await webglRenderer(table.page);
   // The first start offers How to play, once: its page, the table's rules in words and no keys on a touch screen.
   await table.widget('Not now');
   await look(table, size, 'title');

@@ -1,5 +1,5 @@
 // What the browser tests and the timings share: a static server for the built folder, the casino server serving it,
-// and Debian's Chromium launched headless with the flags the issue names (WebGL2 in software: SwiftShader).
+// and Debian's Chromium launched headless, WebGL2 drawn in software by Mesa's llvmpipe (or SwiftShader).
 import { chromium } from 'playwright-core';
 import http from 'node:http';
 import fs from 'node:fs';
@@ -37,11 +37,41 @@ export function serve(folder) {
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
 }
 
-export const FLAGS = ['--no-sandbox', '--disable-gpu', '--enable-unsafe-swiftshader', '--use-angle=swiftshader',
+// WebGL2 in software, by one of two renderers. `llvmpipe` (the default where Mesa's EGL is installed): ANGLE over
+// Mesa's OpenGL ES through EGL, which needs no display; --ignore-gpu-blocklist because Chromium otherwise refuses a
+// software GL driver and the page gets no WebGL2. It draws the game's pages 2.7 times as fast as SwiftShader on CI's
+// two cores (docs/ci.md: twelve taps between two pages of a phone, 9.1 s against 24.7 s), which made the browser
+// tests' minutes the longest part of a CI run. `swiftshader`: Chromium's own software Vulkan, the flags the first
+// browser issue named, for a machine without Mesa or to compare (HOLECARD_WEBGL=swiftshader).
+const RENDERERS = {
+  llvmpipe: ['--use-angle=gl-egl', '--ignore-gpu-blocklist'],
+  swiftshader: ['--disable-gpu', '--enable-unsafe-swiftshader', '--use-angle=swiftshader'],
+};
+const MESA_EGL = '/usr/lib/x86_64-linux-gnu/libEGL_mesa.so.0';
+export const RENDERER = process.env.HOLECARD_WEBGL ?? (fs.existsSync(MESA_EGL) ? 'llvmpipe' : 'swiftshader');
+if (!RENDERERS[RENDERER]) {
+  throw new Error(`HOLECARD_WEBGL=${RENDERER}: the renderers are ${Object.keys(RENDERERS).join(' and ')}`);
+}
+export const FLAGS = ['--no-sandbox', ...RENDERERS[RENDERER],
   '--disable-background-networking', '--disable-component-update', '--no-first-run'];
 export const launch = (extra = []) => chromium.launch({
   executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', headless: true, args: [...FLAGS, ...extra],
 });
+
+// The name of what draws a page's WebGL2, as the page sees it ("ANGLE (Mesa/X.org, llvmpipe …)"): a test prints it,
+// and fails when it is not the renderer asked for (a silent fall back to another would change every timing).
+export async function webglRenderer(page) {
+  const name = await page.evaluate(() => {
+    const gl = document.createElement('canvas').getContext('webgl2');
+    if (!gl) return 'no WebGL2';
+    const info = gl.getExtension('WEBGL_debug_renderer_info');
+    return info ? gl.getParameter(info.UNMASKED_RENDERER_WEBGL) : gl.getParameter(gl.RENDERER);
+  });
+  if (!name.toLowerCase().includes(RENDERER)) {
+    throw new Error(`WebGL2 is drawn by "${name}", not ${RENDERER} (HOLECARD_WEBGL)`);
+  }
+  return name;
+}
 
 // The casino server (the `holecard-server` binary scripts/test builds; HOLECARD_SERVER_BIN names another) serving
 // the built folder `dist` on a free port of 127.0.0.1, with a fresh SQLite ledger in a folder of its own, `args`
