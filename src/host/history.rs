@@ -379,15 +379,6 @@ impl History {
         totals
     }
 
-    /// The totals of the kept hands at one table.
-    pub fn table_totals(&self, table: &str) -> Totals {
-        let mut totals = Totals::default();
-        for hand in self.hands.iter().filter(|h| h.yours && h.table == table) {
-            totals.add(hand);
-        }
-        totals
-    }
-
     /// The player's kept hands by sitting, oldest first. A sitting is the rounds played at one table from sitting
     /// down: it deals from round 1, and one resumed where it was kept goes on counting, so a round numbered no
     /// higher than the one before it, or another table, begins the next sitting. The first may have begun before

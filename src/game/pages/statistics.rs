@@ -74,36 +74,34 @@ pub(super) fn statistics_page(ui: &mut egui::Ui, kept: &Kept, table: Option<&str
     };
     let mut panels = vec![("All-time".to_string(), all.clone())];
     panels.extend(sitting);
-    let (panel, gap) = (PANEL_WIDTH + 24.0, 16.0);
-    let room = ui.available_width() - 20.0;
-    let count = panels.len() as f32;
-    let row = count * panel + (count - 1.0) * gap;
+    let room = ui.available_width() - MARGIN;
+    let row = panels_width(panels.len());
     let side_by_side = room >= row;
-    let chart_beside = table.is_none() && room >= row + gap + 400.0;
+    let chart_beside = table.is_none() && room >= row + GAP + 400.0;
     let chart = if chart_beside {
-        CHART_WIDTH.min(room - row - gap)
+        CHART_WIDTH.min(room - row - GAP)
     } else {
         CHART_WIDTH.min(room).min(row)
     };
     if side_by_side {
-        let whole = if chart_beside { row + gap + chart } else { row };
+        let whole = if chart_beside { row + GAP + chart } else { row };
         ui.horizontal_top(|ui| {
             ui.add_space(((ui.available_width() - whole) / 2.0).max(0.0));
             for (index, (title, totals)) in panels.iter().enumerate() {
                 if index > 0 {
-                    ui.add_space(gap);
+                    ui.add_space(GAP);
                 }
                 ui.vertical(|ui| totals_panel(ui, title, totals));
             }
             if chart_beside {
-                ui.add_space(gap);
+                ui.add_space(GAP);
                 ui.vertical(|ui| bankroll_chart(ui, history, all.highscore, chart));
             }
         });
     } else {
         for (title, totals) in &panels {
             ui.vertical_centered(|ui| totals_panel(ui, title, totals));
-            ui.add_space(gap);
+            ui.add_space(GAP);
         }
     }
     if !chart_beside {
@@ -114,6 +112,16 @@ pub(super) fn statistics_page(ui: &mut egui::Ui, kept: &Kept, table: Option<&str
 
 /// A totals panel's width.
 const PANEL_WIDTH: f32 = 330.0;
+
+/// The space between two panels side by side, and what the page keeps clear at its sides.
+const GAP: f32 = 16.0;
+const MARGIN: f32 = 20.0;
+
+/// The width of `count` totals panels side by side, framed, with the gaps between them.
+fn panels_width(count: usize) -> f32 {
+    let count = count as f32;
+    count * (PANEL_WIDTH + 24.0) + (count - 1.0) * GAP
+}
 
 /// The chart's width beside the Title's totals.
 const CHART_WIDTH: f32 = 560.0;
@@ -257,7 +265,7 @@ pub(super) fn pause_statistics(
     // As wide as the two panels side by side where the screen has room (a phone's has not: one above the other),
     // and scrolled within the screen's height.
     let screen = ctx.content_rect().size();
-    let width = (screen.x - 48.0).min(2.0 * (PANEL_WIDTH + 24.0) + 16.0 + 20.0);
+    let width = (screen.x - 48.0).min(panels_width(2) + MARGIN);
     egui::Window::new("Statistics")
         .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
         .collapsible(false)
