@@ -412,6 +412,16 @@ impl History {
         sittings
     }
 
+    /// The sitting being played at `table` when `dealt` rounds have been dealt there: the last sitting, when it was
+    /// at that table and none of its rounds came after the `dealt`th. A table just sat down at afresh has dealt none
+    /// yet, so the sitting before it at the same table, whose rounds go further, is not taken for it; a sitting
+    /// resumed goes on from its own count and is.
+    pub fn sitting_at(&self, table: &str, dealt: u64) -> Option<Sitting> {
+        self.sittings()
+            .pop()
+            .filter(|s| s.table == table && s.last_round <= dealt)
+    }
+
     /// The kept hands as CSV: a header row, then a row a hand (amounts in dollars and cents).
     pub fn to_csv(&self) -> Result<String, String> {
         let mut out = csv::Writer::from_writer(Vec::new());
@@ -806,6 +816,46 @@ pub(crate) mod tests {
         let sittings: Vec<Sitting> =
             serde_json::from_value(json["sittings"].clone()).expect("the sittings read back");
         assert_eq!(sittings, history.sittings());
+    }
+
+    #[test]
+    fn the_sitting_at_a_table_is_the_last_one_only_while_its_rounds_are_the_tables() {
+        // Strip, rounds 1 to 30, then the same table afresh: nothing dealt, then 2 rounds.
+        let (played, _) = played(40, NATIVE_LIMIT);
+        let mut history = History::new(NATIVE_LIMIT);
+        for hand in played.hands.iter().filter(|h| h.round <= 30) {
+            let mut hand = hand.clone();
+            hand.table = "Strip".to_string();
+            history.push(hand);
+        }
+        let first = history.sittings().pop().expect("a sitting of 30 rounds");
+        assert_eq!((first.first_round, first.last_round), (1, 30));
+        // Resumed at round 30, before its next round: the same sitting.
+        assert_eq!(history.sitting_at("Strip", 30), Some(first.clone()));
+        assert_eq!(history.sitting_at("Strip", 31), Some(first.clone()));
+        // Another table, or the Strip sat down at afresh with nothing dealt: no sitting yet.
+        assert_eq!(history.sitting_at("Atlantic City", 30), None);
+        assert_eq!(history.sitting_at("Strip", 0), None);
+        // Two rounds into the new sitting: those two rounds alone.
+        for hand in played.hands.iter().filter(|h| (31..=32).contains(&h.round)) {
+            let mut hand = hand.clone();
+            hand.table = "Strip".to_string();
+            hand.round -= 30;
+            hand.at_ms += 1_000_000;
+            history.push(hand);
+        }
+        let now = history.sitting_at("Strip", 2).expect("the new sitting");
+        assert_eq!((now.first_round, now.last_round), (1, 2));
+        assert_ne!(now.totals, first.totals);
+        let mut totals = Totals::default();
+        for hand in played
+            .hands
+            .iter()
+            .filter(|h| h.yours && (31..=32).contains(&h.round))
+        {
+            totals.add(hand);
+        }
+        assert_eq!(now.totals, totals);
     }
 
     #[test]

@@ -823,7 +823,7 @@ mod walk {
         kept.history =
             crate::host::history::tests::played(60, crate::host::history::NATIVE_LIMIT).0;
         for (shape, screen) in SIZES {
-            for table in [None, Some("Strip")] {
+            for table in [None, Some(("Strip", 60))] {
                 let at = format!("{shape:?} {table:?}");
                 let found = faults(shape, screen, "Statistics", |ui| {
                     scrolling_column(ui, 900.0, |ui, _| {

@@ -50,8 +50,8 @@ fn statistics_screen(
 
 /// The page: the all-time totals and the sitting's (this one, at a table; the last one, on the Title) side by side
 /// where there is room and one above the other where there is not, then the bankroll chart (beside them on a wide
-/// Title).
-pub(super) fn statistics_page(ui: &mut egui::Ui, kept: &Kept, table: Option<&str>) {
+/// Title). `table`: at a table, its name and the rounds dealt there so far.
+pub(super) fn statistics_page(ui: &mut egui::Ui, kept: &Kept, table: Option<(&str, u64)>) {
     let history = &kept.history;
     let all = history.totals();
     if let Some(problem) = &kept.problem {
@@ -61,16 +61,19 @@ pub(super) fn statistics_page(ui: &mut egui::Ui, kept: &Kept, table: Option<&str
         ui.label("No hands yet: every hand you play is kept here.");
         return;
     }
-    let last = history.sittings().pop();
     let sitting = match table {
         // At a table whose first round is still to come, its sitting has nothing in it yet.
-        Some(table) => Some((
+        Some((table, dealt)) => Some((
             "This sitting".to_string(),
-            last.filter(|s| s.table == table)
+            history
+                .sitting_at(table, dealt)
                 .map(|s| s.totals)
                 .unwrap_or_default(),
         )),
-        None => last.map(|s| (format!("Last sitting · {}", s.table), s.totals)),
+        None => history
+            .sittings()
+            .pop()
+            .map(|s| (format!("Last sitting · {}", s.table), s.totals)),
     };
     let mut panels = vec![("All-time".to_string(), all.clone())];
     panels.extend(sitting);
@@ -258,8 +261,11 @@ pub(super) fn pause_statistics(
     mut contexts: EguiContexts,
     kept: Res<Kept>,
     session: Res<Session>,
+    seat: Option<Res<SeatView>>,
     mut to_pause: ResMut<NextState<Pause>>,
 ) -> Result {
+    // The rounds dealt as the seat has seen them (at a casino's table, the casino's own count).
+    let dealt = seat.map_or(u64::MAX, |view| view.0.round());
     let ctx = contexts.ctx_mut()?;
     let theme = Theme::of(ctx);
     // As wide as the two panels side by side where the screen has room (a phone's has not: one above the other),
@@ -275,7 +281,7 @@ pub(super) fn pause_statistics(
             egui::ScrollArea::vertical()
                 .max_height(screen.y - 160.0)
                 .show(ui, |ui| {
-                    statistics_page(ui, &kept, Some(&session.level.name));
+                    statistics_page(ui, &kept, Some((&session.level.name, dealt)));
                 });
             ui.add_space(8.0);
             if ui.add(theme.wide_button("Back", width)).clicked() {
