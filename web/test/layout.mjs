@@ -5,7 +5,8 @@
 // upright (390×844 CSS pixels, three device pixels each, a touch screen with a phone's user agent) and at 1280×720,
 // in Debian's Chromium. Each state is read from the game's own layout report (`?layout`, src/game/pages/layout.rs:
 // what egui laid out, measured by the theme's rules) and must have no fault: no words under 13 px, no target under
-// 44×44 on the phone, nothing over anything, no decoration over a widget, no area off the screen. It also checks, on
+// 44×44 on the phone, nothing over anything, no words cut off at a side of their view, no decoration over a widget,
+// no area off the screen. It also checks, on
 // the phone, that a tap on each drill's answer field focuses an input of the page (so the phone's keyboard opens, as a
 // number pad), that the digits typed arrive, that Enter on the phone's keyboard answers (and the keyboard shuts), and
 // that the coach's stop holds against two quick taps. Screenshots of every state go to web/test-output/layout-*.png.
@@ -288,7 +289,7 @@ try {
       while (onShow() === at && Date.now() - start < 5000) await sleep(100);
     }
     await table.scrollTo('The running count', true);
-    const focus = await table.tapField('The running count', { role: 'TextInput', timeout: 30_000 });
+    const focus = await table.tapField('The running count', { role: 'TextInput', timeout: 30_000 }, 5_000);
     if (focus[2] !== 'decimal') throw new Error(`the answer field's input asks for ${focus[2] || 'letters'}`);
     // The keyboard open and nothing typed, the page waits like any other (a phone's battery pays for every frame):
     // what is typed wakes it.
@@ -320,7 +321,7 @@ try {
     await table.scrollTo('7 True count', true, true);
     await table.tapUntil('7 True count', true, /^Step 7 of \d+:/);
     await table.scrollTo(/^The true count\b/, true);
-    const trueFocus = await table.tapField(/^The true count\b/, { role: 'TextInput', timeout: 30_000 });
+    const trueFocus = await table.tapField(/^The true count\b/, { role: 'TextInput', timeout: 30_000 }, 5_000);
     if (trueFocus[2] !== 'decimal') throw new Error(`the true count's input asks for ${trueFocus[2] || 'letters'}`);
     await page.keyboard.type('2');
     await sleep(500);
@@ -334,7 +335,7 @@ try {
     await table.tapUntil('6 Tray', true, /^Step 6 of \d+:/);
     await table.reach('To the quarter deck', true);
     await table.scrollTo(/^Decks left in the shoe, to the quarter deck/, true);
-    await table.tapField(/^Decks left in the shoe, to the quarter deck/, { role: 'TextInput', timeout: 30_000 });
+    await table.tapField(/^Decks left in the shoe, to the quarter deck/, { role: 'TextInput', timeout: 30_000 }, 5_000);
     await page.keyboard.type('3.75');
     await sleep(500);
     await table.reach(/^Check\b/, true);

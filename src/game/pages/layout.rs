@@ -1,7 +1,8 @@
 //! The layout check: what egui laid out in a frame — every widget's rectangle and role from egui's accessibility
 //! tree, every run of words with its size from the shapes it painted, the areas of the HUD, the Title's decorations
 //! — measured against the theme's rules: no words under 13 CSS px, on a touch screen no target under 44×44, no two
-//! runs of words or two targets over each other, no decoration over a widget, no area running off the screen, and at
+//! runs of words or two targets over each other, no words cut off at a side of the view they lie in (the views
+//! scroll only up and down), no decoration over a widget, no area running off the screen, and at
 //! the table no panel of the HUD over a seat, its label, the shoe, the discard holder or the dealer's tray.
 //!
 //! With `--layout` (`?layout` in the browser) each frame's report goes to the game's log as one JSON line under the
@@ -55,6 +56,9 @@ pub struct Words {
     pub rect: egui::Rect,
     /// Part of it lies off the screen, clipped by the screen's own edge: nothing scrolls it into view.
     pub off_screen: bool,
+    /// Part of it is cut away at a side by the view it lies in (a page's column, a panel): the views scroll only up
+    /// and down, so nothing brings it into view.
+    pub cut_at_side: bool,
     pub size: f32,
     pub text: String,
 }
@@ -222,6 +226,21 @@ impl Laid {
             if words.off_screen {
                 faults.push(format!(
                     "words off the screen, where nothing scrolls: {:?}",
+                    words.text
+                ));
+            }
+            // What is typed in a field longer than the field scrolls inside it, as it should.
+            let typed = || {
+                self.widgets.iter().any(|w| {
+                    matches!(
+                        w.role.as_str(),
+                        "TextInput" | "PasswordInput" | "MultilineTextInput"
+                    ) && w.rect.expand(1.0).intersects(words.rect)
+                })
+            };
+            if words.cut_at_side && !words.off_screen && !typed() {
+                faults.push(format!(
+                    "words cut off at the side of their view: {:?}",
                     words.text
                 ));
             }
@@ -454,12 +473,15 @@ fn collect_words(shape: &egui::Shape, clip: egui::Rect, screen: egui::Rect, into
                 // Cut by a clip as big as the screen (not a scrolling view inside it): off the screen for good.
                 let off_screen = !screen.expand(1.0).contains_rect(whole)
                     && clip.expand(1.0).contains_rect(screen);
+                let cut_at_side =
+                    whole.left() < clip.left() - 1.0 || whole.right() > clip.right() + 1.0;
                 if !rect.is_positive() {
                     continue;
                 }
                 into.push(Words {
                     rect,
                     off_screen,
+                    cut_at_side,
                     size,
                     text: words.chars().take(48).collect(),
                 });
@@ -822,6 +844,13 @@ mod walk {
         let mut kept = crate::game::keep::history::Kept::default();
         kept.history =
             crate::host::history::tests::played(60, crate::host::history::NATIVE_LIMIT).0;
+        // Valued as dealt, with values as wide as a long sitting's: the lines of luck and skill are there too.
+        for hand in &mut kept.history.hands {
+            hand.expected = Some(Cents(-123_456));
+            for decision in &mut hand.decisions {
+                decision.cost = Some(Cents(1_423_987));
+            }
+        }
         for (shape, screen) in SIZES {
             for table in [None, Some(("Strip", 60))] {
                 let at = format!("{shape:?} {table:?}");
@@ -975,6 +1004,7 @@ mod walk {
         let words = |text: &str, rect: egui::Rect| Words {
             rect,
             off_screen: false,
+            cut_at_side: false,
             size: 16.0,
             text: text.into(),
         };

@@ -279,6 +279,13 @@ fn page_frame() -> egui::Frame {
         .inner_margin(egui::Margin::same(14))
 }
 
+/// Work under way: what is being worked out, in words above a bar with how much of it is done (inside the bar the
+/// words would be cut on a phone's width).
+fn working(ui: &mut egui::Ui, words: &str, done: f32) {
+    ui.label(words);
+    ui.add(egui::ProgressBar::new(done).show_percentage());
+}
+
 fn panel_frame() -> egui::Frame {
     egui::Frame::new()
         .fill(PANEL)

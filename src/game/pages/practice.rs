@@ -846,7 +846,7 @@ fn index_plays(
             return;
         }
         Indices::Working(done) => {
-            ui.add(egui::ProgressBar::new(*done).text("Working out this table's index plays…"));
+            working(ui, "Working out this table's index plays…", *done);
             return;
         }
         Indices::Unasked => return,

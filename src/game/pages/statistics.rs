@@ -115,6 +115,8 @@ pub(super) fn statistics_page(ui: &mut egui::Ui, kept: &Kept, table: Option<(&st
 
 /// A totals panel's width.
 const PANEL_WIDTH: f32 = 330.0;
+/// The most a totals panel's names take of it.
+const NAME_WIDTH: f32 = 180.0;
 
 /// The space between two panels side by side, and what the page keeps clear at its sides.
 const GAP: f32 = 16.0;
@@ -133,9 +135,13 @@ fn totals_panel(ui: &mut egui::Ui, title: &str, t: &Totals) {
     panel_frame().show(ui, |ui| {
         ui.set_width(PANEL_WIDTH);
         ui.label(bold(title).size(18.0).color(GOLD));
+        // Words, not targets: rows as tall as their words. Each column at most `NAME_WIDTH`; a value longer than
+        // what is left of the panel wraps inside it.
         egui::Grid::new(title)
             .num_columns(2)
-            .spacing([18.0, 3.0])
+            .spacing([16.0, 6.0])
+            .min_row_height(0.0)
+            .max_col_width(NAME_WIDTH)
             .show(ui, |ui| {
                 let mut row = |name: &str, value: String| {
                     ui.label(name);
@@ -173,8 +179,8 @@ fn totals_panel(ui: &mut egui::Ui, title: &str, t: &Totals) {
                     row("What the bets were worth", p.expected.signed().to_string());
                     let decisions = Cents::ZERO - p.decisions;
                     row(
-                        "What your plays added",
-                        format!("{} (against the chart)", decisions.signed()),
+                        "Your plays compared with the chart",
+                        decisions.signed().to_string(),
                     );
                     row("What the cards gave", p.luck().signed().to_string());
                 }
@@ -185,19 +191,19 @@ fn totals_panel(ui: &mut egui::Ui, title: &str, t: &Totals) {
                     format!("{} won, {} lost", t.longest_winning, t.longest_losing),
                 );
                 row(
-                    "Plays off the chart",
-                    format!("{} of {} decisions", t.off_book, t.decisions),
+                    "Decisions off the chart",
+                    format!("{} of {}", t.off_book, t.decisions),
                 );
                 // Priced on the cards the seat had not seen: off the chart can be the better play.
                 if t.off_book_cost < Cents::ZERO {
                     row(
-                        "What they won you",
-                        format!("{} on average", Cents::ZERO - t.off_book_cost),
+                        "What they won you, on average",
+                        (Cents::ZERO - t.off_book_cost).to_string(),
                     );
                 } else {
                     row(
-                        "What they cost you",
-                        format!("{} on average", t.off_book_cost),
+                        "What they cost you, on average",
+                        t.off_book_cost.to_string(),
                     );
                 }
                 row("Highscore", t.highscore.to_string());
@@ -216,10 +222,11 @@ fn bankroll_chart(ui: &mut egui::Ui, history: &History, highscore: Cents, width:
             last = round;
         }
     }
-    ui.label(format!(
-        "Bankroll over the last {} rounds (highscore {highscore})",
-        points.len()
-    ));
+    let rounds = match points.len() {
+        1 => "the last round".to_string(),
+        n => format!("the last {n} rounds"),
+    };
+    ui.label(format!("Bankroll over {rounds} (highscore {highscore})"));
     let (rect, _) =
         ui.allocate_exact_size(egui::vec2(width.max(200.0), 200.0), egui::Sense::hover());
     let painter = ui.painter_at(rect);

@@ -275,7 +275,7 @@ fn index_table(ui: &mut egui::Ui, indices: &Indices, hi_lo: bool) {
     match indices {
         Indices::Unasked => {}
         Indices::Working(done) => {
-            ui.add(egui::ProgressBar::new(*done).text("Working out the index plays…"));
+            working(ui, "Working out the index plays…", *done);
         }
         Indices::Unbalanced(why) => {
             ui.label(why.as_str());

@@ -963,6 +963,7 @@ fn mark_the_felt(
             Some(super::layout::Words {
                 rect: drawn(lettering, laid, at)?,
                 off_screen: false,
+                cut_at_side: false,
                 size: crate::game::felt::layout::written(lettering.size, framing.least_words)
                     * at.scale().x
                     * framing.pixels_per_unit
