@@ -522,3 +522,65 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, .. ProptestConfig::default() })]
+
+    /// The round with splits valued under CDZ- alone (the game's question between rounds: only the split hands
+    /// CDZ-'s plays reach) is the whole table's CDZ- to the last bit, every deal's values and the round's, on random
+    /// depleted shoes and rules (splits to two, three or four hands, with and without doubling after them, hitting
+    /// and resplitting aces, surrender, the dealer's hole card or none, and what a dealer's blackjack takes then),
+    /// on one thread and two, and a piece at a time.
+    #[test]
+    fn the_round_under_cdz_alone_is_the_whole_tables_cdz(
+        gone in proptest::collection::vec(1u8..=10, 0..150),
+        h17 in any::<bool>(),
+        decks in 1u8..=6,
+        hands in 2u8..=4,
+        das in any::<bool>(),
+        aces in any::<(bool, bool)>(),
+        surrender in 0u8..3,
+        hole_card in 0u8..3,
+        threads in 1usize..=2,
+    ) {
+        use holecard::engine::rules::Surrender;
+        let Ok(shoe) = exact::unseen(full_shoe(decks), &gone) else { return Ok(()); };
+        prop_assume!(shoe.iter().map(|&n| u32::from(n)).sum::<u32>() >= 30);
+        let rules = ExactRules {
+            hits_soft_17: h17,
+            max_split_hands: hands,
+            double_after_split: das,
+            resplit_aces: aces.0,
+            hit_split_aces: aces.1,
+            surrender: [Surrender::None, Surrender::Late, Surrender::Early][usize::from(surrender)],
+            hole_card: match hole_card {
+                0 => HoleCard::Peek,
+                1 => HoleCard::NoHoleCard { blackjack_takes: EnhcLoss::AllBets },
+                _ => HoleCard::NoHoleCard { blackjack_takes: EnhcLoss::OriginalBetOnly },
+            },
+            ..strip()
+        };
+        let whole = exact::table_on(rules, shoe, threads);
+        let alone = exact::table_cdz(rules, shoe, threads);
+        // A piece at a time (the browser's way), the same to the last bit.
+        let mut steps = exact::RoundSteps::cdz(rules, shoe);
+        let stepped = loop {
+            if let Some(table) = steps.step() {
+                break table.clone();
+            }
+        };
+        prop_assert_eq!(stepped.value[0].to_bits(), alone.value[0].to_bits());
+        prop_assert_eq!(stepped.by_up[0], alone.by_up[0]);
+        prop_assert_eq!(alone.value(PostSplit::Cdz).to_bits(), whole.value(PostSplit::Cdz).to_bits());
+        prop_assert_eq!(alone.by_up[0], whole.by_up[0]);
+        prop_assert!(alone.value(PostSplit::Cdp).is_nan() && alone.value(PostSplit::Cdp1).is_nan());
+        prop_assert_eq!(alone.deals.len(), whole.deals.len());
+        for (a, w) in alone.deals.iter().zip(&whole.deals) {
+            prop_assert_eq!((a.up, a.cards, a.chance), (w.up, w.cards, w.chance));
+            let (mut a, w) = (a.values, w.values);
+            prop_assert_eq!(a.split.map(|s| s.cdz.to_bits()), w.split.map(|s| s.cdz.to_bits()));
+            a.split = w.split;
+            prop_assert_eq!(a, w);
+        }
+    }
+}

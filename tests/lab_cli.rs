@@ -289,3 +289,28 @@ fn edge_in_pieces_is_the_edge_at_once() {
     );
     assert!(at_once["pieces"].is_null(), "{at_once}");
 }
+
+/// `edge --cdz-only` (the game's question between rounds) gives `edge`'s CDZ- value to the last digit on a depleted
+/// shoe, at once and a piece at a time, and leaves the other post-split strategies out.
+#[test]
+fn edge_under_cdz_alone_is_the_edges_cdz() {
+    let seen = "A 5 T T 9 2 K 7 7 3 8 8 6";
+    let base = ["edge", "--seen", seen, "--decks", "2", "--json"];
+    let all = json(&base);
+    let alone = json(&[&base[..], &["--cdz-only"]].concat());
+    let pieces = json(&[&base[..], &["--cdz-only", "--pieces"]].concat());
+    for found in [&alone, &pieces] {
+        assert_eq!(found["value"], all["value"], "{found}");
+        assert_eq!(found["by_up"], all["by_up"], "{found}");
+        assert_eq!(
+            found["values_by_split"]["CDZ-"],
+            all["values_by_split"]["CDZ-"]
+        );
+        assert!(found["values_by_split"]["CDP"].is_null(), "{found}");
+        assert!(found["values_by_split"]["CDP1"].is_null(), "{found}");
+    }
+    assert!(all["values_by_split"]["CDP"].as_f64().is_some(), "{all}");
+    // CDZ- alone is not another strategy: asking for another with it is refused.
+    let output = lab(&["edge", "--cdz-only", "--split", "cdp"]);
+    assert_eq!(output.status.code(), Some(2));
+}

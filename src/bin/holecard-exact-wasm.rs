@@ -71,13 +71,22 @@ pub extern "C" fn side(bet: u32, decks: u32, h17: u32) -> f64 {
 }
 
 /// The whole table's value on a full shoe of `decks` decks, the Strip's rules but the dealer's soft 17 (`h17`), every
-/// hand played by the basic-strategy chart (`chart` = 1) or as well as can be (0): what a table's house edge costs.
+/// hand played as well as can be with splits under CDZ- alone (`chart` = 0: the game's question between rounds), by
+/// the basic-strategy chart (1), or as well as can be under all three post-split strategies (2, CDZ-'s value given).
 #[unsafe(no_mangle)]
 pub extern "C" fn edge(decks: u32, h17: u32, chart: u32) -> f64 {
     let mut rules = Preset::LasVegasStrip.rules();
     rules.decks = decks.clamp(1, 8) as u8;
     if h17 == 1 {
         rules.soft_17 = holecard::engine::rules::Soft17::Hit;
+    }
+    if chart == 0 {
+        return holecard::engine::exact::table_cdz(
+            ExactRules::of(&rules),
+            full_shoe(rules.decks),
+            1,
+        )
+        .value[0];
     }
     let basic = holecard::engine::strategy::BasicStrategy::for_rules(&rules);
     holecard::engine::exact::table_with(

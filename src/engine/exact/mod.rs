@@ -31,7 +31,7 @@ pub use compositions::threads;
 pub use dealer::DealerOdds;
 pub use play::{
     Best, Deal, Prepared, Question, Reached, RoundSteps, SplitValues, Table, Values, evaluate,
-    prepare, reached, table, table_on, table_with,
+    prepare, reached, table, table_cdz, table_on, table_with,
 };
 
 use super::card::Rank;

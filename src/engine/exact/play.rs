@@ -180,6 +180,9 @@ struct Solver<'a> {
     chart: Option<&'a BasicStrategy>,
     /// The chart's plays asked so far, by composition and whether the hand may double (`UNASKED` before).
     chart_plays: Vec<[u8; 2]>,
+    /// Splits valued under CDZ- alone ([`table_cdz`]): a split hand's values are worked out only where CDZ-'s plays
+    /// go, and the other strategies' values are not a number.
+    cdz_only: bool,
 }
 
 /// A [`Solver`]'s memos apart from the compositions it borrows, kept between the pieces of a [`RoundSteps`].
@@ -270,6 +273,7 @@ impl<'a> Solver<'a> {
             touched_later: memo.touched_later,
             chart: None,
             chart_plays: memo.chart_plays,
+            cdz_only: false,
         }
     }
 
@@ -420,12 +424,15 @@ impl<'a> Solver<'a> {
         memo[i as usize] = Some(node);
     }
 
-    /// Hitting split hand `i` and playing on under `mode`.
-    fn split_hit(&mut self, i: u32, pair: usize, removed: u8, mode: usize) -> f64 {
-        let node = self.split_node(i, pair, removed);
-        if !node.hit[mode].is_nan() {
-            return node.hit[mode];
-        }
+    /// Hitting split hand `i` (with `removed + 1` pair cards gone besides its own), each hand it makes played on by
+    /// `play`: a bust loses the bet.
+    fn split_hit_on(
+        &mut self,
+        i: u32,
+        pair: usize,
+        removed: u8,
+        mut play: impl FnMut(&mut Self, u32) -> f64,
+    ) -> f64 {
         let hand = self.hands.cards[i as usize];
         let (rest, left) = self.rest(&hand, pair, removed + 1);
         let mut hit = 0.0;
@@ -433,9 +440,21 @@ impl<'a> Solver<'a> {
             hit += if child == NONE {
                 -p
             } else {
-                p * self.play_split(child, pair, removed, mode, false)
+                p * play(self, child)
             };
         }
+        hit
+    }
+
+    /// Hitting split hand `i` and playing on under `mode`.
+    fn split_hit(&mut self, i: u32, pair: usize, removed: u8, mode: usize) -> f64 {
+        let node = self.split_node(i, pair, removed);
+        if !node.hit[mode].is_nan() {
+            return node.hit[mode];
+        }
+        let hit = self.split_hit_on(i, pair, removed, |solver, child| {
+            solver.play_split(child, pair, removed, mode, false)
+        });
         let mut node = node;
         node.hit[mode] = hit;
         self.remember(i, removed, node);
@@ -492,6 +511,187 @@ impl<'a> Solver<'a> {
         std::array::from_fn(|mode| self.play_split(i, pair, removed, mode, may_double))
     }
 
+    /// Hand `i` (a split hand) with `gone` pair cards gone besides its own: where the dealer's odds are taken.
+    fn with_gone(&self, i: u32, pair: usize, gone: u8) -> Ranks {
+        let mut cards = self.hands.cards[i as usize];
+        cards[pair] += gone;
+        cards
+    }
+
+    /// The dealer's odds against split hand `i` with `removed + 1` pair cards gone besides its own. Under CDZ- alone
+    /// the compositions between (fewer pair cards gone) may not be listed, so it is found from the top.
+    fn split_odds(&self, i: u32, pair: usize, removed: u8) -> &'a dealer::DealerOdds {
+        let hands = self.hands;
+        let at = if self.cdz_only {
+            let cards = self.with_gone(i, pair, removed + 1);
+            hands
+                .find(&cards)
+                .expect("the walk for CDZ- lists every split hand its plays reach")
+        } else {
+            hands.more(i, pair, removed + 1)
+        };
+        hands.odds(at, self.slot)
+    }
+
+    /// Standing on split hand `i` with `removed + 1` pair cards gone besides its own (as [`Solver::split_node`]
+    /// works it out).
+    fn split_stand(&self, i: u32, pair: usize, removed: u8) -> f64 {
+        self.split_odds(i, pair, removed)
+            .stand(self.hands.total[i as usize])
+    }
+
+    /// Doubling on split hand `i` (as [`Solver::split_node`] works it out).
+    fn split_double(&self, i: u32, pair: usize, removed: u8) -> f64 {
+        let hands = self.hands;
+        let hand = hands.cards[i as usize];
+        let (rest, left) = self.rest(&hand, pair, removed + 1);
+        let mut double = self.double_start(self.split_odds(i, pair, removed).blackjack);
+        for (p, child) in self.draws(i, rest, left) {
+            if child == NONE {
+                double -= 2.0 * p;
+                continue;
+            }
+            double += p * 2.0 * self.split_stand(child, pair, removed);
+        }
+        double
+    }
+
+    /// A split hand played on under CDZ- alone: the play the same cards get unsplit, and only that play's value.
+    fn play_split_cdz(&mut self, i: u32, pair: usize, removed: u8, may_double: bool) -> f64 {
+        let whole = self.whole(i);
+        match best(whole.stand, whole.hit, whole.double, may_double) {
+            STAND => self.split_stand(i, pair, removed),
+            DOUBLE => self.split_double(i, pair, removed),
+            _ => self.split_hit_cdz(i, pair, removed),
+        }
+    }
+
+    /// Hitting split hand `i` and playing on under CDZ- (kept in the split memos' CDZ- place).
+    fn split_hit_cdz(&mut self, i: u32, pair: usize, removed: u8) -> f64 {
+        if let Some(node) = self.split_memo(removed)[i as usize] {
+            return node.hit[CDZ];
+        }
+        let hit = self.split_hit_on(i, pair, removed, |solver, child| {
+            solver.play_split_cdz(child, pair, removed, false)
+        });
+        let node = SplitNode {
+            stand: f64::NAN,
+            double: f64::NAN,
+            hit: [hit, f64::NAN, f64::NAN],
+        };
+        self.remember(i, removed, node);
+        hit
+    }
+
+    /// A split hand of the pair card and `card` under CDZ- alone (split aces that may not hit stand); the other
+    /// strategies' places are not a number.
+    fn split_hand_cdz(&mut self, pair: usize, card: usize, removed: u8) -> [f64; 3] {
+        let mut hand = [0u8; RANKS];
+        hand[pair] += 1;
+        hand[card] += 1;
+        let Some(i) = self.hands.find(&hand) else {
+            return [f64::NAN; 3];
+        };
+        let value = if pair == 0 && !self.rules.hit_split_aces {
+            self.split_stand(i, pair, removed)
+        } else {
+            let may_double = self.may_double(i, true);
+            self.play_split_cdz(i, pair, removed, may_double)
+        };
+        [value, f64::NAN, f64::NAN]
+    }
+
+    /// Every composition whose dealer's odds CDZ- takes when a pair is split against `up` (at `slot` of the
+    /// compositions' up cards), every pair the rules split; on compositions with the unsplit hands' odds.
+    fn cdz_splits(&mut self, up: usize, slot: usize) -> Vec<Ranks> {
+        (self.up, self.slot) = (up, slot);
+        self.whole.fill(None);
+        let mut needed = Vec::new();
+        for pair in 0..RANKS {
+            if self.rules.split_hands(pair) >= 2 && self.shoe[pair] >= 2 {
+                self.cdz_split_needs(pair, &mut needed);
+            }
+        }
+        needed
+    }
+
+    /// Every composition whose dealer's odds CDZ- takes when this up card's pair of `pair` is split: each split hand
+    /// its plays reach (and, where it doubles, each hand the double makes), with each number of pair cards gone that
+    /// the split can leave. The same walk as [`Solver::split`]'s under CDZ-, taking no odds but the unsplit hands'.
+    fn cdz_split_needs(&mut self, pair: usize, needed: &mut Vec<Ranks>) {
+        let up = self.up;
+        let most = self.rules.split_hands(pair).min(self.shoe[pair]);
+        if most < 2 {
+            return;
+        }
+        let most_removed = ((most - 2) * 2).min(self.shoe[pair] - 2);
+        for removed in 0..=most_removed {
+            let mut rest = self.shoe;
+            rest[pair] -= removed + 2;
+            if rest[up] == 0 {
+                continue;
+            }
+            rest[up] -= 1;
+            let mut reached = std::collections::HashSet::new();
+            for (card, &count) in rest.iter().enumerate() {
+                if count == 0 {
+                    continue;
+                }
+                let mut hand = [0u8; RANKS];
+                hand[pair] += 1;
+                hand[card] += 1;
+                let Some(i) = self.hands.find(&hand) else {
+                    continue;
+                };
+                if pair == 0 && !self.rules.hit_split_aces {
+                    needed.push(self.with_gone(i, pair, removed + 1));
+                } else {
+                    let may_double = self.may_double(i, true);
+                    self.cdz_reach(i, pair, removed, may_double, &mut reached, needed);
+                }
+            }
+        }
+    }
+
+    /// The compositions [`Solver::play_split_cdz`] takes odds at from split hand `i` (`reached`: the hands already
+    /// gone through, with whether they could double).
+    fn cdz_reach(
+        &mut self,
+        i: u32,
+        pair: usize,
+        removed: u8,
+        may_double: bool,
+        reached: &mut std::collections::HashSet<(u32, bool)>,
+        needed: &mut Vec<Ranks>,
+    ) {
+        if !reached.insert((i, may_double)) {
+            return;
+        }
+        let whole = self.whole(i);
+        let option = best(whole.stand, whole.hit, whole.double, may_double);
+        // Standing and doubling take the odds at the hand itself (a double the dealer's blackjack chance).
+        if option != HIT {
+            needed.push(self.with_gone(i, pair, removed + 1));
+        }
+        if option == STAND {
+            return;
+        }
+        let hand = self.hands.cards[i as usize];
+        let (rest, left) = self.rest(&hand, pair, removed + 1);
+        let children: Vec<u32> = self
+            .draws(i, rest, left)
+            .map(|(_, child)| child)
+            .filter(|&child| child != NONE)
+            .collect();
+        for child in children {
+            if option == DOUBLE {
+                needed.push(self.with_gone(child, pair, removed + 1));
+            } else {
+                self.cdz_reach(child, pair, removed, false, reached, needed);
+            }
+        }
+    }
+
     fn forget(&mut self, first: bool) {
         let (memo, touched) = if first {
             (&mut self.first, &mut self.touched_first)
@@ -530,7 +730,11 @@ impl<'a> Solver<'a> {
                 if count == 0 {
                     continue;
                 }
-                let values = self.split_hand(pair, card, removed);
+                let values = if self.cdz_only {
+                    self.split_hand_cdz(pair, card, removed)
+                } else {
+                    self.split_hand(pair, card, removed)
+                };
                 for mode in 0..3 {
                     x[mode][usize::from(removed)] += values[mode] * f64::from(count) / left;
                     if card == pair {
@@ -544,6 +748,9 @@ impl<'a> Solver<'a> {
         let base_left: f64 = base.iter().map(|&n| f64::from(n)).sum();
         let correction = self.original_only_correction(pair, most, &base);
         std::array::from_fn(|mode| {
+            if self.cdz_only && mode != CDZ {
+                return f64::NAN;
+            }
             let splitting = Splitting {
                 pairs: f64::from(base[pair]),
                 base_left,
@@ -926,29 +1133,83 @@ pub fn table_with(
 ) -> Table {
     let (ups, needed) = round_needs(&rules, &shoe);
     let hands = Compositions::new(rules.hits_soft_17, &shoe, &ups, &needed, threads);
-    // The up cards shared out between the threads, the heaviest (ace, 2, 3: the most dealer endings) first.
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let work = || {
+    let solver = || {
         let mut solver = Solver::new(rules, shoe, 0, 0, &hands);
         solver.chart = chart;
+        solver
+    };
+    let results = on_each_up(&ups, threads, solver, |solver, slot, up| {
+        up_card(solver, up, slot)
+    });
+    round_table(&shoe, &ups, results)
+}
+
+/// [`table_on`] with splits valued under CDZ- alone (the post-split strategy the game shows): the same deals and
+/// CDZ- values to the last bit, the other strategies' values not a number, and several times faster. It walks the
+/// dealer's odds twice: first for the unsplit hands (which give CDZ-'s plays), then for those and the split hands
+/// CDZ-'s plays reach (instead of every split hand with every number of pair cards gone: 3,072 and 26,901
+/// compositions on a full 6-deck shoe).
+pub fn table_cdz(rules: ExactRules, shoe: Ranks, threads: usize) -> Table {
+    let mut needed = Vec::new();
+    compositions::grow([0; RANKS], 0, 2, &shoe, &mut needed);
+    let ups: Vec<usize> = (0..RANKS).filter(|&up| shoe[up] > 0).collect();
+    let unsplit = Compositions::new(rules.hits_soft_17, &shoe, &ups, &needed, threads);
+    let unsplit_solver = || Solver::new(rules, shoe, 0, 0, &unsplit);
+    let splits = on_each_up(&ups, threads, unsplit_solver, |solver, slot, up| {
+        solver.cdz_splits(up, slot)
+    });
+    needed.extend(splits.into_iter().flat_map(|(_, found)| found));
+    let hands = Compositions::new(rules.hits_soft_17, &shoe, &ups, &needed, threads);
+    let solver = || {
+        let mut solver = Solver::new(rules, shoe, 0, 0, &hands);
+        solver.cdz_only = true;
+        solver
+    };
+    let results = on_each_up(&ups, threads, solver, |solver, slot, up| {
+        up_card(solver, up, slot)
+    });
+    let mut table = round_table(&shoe, &ups, results);
+    cdz_alone(&mut table);
+    table
+}
+
+/// A table worked out under CDZ- alone says so: the other strategies' round values are not a number.
+fn cdz_alone(table: &mut Table) {
+    for mode in [CDP1, CDP] {
+        table.value[mode] = f64::NAN;
+        table.by_up[mode] = [f64::NAN; RANKS];
+    }
+}
+
+/// `work` for each up card (its slot and rank) on a state `start` makes once a thread, the up cards shared out
+/// between `threads` threads in order (the heaviest, ace, 2, 3: the most dealer endings, first); what each gave, by
+/// slot, in the order done.
+fn on_each_up<S, T: Send>(
+    ups: &[usize],
+    threads: usize,
+    start: impl Fn() -> S + Sync,
+    work: impl Fn(&mut S, usize, usize) -> T + Sync,
+) -> Vec<(usize, T)> {
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let worker = || {
+        let mut state = start();
         let mut done = Vec::new();
         loop {
             let slot = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             let Some(&up) = ups.get(slot) else {
                 break done;
             };
-            done.push((slot, up_card(&mut solver, up, slot)));
+            done.push((slot, work(&mut state, slot, up)));
         }
     };
-    let results: Vec<(usize, UpCard)> = if threads > 1 {
+    if threads > 1 {
         std::thread::scope(|scope| {
-            let handles: Vec<_> = (0..threads).map(|_| scope.spawn(work)).collect();
+            let handles: Vec<_> = (0..threads).map(|_| scope.spawn(worker)).collect();
             handles.into_iter().flat_map(compositions::joined).collect()
         })
     } else {
-        work()
-    };
-    round_table(&shoe, &ups, results)
+        worker()
+    }
 }
 
 /// The up cards a round on `shoe` can show, and every composition its hands need the dealer's odds against: each
@@ -994,6 +1255,11 @@ pub struct RoundSteps {
     shoe: Ranks,
     ups: Vec<usize>,
     stage: Stage,
+    /// Splits valued under CDZ- alone, as [`table_cdz`] does: the walks first for the unsplit hands, then, once
+    /// CDZ-'s split hands are found, for those as well.
+    cdz_only: bool,
+    /// Under CDZ- alone, the split hands found (the second walk's once it is laid out).
+    splits: Option<Vec<Ranks>>,
 }
 
 /// How many dealer endings a piece of a walk updates: about a millisecond natively.
@@ -1020,6 +1286,14 @@ enum Stage {
         plan: Box<compositions::Plan>,
         walks: Vec<compositions::Found>,
     },
+    /// Under CDZ- alone, after the walk for the unsplit hands: the split hands CDZ-'s plays reach, an up card a
+    /// piece.
+    Finding {
+        unsplit: Box<Compositions>,
+        memo: Memo,
+        /// Each up card's, so far.
+        found: Vec<Vec<Ranks>>,
+    },
     /// Each up card's deals in turn, a deal at a time.
     Solving {
         hands: Box<Compositions>,
@@ -1039,6 +1313,16 @@ impl RoundSteps {
             shoe,
             ups: (0..RANKS).filter(|&up| shoe[up] > 0).collect(),
             stage: Stage::Listing(0),
+            cdz_only: false,
+            splits: None,
+        }
+    }
+
+    /// The round with splits valued under CDZ- alone: [`table_cdz`]'s table, to the last bit, a piece at a time.
+    pub fn cdz(rules: ExactRules, shoe: Ranks) -> RoundSteps {
+        RoundSteps {
+            cdz_only: true,
+            ..RoundSteps::new(rules, shoe)
         }
     }
 
@@ -1055,6 +1339,13 @@ impl RoundSteps {
                 } else {
                     Stage::Needs
                 }
+            }
+            Stage::Needs if self.cdz_only => {
+                // The unsplit hands first; then those again with the split hands found.
+                let mut needed = Vec::new();
+                compositions::grow([0; RANKS], 0, 2, &self.shoe, &mut needed);
+                needed.extend(self.splits.iter().flatten());
+                Stage::Routing { needed }
             }
             Stage::Needs => {
                 let (ups, needed) = round_needs(&self.rules, &self.shoe);
@@ -1105,11 +1396,40 @@ impl RoundSteps {
             }
             Stage::Walked { plan, walks } => {
                 let shares: Vec<Vec<usize>> = (0..walks.len()).map(|slot| vec![slot]).collect();
-                Stage::Solving {
-                    hands: Box::new(plan.assemble(walks, &shares)),
-                    memo: Memo::default(),
-                    deals: None,
-                    results: Vec::new(),
+                let hands = Box::new(plan.assemble(walks, &shares));
+                if self.cdz_only && self.splits.is_none() {
+                    Stage::Finding {
+                        unsplit: hands,
+                        memo: Memo::default(),
+                        found: Vec::new(),
+                    }
+                } else {
+                    Stage::Solving {
+                        hands,
+                        memo: Memo::default(),
+                        deals: None,
+                        results: Vec::new(),
+                    }
+                }
+            }
+            Stage::Finding {
+                unsplit,
+                memo,
+                mut found,
+            } => {
+                let slot = found.len();
+                let mut solver = Solver::with_memo(self.rules, self.shoe, &unsplit, memo);
+                found.push(solver.cdz_splits(self.ups[slot], slot));
+                let memo = solver.into_memo();
+                if found.len() < self.ups.len() {
+                    Stage::Finding {
+                        unsplit,
+                        memo,
+                        found,
+                    }
+                } else {
+                    self.splits = Some(found.concat());
+                    Stage::Needs
                 }
             }
             Stage::Solving {
@@ -1120,6 +1440,7 @@ impl RoundSteps {
             } => {
                 let slot = results.len();
                 let mut solver = Solver::with_memo(self.rules, self.shoe, &hands, memo);
+                solver.cdz_only = self.cdz_only;
                 let mut deals =
                     deals.unwrap_or_else(|| Deals::new(&mut solver, self.ups[slot], slot));
                 let deals = if deals.next_deal(&mut solver) {
@@ -1137,7 +1458,11 @@ impl RoundSteps {
                         results,
                     }
                 } else {
-                    Stage::Done(Box::new(round_table(&self.shoe, &self.ups, results)))
+                    let mut table = round_table(&self.shoe, &self.ups, results);
+                    if self.cdz_only {
+                        cdz_alone(&mut table);
+                    }
+                    Stage::Done(Box::new(table))
                 }
             }
             done @ Stage::Done(_) => done,

@@ -1,8 +1,9 @@
 //! The next round, between rounds, with the advisor on: its exact value on the cards the seat has not seen, every
 //! hand played as well as that shoe allows (`engine::exact::table`), never from a table's host; beside it the count's
 //! estimate of the same edge, and the bet both suggest for the player's chips (Kelly, the fraction in Settings, to
-//! the table's chips and limits). Natively it is worked out on Bevy's async compute pool (another thread, itself on
-//! two); in the browser, with one thread, in short pieces (`exact::RoundSteps`: the plan, the dealer's odds for each
+//! the table's chips and limits), splits valued under CDZ- alone (the strategy the advisor shows). Natively it is
+//! worked out on Bevy's async compute pool (`exact::table_cdz`; another thread, itself on two); in the browser, with
+//! one thread, in short pieces (`exact::RoundSteps::cdz`: the plan, the dealer's odds for each
 //! up card a few thousand hands at a time, their assembly, each deal against each up card), as many a frame as fit in
 //! its share of the frame ([`share`]).
 
@@ -222,11 +223,11 @@ fn work_out(
         };
         if let Some((shoe, rules)) = shoe {
             if sliced {
-                next.steps = Some(RoundSteps::new(rules, shoe));
+                next.steps = Some(RoundSteps::cdz(rules, shoe));
             } else {
                 next.task = Some(AsyncComputeTaskPool::get().spawn(async move {
                     let started = bevy::platform::time::Instant::now();
-                    let table = exact::table_on(rules, shoe, exact::threads());
+                    let table = exact::table_cdz(rules, shoe, exact::threads());
                     (table.value(PostSplit::Cdz), started.elapsed())
                 }));
             }
