@@ -127,8 +127,20 @@ impl Compositions {
         needed: &[Ranks],
         threads: usize,
     ) -> Compositions {
-        let plan = Plan::new(h17, shoe, ups, needed);
-        let shares = share_out(&plan.slots, ups.len().min(threads));
+        Compositions::along(Route::new(needed), h17, shoe, ups, threads)
+    }
+
+    /// The compositions of `route`, with the dealer's odds against each for the up cards that want them (the others'
+    /// odds there are not a number).
+    pub(super) fn along(
+        route: Route,
+        h17: bool,
+        shoe: &Ranks,
+        ups: &[usize],
+        threads: usize,
+    ) -> Compositions {
+        let plan = Plan::along(route, h17, shoe, ups);
+        let shares = share_out(&plan.work, ups.len().min(threads));
         let walks: Vec<Found> = if shares.len() > 1 {
             std::thread::scope(|scope| {
                 let handles: Vec<_> = shares
@@ -155,56 +167,98 @@ pub(super) struct Plan {
     on_the_way: KeyMap,
     slots: Vec<Slot>,
     tables: Tables,
+    /// Each slot's share of the walks' work: its endings times the compositions it is walked to.
+    work: Vec<u64>,
 }
 
-/// The compositions on the way to those needed, each with the ranks the walk goes on by from it (a bit each), and the
-/// most cards any holds: the first half of a [`Plan`], a piece of its own for a caller working in short pieces.
+/// A [`Route`]'s entry for a composition holds the ranks the walk goes on by from it (a bit each) below this bit, and
+/// from it up the slots (places in the up cards) whose odds are wanted at it or past it.
+const SLOT_SHIFT: u32 = 16;
+/// The ranks of an entry.
+const ONWARDS: u32 = (1 << SLOT_SHIFT) - 1;
+/// Every slot, shifted down.
+const EVERY_SLOT: u32 = u32::MAX >> SLOT_SHIFT;
+
+/// The compositions on the way to those needed, each with the ranks the walk goes on by from it and the slots that
+/// want it, and the most cards any holds: the first half of a [`Plan`], a piece of its own for a caller working in
+/// short pieces.
 pub(super) struct Route {
     on_the_way: KeyMap,
     deepest: usize,
 }
 
 impl Route {
+    /// The way to `needed`, the dealer's odds against each wanted for every up card.
     pub(super) fn new(needed: &[Ranks]) -> Route {
-        let mut on_the_way = KeyMap::with_capacity_and_hasher(needed.len(), Default::default());
-        on_the_way.insert(key(&[0; RANKS]), 0);
+        let mut route = Route {
+            on_the_way: KeyMap::with_capacity_and_hasher(needed.len(), Default::default()),
+            deepest: 0,
+        };
+        route
+            .on_the_way
+            .insert(key(&[0; RANKS]), EVERY_SLOT << SLOT_SHIFT);
         for cards in needed {
-            let mut cards = *cards;
-            if on_the_way.contains_key(&key(&cards)) {
-                continue;
-            }
-            on_the_way.insert(key(&cards), 0);
-            while let Some(rank) = (0..RANKS).rev().find(|&rank| cards[rank] > 0) {
-                cards[rank] -= 1;
-                let known = on_the_way.contains_key(&key(&cards));
-                *on_the_way.entry(key(&cards)).or_insert(0) |= 1 << rank;
-                if known {
-                    break;
-                }
-            }
+            route.add(cards, EVERY_SLOT);
         }
-        let deepest = needed
-            .iter()
-            .map(|cards| cards.iter().map(|&n| usize::from(n)).sum::<usize>())
-            .max()
-            .unwrap_or(0);
-        Route {
-            on_the_way,
-            deepest,
+        route
+    }
+
+    /// Adds the way to `needed` for the up card at `slot` alone: the walk steps the other up cards' odds past none of
+    /// them that no other needs.
+    pub(super) fn add_for(&mut self, slot: usize, needed: &[Ranks]) {
+        for cards in needed {
+            self.add(cards, 1 << slot);
+        }
+    }
+
+    /// Adds `cards` and the compositions on the way to it (in rank order), for `slots`. A composition the slots
+    /// already want has every one on the way to it wanted by them as well, so the way up stops there.
+    fn add(&mut self, cards: &Ranks, slots: u32) {
+        let wanted = slots << SLOT_SHIFT;
+        let mut cards = *cards;
+        let entry = self.on_the_way.entry(key(&cards)).or_insert(0);
+        if *entry & wanted == wanted {
+            return;
+        }
+        *entry |= wanted;
+        self.deepest = self
+            .deepest
+            .max(cards.iter().map(|&n| usize::from(n)).sum());
+        while let Some(rank) = (0..RANKS).rev().find(|&rank| cards[rank] > 0) {
+            cards[rank] -= 1;
+            let entry = self.on_the_way.entry(key(&cards)).or_insert(0);
+            let known = *entry & wanted == wanted;
+            *entry |= wanted | 1 << rank;
+            if known {
+                break;
+            }
         }
     }
 }
 
 impl Plan {
-    pub(super) fn new(h17: bool, shoe: &Ranks, ups: &[usize], needed: &[Ranks]) -> Plan {
+    #[cfg(test)]
+    fn new(h17: bool, shoe: &Ranks, ups: &[usize], needed: &[Ranks]) -> Plan {
         Plan::along(Route::new(needed), h17, shoe, ups)
     }
 
     /// The plan for `route`: each up card's endings, and the tables the walks look up.
     pub(super) fn along(route: Route, h17: bool, shoe: &Ranks, ups: &[usize]) -> Plan {
+        let slots: Vec<Slot> = ups.iter().map(|&up| Slot::new(h17, shoe, up)).collect();
+        let mut walked = vec![0u64; slots.len()];
+        for &entry in route.on_the_way.values() {
+            for (slot, walked) in walked.iter_mut().enumerate() {
+                *walked += u64::from(entry >> (SLOT_SHIFT + slot as u32) & 1);
+            }
+        }
         Plan {
             on_the_way: route.on_the_way,
-            slots: ups.iter().map(|&up| Slot::new(h17, shoe, up)).collect(),
+            work: slots
+                .iter()
+                .zip(walked)
+                .map(|(slot, walked)| slot.endings.len() as u64 * walked)
+                .collect(),
+            slots,
             tables: Tables::new(shoe, route.deepest),
         }
     }
@@ -284,15 +338,15 @@ pub(super) fn joined<T>(handle: std::thread::ScopedJoinHandle<'_, T>) -> T {
         .unwrap_or_else(|e| std::panic::resume_unwind(e))
 }
 
-/// The slots shared out into `ways` lists of about equal work (the endings each walk updates).
-fn share_out(slots: &[Slot], ways: usize) -> Vec<Vec<usize>> {
+/// The slots shared out into `ways` lists of about equal `work`.
+fn share_out(work: &[u64], ways: usize) -> Vec<Vec<usize>> {
     let ways = ways.max(1);
-    let mut order: Vec<usize> = (0..slots.len()).collect();
-    order.sort_by_key(|&s| std::cmp::Reverse(slots[s].endings.len()));
-    let mut shares = vec![(0usize, Vec::new()); ways];
+    let mut order: Vec<usize> = (0..work.len()).collect();
+    order.sort_by_key(|&s| std::cmp::Reverse(work[s]));
+    let mut shares = vec![(0u64, Vec::new()); ways];
     for s in order {
-        if let Some(least) = shares.iter_mut().min_by_key(|(work, _)| *work) {
-            least.0 += slots[s].endings.len();
+        if let Some(least) = shares.iter_mut().min_by_key(|(done, _)| *done) {
+            least.0 += work[s];
             least.1.push(s);
         }
     }
@@ -491,7 +545,16 @@ pub(super) struct Walk {
     found: Found,
     /// How many compositions the walk has found.
     count: u32,
+    /// Every slot of the walk (a bit each).
+    all: u32,
 }
+
+/// The odds the walk records for a slot that does not want them.
+const NOT_WANTED: DealerOdds = DealerOdds {
+    on: [f64::NAN; 5],
+    bust: f64::NAN,
+    blackjack: f64::NAN,
+};
 
 /// A composition the walk goes on from.
 struct Frame {
@@ -555,17 +618,14 @@ impl Walk {
                 odds: vec![Vec::with_capacity(listed); share.len()],
             },
             count: 0,
+            all: (1u32 << share.len()) - 1,
         };
-        let all = if share.len() >= 32 {
-            u32::MAX
-        } else {
-            (1u32 << share.len()) - 1
-        };
-        let here = walk.record(plan, 0, all, (NONE, 0));
+        let all = walk.all;
+        let here = walk.record(plan, 0, all, all, (NONE, 0));
         walk.stack.push(Frame {
             here,
             depth: 0,
-            onwards: plan.on_the_way.get(&key(&[0; RANKS])).copied().unwrap_or(0),
+            onwards: plan.on_the_way.get(&key(&[0; RANKS])).copied().unwrap_or(0) & ONWARDS,
             valid: all,
             made: None,
         });
@@ -606,8 +666,12 @@ impl Walk {
     fn step_to(&mut self, plan: &Plan, here: u32, depth: usize, valid: u32, rank: usize) -> u64 {
         let mut next = self.cards;
         next[rank] += 1;
-        let further = plan.on_the_way.get(&key(&next)).copied().unwrap_or(0);
+        let entry = plan.on_the_way.get(&key(&next)).copied().unwrap_or(0);
+        let further = entry & ONWARDS;
         let goes_on = further != 0;
+        // The walk's slots that want these odds or odds past them: the others are stepped no further.
+        let wanted = self.share_bits(entry >> SLOT_SHIFT);
+        let valid = valid & wanted;
         if self.sums.len() <= depth + 1 {
             self.sums.push(Vec::new());
         }
@@ -641,7 +705,7 @@ impl Walk {
             );
         }
         self.cards[rank] += 1;
-        let child = self.record(plan, depth + 1, still, (here, rank as u8));
+        let child = self.record(plan, depth + 1, still, wanted, (here, rank as u8));
         if goes_on {
             self.stack.push(Frame {
                 here: child,
@@ -673,8 +737,28 @@ impl Walk {
         self.cards[rank] -= 1;
     }
 
-    /// Records the composition the walk is at, with the sums at `depth`.
-    fn record(&mut self, plan: &Plan, depth: usize, valid: u32, parent: (u32, u8)) -> u32 {
+    /// The walk's slots (a bit each) of the plan's `slots` (a bit each).
+    fn share_bits(&self, slots: u32) -> u32 {
+        if slots == EVERY_SLOT {
+            return self.all;
+        }
+        self.share
+            .iter()
+            .enumerate()
+            .fold(0, |bits, (s, &slot)| bits | (slots >> slot & 1) << s)
+    }
+
+    /// Records the composition the walk is at, with the sums at `depth`: the odds of the `valid` slots, nothing for a
+    /// slot that wants them but whose shoe cannot hold the composition, and not a number for a slot that does not
+    /// want them.
+    fn record(
+        &mut self,
+        plan: &Plan,
+        depth: usize,
+        valid: u32,
+        wanted: u32,
+        parent: (u32, u8),
+    ) -> u32 {
         let here = self.count;
         self.count += 1;
         if self.list {
@@ -685,8 +769,10 @@ impl Walk {
         for s in 0..self.share.len() {
             let odds = if valid & (1 << s) != 0 {
                 self.odds_for(plan, s, &self.sums[depth], drawn)
-            } else {
+            } else if wanted & (1 << s) != 0 {
                 DealerOdds::default()
+            } else {
+                NOT_WANTED
             };
             self.found.odds[s].push(odds);
         }
@@ -792,6 +878,64 @@ mod tests {
                         .zip(fresh.on.iter().chain([&fresh.bust, &fresh.blackjack]))
                     {
                         prop_assert!((a - b).abs() < 1e-12, "{cards:?} up {up}: {walked:?} against {fresh:?}");
+                    }
+                }
+            }
+        }
+
+        /// Compositions wanted for one up card alone get, for it, the odds a walk for every up card finds, to the
+        /// last bit, and for an up card that wants neither them nor anything past them, not a number.
+        #[test]
+        fn odds_wanted_by_one_up_card_are_the_odds_for_every_up_card(
+            shoe in proptest::array::uniform10(1u8..=12),
+            tens in 8u8..=40,
+            h17 in any::<bool>(),
+            threads in 1usize..=2,
+            picks in proptest::collection::vec(
+                (0usize..RANKS, 0usize..RANKS, 1u8..=4, any::<prop::sample::Index>()),
+                1..40,
+            ),
+        ) {
+            let (shoe, needed) = with_tens(shoe, tens);
+            let ups: Vec<usize> = (0..RANKS).collect();
+            // Split hands, as CDZ- wants them: a hand with pair cards gone besides its own, for one up card.
+            let mut by_slot = vec![Vec::new(); ups.len()];
+            for (slot, pair, gone, at) in picks {
+                let mut cards = needed[at.index(needed.len())];
+                cards[pair] = (cards[pair] + gone).min(shoe[pair]);
+                by_slot[slot].push(cards);
+            }
+            let mut route = Route::new(&needed);
+            for (slot, cards) in by_slot.iter().enumerate() {
+                route.add_for(slot, cards);
+            }
+            let each = Compositions::along(route, h17, &shoe, &ups, threads);
+            let every: Vec<Ranks> = needed.iter().chain(by_slot.iter().flatten()).copied().collect();
+            let all = Compositions::new(h17, &shoe, &ups, &every, threads);
+            prop_assert_eq!(each.cards.len(), all.cards.len());
+            for (slot, own) in by_slot.iter().enumerate() {
+                // What the slot wants, and every composition on the way to it in rank order.
+                let mut wanted = std::collections::HashSet::new();
+                for cards in needed.iter().chain(own) {
+                    let mut cards = *cards;
+                    wanted.insert(cards);
+                    while let Some(rank) = (0..RANKS).rev().find(|&rank| cards[rank] > 0) {
+                        cards[rank] -= 1;
+                        wanted.insert(cards);
+                    }
+                }
+                for (i, cards) in each.cards.iter().enumerate() {
+                    let odds = each.odds(i as u32, slot);
+                    if wanted.contains(cards) {
+                        let at = all.find(cards);
+                        prop_assert!(at.is_some(), "{cards:?} is listed by both");
+                        let walked = all.odds(at.unwrap_or(NONE), slot);
+                        prop_assert_eq!(odds, walked, "{:?} for the up card at {}", cards, slot);
+                    } else {
+                        prop_assert!(
+                            odds.bust.is_nan() && odds.blackjack.is_nan() && odds.on.iter().all(|p| p.is_nan()),
+                            "{cards:?} is not wanted for the up card at {slot}: {odds:?}"
+                        );
                     }
                 }
             }

@@ -196,6 +196,39 @@ struct Memo {
     chart_plays: Vec<[u8; 2]>,
 }
 
+/// What [`Solver::cdz_reach`] has been through for one number of pair cards gone: each hand (by composition, with
+/// whether it could double), and each hand whose odds (with the pair cards gone) it has already listed as needed.
+struct Marks {
+    through: Vec<[bool; 2]>,
+    needed: Vec<bool>,
+}
+
+impl Marks {
+    fn new(hands: usize) -> Marks {
+        Marks {
+            through: vec![[false; 2]; hands],
+            needed: vec![false; hands],
+        }
+    }
+
+    fn clear(&mut self) {
+        self.through.fill([false; 2]);
+        self.needed.fill(false);
+    }
+
+    /// True the first time hand `i` is gone through with `may_double`.
+    fn go_through(&mut self, i: u32, may_double: bool) -> bool {
+        !std::mem::replace(&mut self.through[i as usize][usize::from(may_double)], true)
+    }
+
+    /// Lists hand `i`'s composition with the pair cards gone (`cards`) as needed, once.
+    fn need(&mut self, i: u32, cards: impl FnOnce() -> Ranks, needed: &mut Vec<Ranks>) {
+        if !std::mem::replace(&mut self.needed[i as usize], true) {
+            needed.push(cards());
+        }
+    }
+}
+
 /// A chart play not yet asked for.
 const UNASKED: u8 = u8::MAX;
 
@@ -522,14 +555,13 @@ impl<'a> Solver<'a> {
     /// the compositions between (fewer pair cards gone) may not be listed, so it is found from the top.
     fn split_odds(&self, i: u32, pair: usize, removed: u8) -> &'a dealer::DealerOdds {
         let hands = self.hands;
-        let at = if self.cdz_only {
+        let mut at = hands.more(i, pair, removed + 1);
+        if at == NONE && self.cdz_only {
             let cards = self.with_gone(i, pair, removed + 1);
-            hands
+            at = hands
                 .find(&cards)
-                .expect("the walk for CDZ- lists every split hand its plays reach")
-        } else {
-            hands.more(i, pair, removed + 1)
-        };
+                .expect("the walk for CDZ- lists every split hand its plays reach");
+        }
         hands.odds(at, self.slot)
     }
 
@@ -625,6 +657,7 @@ impl<'a> Solver<'a> {
             return;
         }
         let most_removed = ((most - 2) * 2).min(self.shoe[pair] - 2);
+        let mut reached = Marks::new(self.hands.cards.len());
         for removed in 0..=most_removed {
             let mut rest = self.shoe;
             rest[pair] -= removed + 2;
@@ -632,7 +665,7 @@ impl<'a> Solver<'a> {
                 continue;
             }
             rest[up] -= 1;
-            let mut reached = std::collections::HashSet::new();
+            reached.clear();
             for (card, &count) in rest.iter().enumerate() {
                 if count == 0 {
                     continue;
@@ -644,7 +677,7 @@ impl<'a> Solver<'a> {
                     continue;
                 };
                 if pair == 0 && !self.rules.hit_split_aces {
-                    needed.push(self.with_gone(i, pair, removed + 1));
+                    reached.need(i, || self.with_gone(i, pair, removed + 1), needed);
                 } else {
                     let may_double = self.may_double(i, true);
                     self.cdz_reach(i, pair, removed, may_double, &mut reached, needed);
@@ -654,24 +687,24 @@ impl<'a> Solver<'a> {
     }
 
     /// The compositions [`Solver::play_split_cdz`] takes odds at from split hand `i` (`reached`: the hands already
-    /// gone through, with whether they could double).
+    /// gone through, with whether they could double, and the compositions already needed).
     fn cdz_reach(
         &mut self,
         i: u32,
         pair: usize,
         removed: u8,
         may_double: bool,
-        reached: &mut std::collections::HashSet<(u32, bool)>,
+        reached: &mut Marks,
         needed: &mut Vec<Ranks>,
     ) {
-        if !reached.insert((i, may_double)) {
+        if !reached.go_through(i, may_double) {
             return;
         }
         let whole = self.whole(i);
         let option = best(whole.stand, whole.hit, whole.double, may_double);
         // Standing and doubling take the odds at the hand itself (a double the dealer's blackjack chance).
         if option != HIT {
-            needed.push(self.with_gone(i, pair, removed + 1));
+            reached.need(i, || self.with_gone(i, pair, removed + 1), needed);
         }
         if option == STAND {
             return;
@@ -685,7 +718,7 @@ impl<'a> Solver<'a> {
             .collect();
         for child in children {
             if option == DOUBLE {
-                needed.push(self.with_gone(child, pair, removed + 1));
+                reached.need(child, || self.with_gone(child, pair, removed + 1), needed);
             } else {
                 self.cdz_reach(child, pair, removed, false, reached, needed);
             }
@@ -1145,10 +1178,12 @@ pub fn table_with(
 }
 
 /// [`table_on`] with splits valued under CDZ- alone (the post-split strategy the game shows): the same deals and
-/// CDZ- values to the last bit, the other strategies' values not a number, and about an eighth faster (measured in
-/// docs/engineering.md). It walks the dealer's odds twice: first for the unsplit hands (which give CDZ-'s plays),
-/// then for those and the split hands CDZ-'s plays reach (19,253 compositions listed on a full 6-deck shoe, instead
-/// of every split hand with every number of pair cards gone: 26,912).
+/// CDZ- values to the last bit, the other strategies' values not a number, and in about two thirds of its time
+/// (measured in docs/engineering.md). It walks the dealer's odds twice: first for the unsplit hands (which give
+/// CDZ-'s plays), then for those and the split hands CDZ-'s plays reach (19,253 compositions listed on a full 6-deck
+/// shoe, instead of every split hand with every number of pair cards gone: 26,912). The second walk takes each up
+/// card's odds only to the split hands its own plays reach: against a 5 or a 6, which CDZ- stands and doubles
+/// against, about 5,500 compositions of the 19,253.
 pub fn table_cdz(rules: ExactRules, shoe: Ranks, threads: usize) -> Table {
     let mut needed = Vec::new();
     compositions::grow([0; RANKS], 0, 2, &shoe, &mut needed);
@@ -1158,8 +1193,12 @@ pub fn table_cdz(rules: ExactRules, shoe: Ranks, threads: usize) -> Table {
     let splits = on_each_up(&ups, threads, unsplit_solver, |solver, slot, up| {
         solver.cdz_splits(up, slot)
     });
-    needed.extend(splits.into_iter().flat_map(|(_, found)| found));
-    let hands = Compositions::new(rules.hits_soft_17, &shoe, &ups, &needed, threads);
+    // The unsplit hands' odds for every up card, each split hand's only for the up cards whose plays reach it.
+    let mut route = compositions::Route::new(&needed);
+    for (slot, found) in &splits {
+        route.add_for(*slot, found);
+    }
+    let hands = Compositions::along(route, rules.hits_soft_17, &shoe, &ups, threads);
     let solver = || {
         let mut solver = Solver::new(rules, shoe, 0, 0, &hands);
         solver.cdz_only = true;
@@ -1258,8 +1297,8 @@ pub struct RoundSteps {
     /// Splits valued under CDZ- alone, as [`table_cdz`] does: the walks first for the unsplit hands, then, once
     /// CDZ-'s split hands are found, for those as well.
     cdz_only: bool,
-    /// Under CDZ- alone, the split hands found (the second walk's once it is laid out).
-    splits: Option<Vec<Ranks>>,
+    /// Under CDZ- alone, the split hands found for each up card (the second walk's once it is laid out).
+    splits: Option<Vec<Vec<Ranks>>>,
 }
 
 /// How many dealer endings a piece of a walk updates: about a millisecond natively.
@@ -1271,8 +1310,12 @@ enum Stage {
     Listing(usize),
     /// The compositions a round needs to be listed.
     Needs,
-    /// The compositions on the way to those needed to be found.
-    Routing { needed: Vec<Ranks> },
+    /// The compositions on the way to those needed to be found: `needed` for every up card, and each up card's own
+    /// (by its place in `ups`).
+    Routing {
+        needed: Vec<Ranks>,
+        by_up: Vec<Vec<Ranks>>,
+    },
     /// The walks to be laid out along them.
     Planning { route: Box<compositions::Route> },
     /// Walking the tree for each up card in turn (the first walk lists the compositions), the walk under way.
@@ -1341,20 +1384,31 @@ impl RoundSteps {
                 }
             }
             Stage::Needs if self.cdz_only => {
-                // The unsplit hands first; then those again with the split hands found.
+                // The unsplit hands first; then those again with the split hands found, each up card's for it alone.
                 let mut needed = Vec::new();
                 compositions::grow([0; RANKS], 0, 2, &self.shoe, &mut needed);
-                needed.extend(self.splits.iter().flatten());
-                Stage::Routing { needed }
+                Stage::Routing {
+                    needed,
+                    by_up: self.splits.clone().unwrap_or_default(),
+                }
             }
             Stage::Needs => {
                 let (ups, needed) = round_needs(&self.rules, &self.shoe);
                 self.ups = ups;
-                Stage::Routing { needed }
+                Stage::Routing {
+                    needed,
+                    by_up: Vec::new(),
+                }
             }
-            Stage::Routing { needed } => Stage::Planning {
-                route: Box::new(compositions::Route::new(&needed)),
-            },
+            Stage::Routing { needed, by_up } => {
+                let mut route = compositions::Route::new(&needed);
+                for (slot, found) in by_up.iter().enumerate() {
+                    route.add_for(slot, found);
+                }
+                Stage::Planning {
+                    route: Box::new(route),
+                }
+            }
             Stage::Planning { route } => {
                 let plan = compositions::Plan::along(
                     *route,
@@ -1428,7 +1482,7 @@ impl RoundSteps {
                         found,
                     }
                 } else {
-                    self.splits = Some(found.concat());
+                    self.splits = Some(found);
                     Stage::Needs
                 }
             }
