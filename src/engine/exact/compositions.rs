@@ -87,12 +87,13 @@ pub(super) struct Compositions {
     /// The composition with one more card of each rank, or `NONE`.
     pub(super) child: Vec<[u32; RANKS]>,
     /// For each slot (an up card the odds are for), the odds against each composition, in one run so that the
-    /// values for one up card read close together.
+    /// values for one up card read close together; not a number where the route did not want them for that slot
+    /// ([`Route::add_for`]).
     odds: Vec<Vec<DealerOdds>>,
 }
 
 impl Compositions {
-    /// The odds against composition `i` with `ups[slot]` showing.
+    /// The odds against composition `i` with `ups[slot]` showing (not a number where they were not wanted).
     pub(super) fn odds(&self, i: u32, slot: usize) -> &DealerOdds {
         &self.odds[slot][i as usize]
     }
@@ -563,7 +564,7 @@ struct Frame {
     depth: usize,
     /// The ranks it goes on by that are still to be walked (a bit each).
     onwards: u32,
-    /// The walk's slots whose shoes hold it (a bit each).
+    /// The walk's slots whose shoes hold it and that want it or something past it (a bit each).
     valid: u32,
     /// The step that made it, to take back when it is done: the rank, where its undo starts, the slots it stepped.
     made: Option<(usize, usize, u32)>,
@@ -681,7 +682,9 @@ impl Walk {
         let mark = self.undo.len();
         let mut still = valid;
         let mut stepped = 0u32;
-        let mut work = 0u64;
+        // The visit itself (the lookup, the sums copied, the record), counted where no slot is stepped too: a walk
+        // for one up card passes many compositions it steps nothing at.
+        let mut work = 50u64;
         for (s, &slot) in self.share.iter().enumerate() {
             if valid & (1 << s) == 0 {
                 continue;
