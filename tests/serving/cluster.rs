@@ -81,7 +81,33 @@ impl Cluster {
             .recv_timeout(Duration::from_secs(90))
             .expect("the cluster says it is up");
         assert!(cluster.up.contains("the casino on"), "{}", cluster.up);
+        cluster.wait_for_both_lobbies([ports[1], ports[2]]);
         Some(cluster)
+    }
+
+    /// Waits (at most 30 s) until each server's lobby lists every table of both. A server lists its own tables at
+    /// once and the other's as the ledger has them, and each of its tables writes its line there on its own as it
+    /// opens: the script's first answer through nginx naming both servers can list only some of them (after a busy
+    /// test before this one, once, one table short). Both lists agree once both servers' lines are all written.
+    fn wait_for_both_lobbies(&self, ports: [u16; 2]) {
+        let until = Instant::now() + Duration::from_secs(30);
+        loop {
+            let lists = ports.map(|port| {
+                let addr = SocketAddr::from(([127, 0, 0, 1], port));
+                tables_by_route(&super::http(addr, "GET", "/api/tables", None, None))
+            });
+            if let [Some(a), Some(b)] = &lists
+                && a == b
+                && a.len() == 2
+            {
+                return;
+            }
+            assert!(
+                Instant::now() < until,
+                "the two servers' lobbies did not list the same tables in 30 s: {lists:?}"
+            );
+            std::thread::sleep(Duration::from_millis(100));
+        }
     }
 
     /// A process's pid, from the run folder.
@@ -118,6 +144,22 @@ impl Cluster {
             std::thread::sleep(Duration::from_millis(100));
         }
     }
+}
+
+/// How many tables a lobby's answer lists at each server's route (`ws`), if it is a 200 with a list of tables.
+fn tables_by_route(
+    (status, body): &(u16, String),
+) -> Option<std::collections::BTreeMap<String, usize>> {
+    if *status != 200 {
+        return None;
+    }
+    let tables: Vec<serde_json::Value> = serde_json::from_str(body).ok()?;
+    let mut routes = std::collections::BTreeMap::new();
+    for table in &tables {
+        let route = table.get("ws")?.as_str()?.to_string();
+        *routes.entry(route).or_insert(0) += 1;
+    }
+    Some(routes)
 }
 
 /// Ports free on 127.0.0.1 now.
