@@ -1,4 +1,4 @@
-//! Properties of the exact engine (src/engine/exact) that hold whatever the analyzer it is checked against says:
+//! Properties of the exact engine (crates/core/src/engine/exact) that hold whatever the analyzer it is checked against says:
 //! chances that add up, the effects of removal, a Monte Carlo of the same shoe, cards taken out and put back, the
 //! relations between the no-hole-card and the peek games, and every value in range on random depleted shoes.
 

@@ -1,4 +1,4 @@
-//! The exact engine (src/engine/exact) against Eric Farmer's open combinatorial analyzer: every two-card hand (and,
+//! The exact engine (crates/core/src/engine/exact) against Eric Farmer's open combinatorial analyzer: every two-card hand (and,
 //! on a short shoe, every three-card hand against an ace, a six and a ten) against every up card, its stand, hit,
 //! double and split values (CDZ-, CDP1, CDP), and the overall values, on seven rule sets and shoes — full, depleted,
 //! rich and poor in tens. The analyzer's figures are in tests/fixtures/farmer/, written by scripts/farmer/fixtures

@@ -1,5 +1,5 @@
 //! The trainer's numbers, computed by Holecard's own engine, against the published ones: basic-strategy charts
-//! worked out for a rule set equal the printed charts for it (src/engine/strategy.rs holds them, with their
+//! worked out for a rule set equal the printed charts for it (crates/core/src/engine/strategy.rs holds them, with their
 //! sources), and the Hi-Lo indices of the Illustrious 18 and the Fab 4 for six decks, S17, DAS come within one true
 //! count of Schlesinger's.
 

@@ -843,7 +843,7 @@ mod walk {
     fn the_statistics_page_shows_the_sitting_beside_all_time_at_every_shape() {
         let mut kept = crate::game::keep::history::Kept::default();
         kept.history =
-            crate::host::history::tests::played(60, crate::host::history::NATIVE_LIMIT).0;
+            crate::host::history::sample::played(60, crate::host::history::NATIVE_LIMIT).0;
         // Valued as dealt, with values as wide as a long sitting's: the lines of luck and skill are there too.
         for hand in &mut kept.history.hands {
             hand.expected = Some(Cents(-123_456));

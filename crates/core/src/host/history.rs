@@ -555,14 +555,14 @@ impl CsvRow {
     }
 }
 
-#[cfg(test)]
-pub(crate) mod tests {
+/// A history played at a table: for the tests of the history and of the pages that show kept hands.
+pub mod sample {
     use super::*;
     use crate::engine::{Command, Rules, Table, TableState, Viewer, seed_from_number};
     use crate::host::record::Recorder;
 
     /// The Strip's rules with 21+3 and Buster Blackjack offered, as [`played`] plays them.
-    pub(crate) fn side_bet_rules() -> Rules {
+    pub fn side_bet_rules() -> Rules {
         let mut rules = Rules::default();
         rules
             .side_bets
@@ -574,7 +574,7 @@ pub(crate) mod tests {
     /// `rounds` rounds of one seat at a table: basic strategy, except that it hits every hard 12 (off the chart
     /// against a 4, 5 or 6) and always insures, with $5 on 21+3 every round and $2 on Buster every third; the
     /// history and the bankroll after each round.
-    pub(crate) fn played(rounds: usize, limit: usize) -> (History, Vec<Cents>) {
+    pub fn played(rounds: usize, limit: usize) -> (History, Vec<Cents>) {
         use crate::engine::side::SideBet;
         let rules = side_bet_rules();
         let mut table = Table::new(rules.clone(), seed_from_number(5), Cents::units(1_000_000))
@@ -647,6 +647,12 @@ pub(crate) mod tests {
         }
         (history, bankrolls)
     }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::sample::played;
+    use super::*;
 
     #[test]
     fn the_totals_are_the_sum_of_the_hands_and_the_bankroll_follows_the_table() {

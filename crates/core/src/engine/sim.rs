@@ -26,7 +26,7 @@ pub struct SimConfig {
     /// Worker threads (at least 1).
     pub threads: u32,
     /// Every round from a freshly shuffled shoe instead of to the cut card: the full shoe's value, as the exact
-    /// engine works it out (src/engine/exact).
+    /// engine works it out (crates/core/src/engine/exact).
     pub fresh_shoe: bool,
     /// A card counter in the seat instead of a flat bettor.
     pub counter: Option<CounterConfig>,

@@ -115,7 +115,7 @@ pub struct Companion {
 }
 
 /// The default table, built in so the game and the lab start from any directory.
-const DEFAULT_LEVEL: &str = include_str!("../../levels/las-vegas-strip.ron");
+const DEFAULT_LEVEL: &str = include_str!("../../../../levels/las-vegas-strip.ron");
 
 fn default_buy_in() -> Cents {
     Cents::units(1_000)
@@ -312,27 +312,27 @@ const BUILT_IN: [(&str, &str); 7] = [
     ("levels/las-vegas-strip.ron", DEFAULT_LEVEL),
     (
         "levels/break-the-bank.ron",
-        include_str!("../../levels/break-the-bank.ron"),
+        include_str!("../../../../levels/break-the-bank.ron"),
     ),
     (
         "levels/downtown-single-deck.ron",
-        include_str!("../../levels/downtown-single-deck.ron"),
+        include_str!("../../../../levels/downtown-single-deck.ron"),
     ),
     (
         "levels/atlantic-city.ron",
-        include_str!("../../levels/atlantic-city.ron"),
+        include_str!("../../../../levels/atlantic-city.ron"),
     ),
     (
         "levels/european-no-hole-card.ron",
-        include_str!("../../levels/european-no-hole-card.ron"),
+        include_str!("../../../../levels/european-no-hole-card.ron"),
     ),
     (
         "levels/carnival-six-five.ron",
-        include_str!("../../levels/carnival-six-five.ron"),
+        include_str!("../../../../levels/carnival-six-five.ron"),
     ),
     (
         "levels/double-deck-custom.ron",
-        include_str!("../../levels/double-deck-custom.ron"),
+        include_str!("../../../../levels/double-deck-custom.ron"),
     ),
 ];
 
@@ -399,7 +399,10 @@ mod tests {
 
     #[test]
     fn every_level_files_rule_shorthand_is_explained() {
-        let levels = catalogue(Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/levels")));
+        let levels = catalogue(Path::new(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../levels"
+        )));
         assert!(levels.len() >= 7, "{} levels", levels.len());
         for listing in &levels {
             let level = listing.level.as_ref().expect("a shipped level reads");
@@ -576,7 +579,8 @@ mod tests {
             ..level.clone()
         };
         assert_eq!(endless.broke(&table(Cents::ZERO, Cents(99)), 3), None);
-        let text = include_str!("../../levels/break-the-bank.ron").replace("[1, 2, 4]", "[1, 9]");
+        let text =
+            include_str!("../../../../levels/break-the-bank.ron").replace("[1, 2, 4]", "[1, 9]");
         let error = Level::parse(Path::new("bad.ron"), &text)
             .expect_err("nine decks")
             .to_string();

@@ -34,7 +34,7 @@ pub fn systems() -> &'static [System] {
     SYSTEMS.get_or_init(|| {
         // Compiled in and read by the tests (`every_system_parses`), so a mistake in it never reaches a player.
         ron::from_str(include_str!("counts.ron"))
-            .unwrap_or_else(|e| panic!("src/engine/counts.ron: {e}"))
+            .unwrap_or_else(|e| panic!("crates/core/src/engine/counts.ron: {e}"))
     })
 }
 

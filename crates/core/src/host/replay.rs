@@ -175,8 +175,8 @@ mod tests {
     fn every_kept_round_deals_again_as_it_was() {
         // 2,000 rounds at the Strip with the hunch player's deviations: splits, doubles, insurance, surrenders.
         let (history, _) =
-            crate::host::history::tests::played(2_000, crate::host::history::NATIVE_LIMIT);
-        let rules = crate::host::history::tests::side_bet_rules();
+            crate::host::history::sample::played(2_000, crate::host::history::NATIVE_LIMIT);
+        let rules = crate::host::history::sample::side_bet_rules();
         let rounds: Vec<_> = rounds(&history.hands).collect();
         assert_eq!(rounds.len(), 2_000);
         let mut kinds = (0, 0, 0);
@@ -204,8 +204,8 @@ mod tests {
     #[test]
     fn a_round_that_does_not_add_up_is_refused_in_words() {
         let (history, _) =
-            crate::host::history::tests::played(20, crate::host::history::NATIVE_LIMIT);
-        let rules = crate::host::history::tests::side_bet_rules();
+            crate::host::history::sample::played(20, crate::host::history::NATIVE_LIMIT);
+        let rules = crate::host::history::sample::side_bet_rules();
         let mut round = rounds(&history.hands).next().expect("a round");
         round[0].net += Cents::units(1);
         let error = replay(&rules, Cents::units(10_000), &round).expect_err("a changed net");
