@@ -381,6 +381,51 @@ impl TableLayout {
         )
     }
 
+    /// What of a seat stays on the table between rounds, with no words under `least` units: its ring, its label,
+    /// the words of its bet ("$150": written over the ring, wider than it) and its side bets' spots.
+    pub fn seat_pieces(&self, seat: u8, least: f32) -> [(&'static str, Rect); 7] {
+        let at = self.seat_point(seat);
+        let bet = written(13.0, least);
+        let side =
+            |slot| Rect::from_center_size(self.side_point(seat, slot), Vec2::splat(SIDE_SPOT));
+        [
+            ("circle", Rect::from_center_size(at, Vec2::splat(64.0))),
+            ("label", self.seat_label(seat, least)),
+            (
+                "bet",
+                self.bet_words.rect(at, Vec2::new(6.0 * 0.65, 1.2) * bet),
+            ),
+            ("side bet 1", side(0)),
+            ("side bet 2", side(1)),
+            ("side bet 3", side(2)),
+            ("side bet 4", side(3)),
+        ]
+    }
+
+    /// A free seat's "Sit" button of `size` (table units) at [`TableLayout::sit_point`], if it lies clear of
+    /// every other seat's pieces ([`TableLayout::seat_pieces`]); none where the seats stand too close for a thumb's
+    /// target between them (a small phone's table), as none stands under the HUD's bars.
+    pub fn sit_button(&self, seat: u8, least: f32, size: Vec2) -> Option<Rect> {
+        let button = Rect::from_center_size(self.sit_point(seat, least), size);
+        let clear = (0..7u8).filter(|other| *other != seat).all(|other| {
+            self.seat_pieces(other, least).iter().all(|(_, piece)| {
+                let shared = button.intersect(*piece);
+                shared.width() <= 0.5 || shared.height() <= 0.5
+            })
+        });
+        clear.then_some(button)
+    }
+
+    /// Where a free seat's "Sit" button stands, with no words under `least` units: between its ring and the first
+    /// line of its label, over both (the label's "open seat" gives way to it, [`SitOffered`]). On a phone the seats
+    /// stand close; a button on the ring alone reached the name of the seat above it.
+    pub fn sit_point(&self, seat: u8, least: f32) -> Vec2 {
+        let label = self.seat_label(seat, least);
+        let first_line = label.max.y - written(SEAT_WORDS, least) * 0.6;
+        let ring = self.seat_point(seat);
+        Vec2::new(ring.x, (ring.y + first_line) / 2.0)
+    }
+
     /// What must be seen of the table with no words under `least` units: the content and every piece. (The camera
     /// asks each frame: the pieces' names are not made for it.)
     pub fn content_for(&self, least: f32) -> Rect {
@@ -490,6 +535,17 @@ pub fn least_words_for(pixels_per_unit: f32) -> f32 {
 /// grow, to the floor, so a small screen keeps every word readable and the table's words no larger than that.
 pub fn written(size: f32, least: f32) -> f32 {
     size.max(least)
+}
+
+/// The free seats that offer a "Sit" button this frame (bit `seat`), written by the table's HUD: a seat's "open seat"
+/// gives way to its button ([`TableLayout::sit_point`]).
+#[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SitOffered(pub u8);
+
+impl SitOffered {
+    pub fn at(self, seat: u8) -> bool {
+        seat < 7 && self.0 & (1 << seat) != 0
+    }
 }
 
 /// How much of the window the HUD covers along each edge, in logical pixels: the bands of panels docked at the top
@@ -733,29 +789,8 @@ mod tests {
     fn lasting_boxes(layout: &TableLayout, least: f32) -> Vec<(Option<u8>, String, Rect)> {
         let mut boxes = Vec::new();
         for seat in 0..7u8 {
-            let at = layout.seat_point(seat);
-            boxes.push((
-                Some(seat),
-                "circle".to_string(),
-                Rect::from_center_size(at, Vec2::splat(64.0)),
-            ));
-            boxes.push((
-                Some(seat),
-                "label".to_string(),
-                layout.seat_label(seat, least),
-            ));
-            let bet = written(13.0, least);
-            boxes.push((
-                Some(seat),
-                "bet".to_string(),
-                layout.bet_words.rect(at, Vec2::new(6.0 * 0.65, 1.2) * bet),
-            ));
-            for slot in 0..4 {
-                boxes.push((
-                    Some(seat),
-                    format!("side bet {}", slot + 1),
-                    Rect::from_center_size(layout.side_point(seat, slot), Vec2::splat(SIDE_SPOT)),
-                ));
+            for (name, rect) in layout.seat_pieces(seat, least) {
+                boxes.push((Some(seat), name.to_string(), rect));
             }
         }
         for (name, rect) in layout.pieces(least) {
@@ -1043,6 +1078,109 @@ mod tests {
                     faults.join("\n")
                 );
             }
+        }
+    }
+
+    /// A free seat's "Sit" button (the HUD's: 60 by 44 points on a phone, 120 by 52 on a desktop) stands on its own
+    /// ring and "open seat", and lies over nothing of another seat or the dealer's: at a phone's and a desktop's
+    /// framings every free seat offers one, with the betting bar alone and with the side bets' and the next round's
+    /// lines above it (Atlantic City's phone, where a button on the ring reached the name of the seat above). A small
+    /// phone's table (360 by 640) offers only those that fit.
+    #[test]
+    fn a_free_seats_sit_button_lies_over_nothing_of_another_seat_or_the_dealers() {
+        let phone = |bottom| Covered {
+            top: 121.0,
+            bottom,
+            ..Covered::default()
+        };
+        let desk = Covered {
+            bottom: 190.0,
+            ..Covered::default()
+        };
+        let (thumb, mouse) = (Vec2::new(60.0, 44.0), Vec2::new(120.0, 52.0));
+        // A desktop with the side bets' and the next round's lines over half its height draws the table small: its
+        // "Sit here" gives way to a "Sit" (60 by 36), which fits at every seat.
+        let small_desk = Covered {
+            bottom: 292.0,
+            ..Covered::default()
+        };
+        for (layout, window, covered, button, every) in [
+            (
+                TableLayout::landscape(),
+                Vec2::new(1280.0, 720.0),
+                small_desk,
+                Vec2::new(60.0, 36.0),
+                true,
+            ),
+            (
+                TableLayout::portrait(),
+                Vec2::new(390.0, 844.0),
+                phone(200.0),
+                thumb,
+                true,
+            ),
+            (
+                TableLayout::portrait(),
+                Vec2::new(390.0, 844.0),
+                phone(320.0),
+                thumb,
+                true,
+            ),
+            (
+                TableLayout::portrait(),
+                Vec2::new(360.0, 640.0),
+                phone(200.0),
+                thumb,
+                false,
+            ),
+            (
+                TableLayout::landscape(),
+                Vec2::new(1280.0, 720.0),
+                desk,
+                mouse,
+                true,
+            ),
+            (
+                TableLayout::landscape(),
+                Vec2::new(1920.0, 1080.0),
+                desk,
+                mouse,
+                true,
+            ),
+        ] {
+            let framing = Framing::of(&layout, window, covered);
+            let least = framing.least_words;
+            let lasting = lasting_boxes(&layout, least);
+            let mut faults = Vec::new();
+            for seat in 0..7u8 {
+                let Some(sit) = layout.sit_button(seat, least, button / framing.pixels_per_unit)
+                else {
+                    if every {
+                        faults.push(format!("seat {} offers no button", seat + 1));
+                    }
+                    continue;
+                };
+                // On its own seat: over its ring or its "open seat".
+                let ring = Rect::from_center_size(layout.seat_point(seat), Vec2::splat(64.0));
+                let label = layout.seat_label(seat, least);
+                if !over(sit, ring) && !over(sit, label) {
+                    faults.push(format!(
+                        "seat {}'s button {sit:?} is off its seat",
+                        seat + 1
+                    ));
+                }
+                for (owner, name, rect) in &lasting {
+                    if *owner != Some(seat) && over(sit, *rect) {
+                        let whose = owner.map_or(String::new(), |o| format!("seat {}'s ", o + 1));
+                        faults.push(format!("seat {}'s Sit over {whose}{name}", seat + 1));
+                    }
+                }
+            }
+            assert!(
+                faults.is_empty(),
+                "{window} with {covered:?}:\n{}",
+                faults.join("\n")
+            );
         }
     }
 

@@ -113,6 +113,7 @@ pub(super) struct TableKind<'w> {
 pub(super) struct Felt<'w, 's> {
     cameras: Query<'w, 's, (&'static Camera, &'static GlobalTransform)>,
     layout: Res<'w, crate::game::felt::layout::TableLayout>,
+    framing: Res<'w, crate::game::felt::layout::Framing>,
 }
 
 impl Felt<'_, '_> {
@@ -136,55 +137,73 @@ fn seat_buttons(
     (replay, theme): (Option<Res<crate::game::model::seat::Replay>>, Res<Theme>),
     mut intents: MessageWriter<Intent>,
     (log, typed): (Res<RoundLog>, Res<Typed>),
+    mut offered: ResMut<crate::game::felt::layout::SitOffered>,
 ) -> Result {
-    let Some(seen) = seen else {
-        return Ok(());
-    };
-    let table = &seen.0;
-    // On a phone the round log's and the chat's sheets lie over the seats: no seat offers itself under one.
-    let sheet = theme.shape.phone() && (log.open || typed.chat_open);
-    if table.phase() != Phase::Betting
-        || replay.is_some()
-        || !beats.settled()
-        || *pause.get() != Pause::Off
-        || sheet
-    {
-        return Ok(());
-    }
-    let ctx = contexts.ctx_mut()?;
-    // On a phone the seats stand closer than a "Sit here" is wide: a short "Sit", still a thumb's target.
-    let (label, size) = if theme.shape.phone() {
-        ("Sit", egui::vec2(60.0, theme.target()))
-    } else {
-        ("Sit here", egui::vec2(120.0, 52.0))
-    };
-    for seat in 0..7u8 {
-        if !occupants.is_free(table, seat) {
-            continue;
-        }
-        // A seat under the bar at the thumb, the header or a panel (on a phone, the seats nearest the bottom) offers
-        // no button there: it would lie over the chips and buttons of the bar.
-        let covered = |at: egui::Pos2| {
-            let button = egui::Rect::from_center_size(at, size);
-            super::layout::DOCKED.into_iter().any(|area| {
-                super::layout::shown_area(ctx, area).is_some_and(|rect| rect.intersects(button))
-            })
+    // Which seats offer a button this frame; their "open seat" gives way to it.
+    let mut offering = crate::game::felt::layout::SitOffered::default();
+    let shown = (|| -> Result {
+        let Some(seen) = seen else {
+            return Ok(());
         };
-        if let Some(at) = felt
-            .on_screen(ctx, felt.layout.seat_point(seat))
-            .filter(|at| !covered(*at))
+        let table = &seen.0;
+        // On a phone the round log's and the chat's sheets lie over the seats: no seat offers itself under one.
+        let sheet = theme.shape.phone() && (log.open || typed.chat_open);
+        if table.phase() != Phase::Betting
+            || replay.is_some()
+            || !beats.settled()
+            || *pause.get() != Pause::Off
+            || sheet
         {
-            hud_area(ctx, egui::Id::new(("sit", seat)))
-                .fixed_pos(at)
-                .pivot(egui::Align2::CENTER_CENTER)
-                .show(ctx, |ui| {
-                    if ui.add(theme.button(label).min_size(size)).clicked() {
-                        intents.write(Intent::SitAt(seat));
-                    }
-                });
+            return Ok(());
         }
-    }
-    Ok(())
+        let ctx = contexts.ctx_mut()?;
+        // On a phone the seats stand closer than a "Sit here" is wide: a short "Sit", still a thumb's target.
+        // A phone's seats stand closer than a "Sit here" is wide: a short "Sit", still a thumb's target. A
+        // desktop's "Sit here" gives way to a "Sit" where the table is drawn small (a panel over half the window).
+        let short = ("Sit", egui::vec2(60.0, theme.target()));
+        let sizes: &[(&str, egui::Vec2)] = if theme.shape.phone() {
+            &[short]
+        } else {
+            &[("Sit here", egui::vec2(120.0, 52.0)), short]
+        };
+        let least = felt.framing.least_words;
+        for seat in 0..7u8 {
+            if !occupants.is_free(table, seat) {
+                continue;
+            }
+            // The first button that lies clear of every other seat (none where the seats stand too close for a
+            // thumb's target between them: a small phone's table; the sizes are the felt's test's)...
+            let fitting = sizes.iter().find_map(|(label, size)| {
+                let points = *size * ctx.zoom_factor() / felt.framing.pixels_per_unit;
+                let button = felt
+                    .layout
+                    .sit_button(seat, least, Vec2::new(points.x, points.y))?;
+                Some((*label, *size, felt.on_screen(ctx, button.center())?))
+            });
+            // ...and not under the bar at the thumb, the header or a panel (on a phone, the seats nearest the
+            // bottom): it would lie over the chips and buttons of the bar.
+            let covered = |(_, size, at): &(&str, egui::Vec2, egui::Pos2)| {
+                let button = egui::Rect::from_center_size(*at, *size);
+                super::layout::DOCKED.into_iter().any(|area| {
+                    super::layout::shown_area(ctx, area).is_some_and(|rect| rect.intersects(button))
+                })
+            };
+            if let Some((label, size, at)) = fitting.filter(|fit| !covered(fit)) {
+                offering.0 |= 1 << seat;
+                hud_area(ctx, egui::Id::new(("sit", seat)))
+                    .fixed_pos(at)
+                    .pivot(egui::Align2::CENTER_CENTER)
+                    .show(ctx, |ui| {
+                        if ui.add(theme.button(label).min_size(size)).clicked() {
+                            intents.write(Intent::SitAt(seat));
+                        }
+                    });
+            }
+        }
+        Ok(())
+    })();
+    offered.set_if_neq(offering);
+    shown
 }
 
 /// The count, when asked for in Settings: the system's running count, the true count, the decks left. Beside the

@@ -209,6 +209,7 @@ pub(super) fn label_seats(
     layout: Res<TableLayout>,
     occupants: Res<Occupants>,
     session: Res<Session>,
+    offered: Res<crate::game::felt::layout::SitOffered>,
     fonts: Option<Res<GameFonts>>,
     files: Res<Assets<FontFile>>,
     bankrolls: Query<&Bankroll>,
@@ -237,6 +238,8 @@ pub(super) fn label_seats(
                     .map_or(Cents::ZERO, |b| b.amount);
                 format!("{name}\n{chips}")
             }
+            // A seat offering its "Sit" button says nothing under it: the button stands there.
+            None if offered.at(seat) => String::new(),
             None => "open seat".to_string(),
         };
         if text.words != words {

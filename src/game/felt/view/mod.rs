@@ -126,6 +126,7 @@ pub(crate) fn plugin(app: &mut App) {
     rest_under_cover(app);
     app.init_resource::<TableLayout>()
         .init_resource::<Covered>()
+        .init_resource::<crate::game::felt::layout::SitOffered>()
         .init_resource::<Framing>()
         .add_systems(Startup, spawn_camera)
         .add_systems(OnEnter(Screen::Loading), warm_up)
