@@ -408,10 +408,9 @@ impl TableLayout {
     pub fn sit_button(&self, seat: u8, least: f32, size: Vec2) -> Option<Rect> {
         let button = Rect::from_center_size(self.sit_point(seat, least), size);
         let clear = (0..7u8).filter(|other| *other != seat).all(|other| {
-            self.seat_pieces(other, least).iter().all(|(_, piece)| {
-                let shared = button.intersect(*piece);
-                shared.width() <= 0.5 || shared.height() <= 0.5
-            })
+            self.seat_pieces(other, least)
+                .iter()
+                .all(|(_, piece)| !over(button, *piece))
         });
         clear.then_some(button)
     }
@@ -535,6 +534,12 @@ pub fn least_words_for(pixels_per_unit: f32) -> f32 {
 /// grow, to the floor, so a small screen keeps every word readable and the table's words no larger than that.
 pub fn written(size: f32, least: f32) -> f32 {
     size.max(least)
+}
+
+/// Two boxes share more than a sliver (touching edges do not count).
+fn over(a: Rect, b: Rect) -> bool {
+    let shared = a.intersect(b);
+    shared.width() > 0.5 && shared.height() > 0.5
 }
 
 /// The free seats that offer a "Sit" button this frame (bit `seat`), written by the table's HUD: a seat's "open seat"
@@ -846,12 +851,6 @@ mod tests {
         })
     }
 
-    /// Two boxes share more than a sliver (touching edges do not count).
-    fn over(a: Rect, b: Rect) -> bool {
-        let shared = a.intersect(b);
-        shared.width() > 0.5 && shared.height() > 0.5
-    }
-
     #[test]
     fn no_hand_lies_over_another_seat_or_its_words() {
         // A phone held upright (390×844) frames its table between the header and the bar: the bar of plays, and the
@@ -1161,8 +1160,7 @@ mod tests {
                     continue;
                 };
                 // On its own seat: over its ring or its "open seat".
-                let ring = Rect::from_center_size(layout.seat_point(seat), Vec2::splat(64.0));
-                let label = layout.seat_label(seat, least);
+                let [(_, ring), (_, label), ..] = layout.seat_pieces(seat, least);
                 if !over(sit, ring) && !over(sit, label) {
                     faults.push(format!(
                         "seat {}'s button {sit:?} is off its seat",

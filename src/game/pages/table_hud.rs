@@ -157,7 +157,6 @@ fn seat_buttons(
             return Ok(());
         }
         let ctx = contexts.ctx_mut()?;
-        // On a phone the seats stand closer than a "Sit here" is wide: a short "Sit", still a thumb's target.
         // A phone's seats stand closer than a "Sit here" is wide: a short "Sit", still a thumb's target. A
         // desktop's "Sit here" gives way to a "Sit" where the table is drawn small (a panel over half the window).
         let short = ("Sit", egui::vec2(60.0, theme.target()));
